@@ -1,0 +1,107 @@
+//! Extractors whose every rejection is an [`ApiError`] in the envelope, naming the offending field.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use serde::de::DeserializeOwned;
+use uuid::Uuid;
+
+use crate::error::ApiError;
+
+/// A JSON body. Not JSON: 415; over the body limit: 413; malformed or mistyped: 400 naming the path
+/// (`memories[2].importance: invalid type: string "high", expected f64`).
+pub struct ApiJson<T>(pub T);
+
+fn is_json(content_type: &str) -> bool {
+    let mime = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+/// Deserialises `T` from JSON bytes, naming the failing path.
+pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        if inner.is_syntax() || inner.is_eof() {
+            ApiError::bad_request(format!("body: invalid JSON: {inner}"))
+        } else if path == "." {
+            ApiError::bad_request(format!("body: {inner}"))
+        } else {
+            ApiError::bad_request(format!("{path}: {inner}"))
+        }
+    })?;
+    de.end()
+        .map_err(|e| ApiError::bad_request(format!("body: invalid JSON: {e}")))?;
+    Ok(value)
+}
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default();
+        if !is_json(content_type) {
+            return Err(ApiError::UnsupportedMediaType(
+                "Content-Type: must be application/json".into(),
+            ));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge("body: request body is over the size limit".into())
+            } else {
+                ApiError::bad_request(format!("body: {}", rejection.body_text()))
+            }
+        })?;
+        from_json_slice(&bytes).map(ApiJson)
+    }
+}
+
+/// Query parameters (repeated keys fill a `Vec`); errors name the parameter.
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or_default();
+        let de = serde_html_form::Deserializer::from_bytes(query.as_bytes());
+        serde_path_to_error::deserialize(de)
+            .map(ApiQuery)
+            .map_err(|err| {
+                let path = err.path().to_string();
+                let inner = err.into_inner();
+                ApiError::bad_request(if path == "." {
+                    format!("query: {inner}")
+                } else {
+                    format!("{path}: {inner}")
+                })
+            })
+    }
+}
+
+/// The `{id}` path segment as a UUID; anything else is a 400 naming `id`.
+pub struct PathId(pub Uuid);
+
+impl<S: Send + Sync> FromRequestParts<S> for PathId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let Path(raw) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::bad_request(format!("id: {}", e.body_text())))?;
+        Uuid::parse_str(raw.trim())
+            .map(PathId)
+            .map_err(|_| ApiError::bad_request(format!("id: not a valid UUID: {raw:?}")))
+    }
+}

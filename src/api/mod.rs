@@ -1,0 +1,217 @@
+//! HTTP: the router, shared state, the OpenAPI document, and the layers every request passes through.
+//! One folder per surface (`native/` today); each resource is one file with its own routes.
+
+pub mod extract;
+mod health;
+pub mod native;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{header, HeaderName, StatusCode};
+use axum::response::Response;
+use axum::routing::get;
+use axum::{middleware, Json, Router};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, SecurityScheme};
+use utoipa::openapi::{OpenApi as OpenApiDoc, Ref, RefOr, Response as OaResponse};
+use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::auth::KeyVerifier;
+use crate::config::AppArgs;
+use crate::error::{envelope, ApiError, ErrorBody};
+use crate::store::Db;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    pub db: Db,
+    pub keys: KeyVerifier,
+    pub config: Arc<AppArgs>,
+    pub started: Instant,
+}
+
+impl AppState {
+    pub fn new(db: Db, config: AppArgs) -> Self {
+        let keys = KeyVerifier::new(
+            db.owner().clone(),
+            Duration::from_secs(config.key_cache_ttl_secs),
+        );
+        Self {
+            db,
+            keys,
+            config: Arc::new(config),
+            started: Instant::now(),
+        }
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Cairn",
+        description = "A hosted, multi-tenant memory service for AI agents. Every error is \
+            `{\"status\":\"error\",\"code\":N,\"message\":\"...\"}`; the message names the offending field.",
+        license(name = "Apache-2.0")
+    ),
+    components(schemas(ErrorBody)),
+    modifiers(&Security, &ErrorResponses),
+    security(("bearer" = []), ("api_key_header" = []), ("api_key_query" = [])),
+    tags(
+        (name = "memories", description = "Store, read, update and delete memories"),
+        (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
+        (name = "health", description = "Liveness and database reachability")
+    )
+)]
+struct ApiDoc;
+
+/// The three ways to present a key.
+struct Security;
+
+impl Modify for Security {
+    fn modify(&self, openapi: &mut OpenApiDoc) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
+        );
+        components.add_security_scheme(
+            "api_key_header",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-Key"))),
+        );
+        components.add_security_scheme(
+            "api_key_query",
+            SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::new("api_key"))),
+        );
+    }
+}
+
+/// Adds the error responses every authenticated route can give, so each `#[utoipa::path]` lists only
+/// its own.
+struct ErrorResponses;
+
+impl Modify for ErrorResponses {
+    fn modify(&self, openapi: &mut OpenApiDoc) {
+        let error = |description: &str| -> RefOr<OaResponse> {
+            utoipa::openapi::ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    utoipa::openapi::ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .into()
+        };
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ];
+            for op in operations.into_iter().flatten() {
+                let public = op
+                    .security
+                    .as_ref()
+                    .is_some_and(|s| s.iter().all(|r| r == &Default::default()));
+                let responses = &mut op.responses.responses;
+                if !public {
+                    responses
+                        .entry("401".into())
+                        .or_insert_with(|| error("Missing, invalid, revoked or expired API key"));
+                }
+                responses
+                    .entry("400".into())
+                    .or_insert_with(|| error("Invalid request; the message names the field"));
+                responses
+                    .entry("503".into())
+                    .or_insert_with(|| error("Database unavailable; retry later"));
+            }
+        }
+    }
+}
+
+fn api_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(health::router())
+        .merge(native::router())
+}
+
+/// The OpenAPI document of every route.
+pub fn openapi() -> OpenApiDoc {
+    let (_, mut doc) = api_router().split_for_parts();
+    doc.info.version = crate::VERSION.to_owned();
+    doc
+}
+
+/// The complete application: routes, docs, and the layers (request ids, tracing, timeout, body limit,
+/// panics as 500s, every error in the envelope).
+pub fn router(state: AppState) -> Router {
+    let (routes, mut doc) = api_router().split_for_parts();
+    doc.info.version = crate::VERSION.to_owned();
+    let request_id = HeaderName::from_static("x-request-id");
+    let spec = Arc::new(doc.clone());
+    routes
+        .route("/openapi.json", get(move || async move { Json(spec.as_ref().clone()) }))
+        .merge(SwaggerUi::new("/docs").url("/docs/openapi.json", doc))
+        .fallback(|| async { ApiError::not_found("no such route") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::MethodNotAllowed("method not allowed on this route".into())
+        })
+        .with_state(state.clone())
+        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .layer(middleware::map_response(envelope_errors))
+        .layer(CatchPanicLayer::custom(|_| envelope(StatusCode::INTERNAL_SERVER_ERROR, "internal error")))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            Duration::from_secs(state.config.request_timeout_secs),
+        ))
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|req: &Request| {
+                let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default();
+                tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id,
+                    tenant_id = tracing::field::Empty)
+            }),
+        )
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+}
+
+/// Rewrites any error response that is not already JSON (axum's own rejections, timeouts) into the
+/// envelope, keeping its status and, where there is one, its text.
+async fn envelope_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 16 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_owned();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_lowercase()
+    } else {
+        text
+    };
+    let mut rewritten = envelope(status, message);
+    for (name, value) in parts.headers.iter() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            rewritten.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    rewritten
+}

@@ -1,0 +1,14 @@
+//! The native API under `/api/v1` (remem's paths; AutoMem's and SHODH's fields).
+
+mod keys;
+mod memories;
+
+use utoipa_axum::router::OpenApiRouter;
+
+use super::AppState;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(memories::router())
+        .merge(keys::router())
+}

@@ -1,0 +1,186 @@
+//! Every setting of the `cairn` binary: one clap tree, each option also an environment variable.
+//!
+//! `DATABASE_URL` is the only required setting; everything else has a default that suits a local run.
+
+use std::net::SocketAddr;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use secrecy::SecretString;
+use uuid::Uuid;
+
+/// Cairn: a hosted, multi-tenant memory service for AI agents.
+#[derive(Debug, Parser)]
+#[command(name = "cairn", version, about)]
+pub struct Cli {
+    /// Log output format.
+    #[arg(long, env = "CAIRN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log shippers.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run migrations, then serve the HTTP API with in-process workers.
+    Serve(ServeArgs),
+    /// Run the background workers only (no HTTP).
+    Worker(WorkerArgs),
+    /// Apply pending database migrations and exit.
+    Migrate(DbArgs),
+    /// Print the OpenAPI document (JSON) to stdout.
+    Openapi,
+    /// Manage tenants.
+    #[command(subcommand)]
+    Tenant(TenantCommand),
+    /// Manage API keys.
+    #[command(subcommand)]
+    Key(KeyCommand),
+}
+
+/// How to reach Postgres.
+#[derive(Debug, Clone, Args)]
+pub struct DbArgs {
+    /// Postgres URL. Its user owns the schema and runs migrations; tenant queries run as the restricted
+    /// role `cairn_app` (via `SET ROLE`), which this user must be a member of (migrations grant it).
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true, value_parser = parse_secret)]
+    pub database_url: SecretString,
+
+    /// Maximum connections in each of the server's two pools (owner and tenant).
+    #[arg(long, env = "CAIRN_DB_MAX_CONNECTIONS", default_value_t = 16)]
+    pub db_max_connections: u32,
+
+    /// Seconds to wait for a pooled connection before answering 503.
+    #[arg(long, env = "CAIRN_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 3)]
+    pub db_acquire_timeout_secs: u64,
+}
+
+/// Settings of the HTTP server.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+
+    /// Address to listen on.
+    #[arg(long, env = "CAIRN_LISTEN", default_value = "127.0.0.1:4545")]
+    pub listen: SocketAddr,
+
+    #[command(flatten)]
+    pub app: AppArgs,
+}
+
+/// Settings shared by everything that serves requests.
+#[derive(Debug, Clone, Args)]
+pub struct AppArgs {
+    /// Seconds a verified API key stays cached (0 disables the cache; at most 30). A revocation takes
+    /// effect at once on the instance that handled it and within this TTL on the others.
+    #[arg(long, env = "CAIRN_KEY_CACHE_TTL_SECS", default_value_t = 30,
+          value_parser = clap::value_parser!(u64).range(0..=30))]
+    pub key_cache_ttl_secs: u64,
+
+    /// Largest accepted request body, in bytes (larger: 413).
+    #[arg(long, env = "CAIRN_MAX_BODY_BYTES", default_value_t = 4 * 1024 * 1024)]
+    pub max_body_bytes: usize,
+
+    /// Seconds after which a request is abandoned with 503.
+    #[arg(long, env = "CAIRN_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
+    pub request_timeout_secs: u64,
+
+    /// Dimension of embedding vectors; a supplied embedding of another length is a 400.
+    #[arg(long, env = "CAIRN_EMBEDDING_DIM", default_value_t = 384)]
+    pub embedding_dim: usize,
+}
+
+impl Default for AppArgs {
+    fn default() -> Self {
+        Self {
+            key_cache_ttl_secs: 30,
+            max_body_bytes: 4 * 1024 * 1024,
+            request_timeout_secs: 30,
+            embedding_dim: 384,
+        }
+    }
+}
+
+/// Settings of `cairn worker`.
+#[derive(Debug, Clone, Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TenantCommand {
+    /// Create a tenant and its first API key (scopes read, write).
+    Create {
+        /// The tenant's unique name.
+        name: String,
+        /// Print exactly one JSON object `{"tenant_id", "name", "api_key"}` on stdout.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// List tenants.
+    List {
+        /// Print a JSON array.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Create an API key for a tenant; the secret is printed once.
+    Create {
+        /// The tenant's id.
+        #[arg(long)]
+        tenant: Uuid,
+        /// Comma-separated scopes: read, write (implies read), admin (implies both).
+        #[arg(long, default_value = "read,write", value_delimiter = ',')]
+        scopes: Vec<String>,
+        /// A label for the key.
+        #[arg(long)]
+        name: Option<String>,
+        /// Days until the key expires (never, if absent).
+        #[arg(long)]
+        expires_in_days: Option<u32>,
+        /// Print exactly one JSON object on stdout.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Revoke an API key by its id.
+    Revoke {
+        /// The key's id (not the secret).
+        key_id: Uuid,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// List a tenant's keys (never their secrets).
+    List {
+        /// The tenant's id.
+        #[arg(long)]
+        tenant: Uuid,
+        /// Print a JSON array.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+fn parse_secret(value: &str) -> Result<SecretString, std::convert::Infallible> {
+    Ok(SecretString::from(value.to_owned()))
+}

@@ -1,0 +1,713 @@
+//! Request bodies and their parsing into validated domain values.
+
+use chrono::{DateTime, Duration, Utc};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::normalize::{content_hash, parse_timestamp, tag_prefixes};
+use super::*;
+use crate::error::ApiError;
+
+/// A field that failed validation; `field` is its full path (`memories[2].importance`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl From<FieldError> for ApiError {
+    fn from(err: FieldError) -> Self {
+        ApiError::BadRequest(format!("{}: {}", err.field, err.message))
+    }
+}
+
+/// What parsing needs from its surroundings: the clock, the deployment's embedding dimension, and the
+/// path prefix of the item being parsed (empty, or `memories[2].` inside a batch).
+#[derive(Debug, Clone)]
+pub struct ParseCtx {
+    pub now: DateTime<Utc>,
+    pub embedding_dim: usize,
+    pub prefix: String,
+}
+
+type Parsed<T> = Result<T, FieldError>;
+
+impl ParseCtx {
+    pub fn new(now: DateTime<Utc>, embedding_dim: usize) -> Self {
+        Self {
+            now,
+            embedding_dim,
+            prefix: String::new(),
+        }
+    }
+
+    /// The same context for item `index` of the array `field`.
+    pub fn item(&self, field: &str, index: usize) -> Self {
+        Self {
+            prefix: format!("{}{field}[{index}].", self.prefix),
+            ..self.clone()
+        }
+    }
+
+    pub fn err(&self, field: &str, message: impl Into<String>) -> FieldError {
+        FieldError {
+            field: format!("{}{field}", self.prefix),
+            message: message.into(),
+        }
+    }
+
+    fn range(&self, field: &str, value: f64, lo: f64, hi: f64) -> Parsed<f32> {
+        if value.is_finite() && (lo..=hi).contains(&value) {
+            Ok(value as f32)
+        } else {
+            Err(self.err(
+                field,
+                format!("must be between {lo} and {hi} (got {value})"),
+            ))
+        }
+    }
+
+    fn unit(&self, field: &str, value: f64) -> Parsed<f32> {
+        self.range(field, value, 0.0, 1.0)
+    }
+
+    fn content(&self, value: Option<String>) -> Parsed<String> {
+        let value = value.ok_or_else(|| self.err("content", "is required"))?;
+        let value = value.trim();
+        if value.is_empty() {
+            return Err(self.err("content", "must not be empty"));
+        }
+        let chars = value.chars().count();
+        if chars > MAX_CONTENT_CHARS {
+            return Err(self.err(
+                "content",
+                format!("must be at most {MAX_CONTENT_CHARS} characters (got {chars})"),
+            ));
+        }
+        Ok(value.to_owned())
+    }
+
+    /// A short identifier-like string: trimmed, non-empty, bounded.
+    fn ident(&self, field: &str, value: String) -> Parsed<String> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Err(self.err(field, "must not be empty"));
+        }
+        if value.chars().count() > MAX_ID_CHARS {
+            return Err(self.err(field, format!("must be at most {MAX_ID_CHARS} characters")));
+        }
+        Ok(value.to_owned())
+    }
+
+    fn kind(&self, value: &str) -> Parsed<&'static str> {
+        canonical_type(value).ok_or_else(|| {
+            self.err(
+                "type",
+                format!(
+                    "unknown type {value:?}; expected one of {}",
+                    TYPES.join(", ")
+                ),
+            )
+        })
+    }
+
+    fn lifecycle(&self, value: &str) -> Parsed<Lifecycle> {
+        Lifecycle::parse(value).ok_or_else(|| {
+            self.err(
+                "memory_type",
+                format!("must be short_term or long_term (got {value:?})"),
+            )
+        })
+    }
+
+    fn source_type(&self, value: &str) -> Parsed<String> {
+        let lower = value.trim().to_ascii_lowercase();
+        if SOURCE_TYPES.contains(&lower.as_str()) {
+            Ok(lower)
+        } else {
+            Err(self.err(
+                "source_type",
+                format!(
+                    "unknown source type {value:?}; expected one of {}",
+                    SOURCE_TYPES.join(", ")
+                ),
+            ))
+        }
+    }
+
+    fn ttl(&self, value: i64) -> Parsed<i64> {
+        if (1..=MAX_TTL_SECONDS).contains(&value) {
+            Ok(value)
+        } else {
+            Err(self.err(
+                "ttl",
+                format!("must be between 1 and {MAX_TTL_SECONDS} seconds (got {value})"),
+            ))
+        }
+    }
+
+    fn sequence_number(&self, value: i64) -> Parsed<i32> {
+        i32::try_from(value)
+            .ok()
+            .filter(|v| *v >= 0)
+            .ok_or_else(|| {
+                self.err(
+                    "sequence_number",
+                    format!("must be between 0 and {} (got {value})", i32::MAX),
+                )
+            })
+    }
+
+    fn metadata(&self, value: Value) -> Parsed<Value> {
+        match value {
+            Value::Object(_) => Ok(value),
+            Value::Null => Ok(Value::Object(Default::default())),
+            _ => Err(self.err("metadata", "must be a JSON object")),
+        }
+    }
+
+    fn timestamp(&self, field: &str, value: &str) -> Parsed<DateTime<Utc>> {
+        parse_timestamp(value)
+            .ok_or_else(|| self.err(field, format!("not an ISO 8601 timestamp: {value:?}")))
+    }
+
+    /// The memory's own time: back-dating is fine, the future is not.
+    fn created_at(&self, value: &str) -> Parsed<DateTime<Utc>> {
+        let t = self.timestamp("created_at", value)?;
+        if t > self.now + Duration::seconds(FUTURE_SKEW_SECONDS) {
+            return Err(self.err(
+                "created_at",
+                format!("must not be in the future (got {value:?})"),
+            ));
+        }
+        Ok(t)
+    }
+
+    /// Tags as an array of strings or one comma-separated string: trimmed, lowercased, deduplicated.
+    fn tags(&self, value: Value) -> Parsed<Vec<String>> {
+        let raw: Vec<String> = match value {
+            Value::Null => Vec::new(),
+            Value::String(s) => s.split(',').map(str::to_owned).collect(),
+            Value::Array(items) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::String(s) => Ok(s),
+                    _ => Err(self.err(&format!("tags[{i}]"), "must be a string")),
+                })
+                .collect::<Parsed<_>>()?,
+            _ => {
+                return Err(self.err(
+                    "tags",
+                    "must be an array of strings or a comma-separated string",
+                ))
+            }
+        };
+        let mut tags: Vec<String> = Vec::new();
+        for tag in raw {
+            let tag = tag.trim().to_lowercase();
+            if tag.is_empty() || tags.contains(&tag) {
+                continue;
+            }
+            if tag.chars().count() > MAX_TAG_CHARS {
+                return Err(self.err(
+                    "tags",
+                    format!("each tag must be at most {MAX_TAG_CHARS} characters"),
+                ));
+            }
+            tags.push(tag);
+        }
+        if tags.len() > MAX_TAGS {
+            return Err(self.err(
+                "tags",
+                format!("at most {MAX_TAGS} tags (got {})", tags.len()),
+            ));
+        }
+        Ok(tags)
+    }
+
+    fn embedding(&self, value: Vec<f32>) -> Parsed<Vec<f32>> {
+        if value.len() != self.embedding_dim {
+            return Err(self.err(
+                "embedding",
+                format!(
+                    "must have {} dimensions (got {})",
+                    self.embedding_dim,
+                    value.len()
+                ),
+            ));
+        }
+        if value.iter().any(|v| !v.is_finite()) {
+            return Err(self.err("embedding", "must contain only finite numbers"));
+        }
+        Ok(value)
+    }
+
+    fn validity(
+        &self,
+        t_valid: Option<DateTime<Utc>>,
+        t_invalid: Option<DateTime<Utc>>,
+    ) -> Parsed<()> {
+        match (t_valid, t_invalid) {
+            (Some(from), Some(to)) if to < from => {
+                Err(self.err("t_invalid", "must not be before t_valid"))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A memory to store. Field names of all four seeds are accepted: `arousal` for `emotional_arousal`,
+/// `valence` for `emotional_valence`, `timestamp` for `created_at`. A caller's `id` is ignored.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "content": "Chose PostgreSQL over MongoDB: we need ACID transactions.",
+    "type": "Decision",
+    "tags": ["project-alpha", "database"],
+    "importance": 0.9,
+    "metadata": {"alternatives": ["MongoDB"]},
+    "user_id": "user-42"
+}))]
+pub struct MemoryInput {
+    /// The memory's text, 1..=2000 characters.
+    pub content: Option<String>,
+    /// Classification, one of the seeds' types (case-insensitive). Default: `Context` at confidence 0.3.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// Confidence in `type`, 0..=1 (default 0.9 when `type` is given).
+    pub confidence: Option<f64>,
+    /// `short_term` or `long_term` (default `long_term`; `short_term` when only `ttl` is given).
+    pub memory_type: Option<String>,
+    /// Seconds a short-term memory lives; sets `expires_at`.
+    pub ttl: Option<i64>,
+    /// An array of tags or one comma-separated string. Hierarchical with `:` or `/`.
+    #[schema(value_type = Option<Vec<String>>)]
+    pub tags: Option<Value>,
+    /// 0..=1, default 0.5.
+    pub importance: Option<f64>,
+    /// Any JSON object.
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<Value>,
+    /// user, system, api, file, web, ai_generated or inferred (default user).
+    pub source_type: Option<String>,
+    /// Trust in the source, 0..=1 (default 1).
+    pub credibility: Option<f64>,
+    /// 0..=1.
+    pub quality_score: Option<f64>,
+    /// An emotion label (joy, frustration, relief...).
+    pub emotion: Option<String>,
+    /// -1..=1.
+    #[serde(alias = "valence")]
+    pub emotional_valence: Option<f64>,
+    /// 0..=1; at 0.8 or more the memory is a flashbulb memory. Alias `arousal`.
+    #[serde(alias = "arousal")]
+    pub emotional_arousal: Option<f64>,
+    pub episode_id: Option<String>,
+    pub sequence_number: Option<i64>,
+    /// The end user this memory is about.
+    pub user_id: Option<String>,
+    /// The agent that stored it.
+    pub agent_id: Option<String>,
+    /// The run or session it came from.
+    pub run_id: Option<String>,
+    /// Start of validity (ISO 8601).
+    pub t_valid: Option<String>,
+    /// End of validity (ISO 8601).
+    pub t_invalid: Option<String>,
+    /// The memory's own time (ISO 8601, not in the future; default now). Alias `timestamp`.
+    #[serde(alias = "timestamp")]
+    pub created_at: Option<String>,
+    /// A precomputed embedding of the deployment's dimension.
+    pub embedding: Option<Vec<f32>>,
+}
+
+/// A validated memory, ready to insert or to write back after an update.
+#[derive(Debug, Clone)]
+pub struct NewMemory {
+    pub content: String,
+    pub content_hash: String,
+    pub kind: String,
+    pub confidence: f32,
+    pub memory_type: Lifecycle,
+    pub ttl: Option<i64>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub tags: Vec<String>,
+    pub tag_prefixes: Vec<String>,
+    pub importance: f32,
+    pub metadata: Value,
+    pub source_type: String,
+    pub credibility: f32,
+    pub quality_score: Option<f32>,
+    pub emotion: Option<String>,
+    pub emotional_valence: Option<f32>,
+    pub emotional_arousal: Option<f32>,
+    pub flashbulb_until: Option<DateTime<Utc>>,
+    pub episode_id: Option<String>,
+    pub sequence_number: Option<i32>,
+    pub user_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub run_id: Option<String>,
+    pub t_valid: Option<DateTime<Utc>>,
+    pub t_invalid: Option<DateTime<Utc>>,
+    pub created_at: DateTime<Utc>,
+    /// A caller-supplied vector; `None` means "embed it in the background".
+    pub embedding: Option<Vec<f32>>,
+}
+
+impl NewMemory {
+    /// Validates a request and applies the creation rules (flashbulb, TTL, type defaults).
+    pub fn parse(input: MemoryInput, ctx: &ParseCtx) -> Parsed<Self> {
+        let content = ctx.content(input.content)?;
+        let (kind, default_confidence) = match input.kind.as_deref() {
+            Some(k) => (ctx.kind(k)?, 0.9),
+            None => ("Context", 0.3),
+        };
+        let confidence = input
+            .confidence
+            .map(|c| ctx.unit("confidence", c))
+            .transpose()?
+            .unwrap_or(default_confidence);
+        let mut memory_type = match input.memory_type.as_deref() {
+            Some(m) => ctx.lifecycle(m)?,
+            None if input.ttl.is_some() => Lifecycle::ShortTerm,
+            None => Lifecycle::LongTerm,
+        };
+        let mut ttl = input.ttl.map(|t| ctx.ttl(t)).transpose()?;
+        if ttl.is_some() && memory_type == Lifecycle::LongTerm {
+            return Err(ctx.err("ttl", "only applies to short_term memories"));
+        }
+        let tags = ctx.tags(input.tags.unwrap_or(Value::Null))?;
+        let mut importance = input
+            .importance
+            .map(|v| ctx.unit("importance", v))
+            .transpose()?
+            .unwrap_or(0.5);
+        let emotional_valence = input
+            .emotional_valence
+            .map(|v| ctx.range("emotional_valence", v, -1.0, 1.0))
+            .transpose()?;
+        let emotional_arousal = input
+            .emotional_arousal
+            .map(|v| ctx.unit("emotional_arousal", v))
+            .transpose()?;
+        let t_valid = input
+            .t_valid
+            .as_deref()
+            .map(|t| ctx.timestamp("t_valid", t))
+            .transpose()?;
+        let t_invalid = input
+            .t_invalid
+            .as_deref()
+            .map(|t| ctx.timestamp("t_invalid", t))
+            .transpose()?;
+        ctx.validity(t_valid, t_invalid)?;
+
+        // remem's flashbulb rule, at creation only: a highly arousing memory is kept, whatever was asked.
+        let mut flashbulb_until = None;
+        if emotional_arousal.is_some_and(|a| f64::from(a) >= FLASHBULB_AROUSAL - 1e-6) {
+            memory_type = Lifecycle::LongTerm;
+            ttl = None;
+            importance = importance.max(FLASHBULB_IMPORTANCE);
+            flashbulb_until = Some(ctx.now + Duration::days(FLASHBULB_DAYS));
+        }
+        let expires_at = ttl.map(|t| ctx.now + Duration::seconds(t));
+
+        Ok(Self {
+            content_hash: content_hash(&content),
+            content,
+            kind: kind.to_owned(),
+            confidence,
+            memory_type,
+            ttl,
+            expires_at,
+            tag_prefixes: tag_prefixes(&tags),
+            tags,
+            importance,
+            metadata: ctx.metadata(input.metadata.unwrap_or(Value::Null))?,
+            source_type: input
+                .source_type
+                .as_deref()
+                .map(|s| ctx.source_type(s))
+                .transpose()?
+                .unwrap_or_else(|| "user".into()),
+            credibility: input
+                .credibility
+                .map(|v| ctx.unit("credibility", v))
+                .transpose()?
+                .unwrap_or(1.0),
+            quality_score: input
+                .quality_score
+                .map(|v| ctx.unit("quality_score", v))
+                .transpose()?,
+            emotion: input.emotion.map(|e| ctx.ident("emotion", e)).transpose()?,
+            emotional_valence,
+            emotional_arousal,
+            flashbulb_until,
+            episode_id: input
+                .episode_id
+                .map(|e| ctx.ident("episode_id", e))
+                .transpose()?,
+            sequence_number: input
+                .sequence_number
+                .map(|s| ctx.sequence_number(s))
+                .transpose()?,
+            user_id: input.user_id.map(|v| ctx.ident("user_id", v)).transpose()?,
+            agent_id: input
+                .agent_id
+                .map(|v| ctx.ident("agent_id", v))
+                .transpose()?,
+            run_id: input.run_id.map(|v| ctx.ident("run_id", v)).transpose()?,
+            t_valid,
+            t_invalid,
+            created_at: input
+                .created_at
+                .as_deref()
+                .map(|t| ctx.created_at(t))
+                .transpose()?
+                .unwrap_or(ctx.now),
+            embedding: input.embedding.map(|e| ctx.embedding(e)).transpose()?,
+        })
+    }
+
+    /// The writable state of a stored memory, as the starting point of an update.
+    pub fn from_stored(m: &Memory) -> Self {
+        Self {
+            content: m.content.clone(),
+            content_hash: m.content_hash.clone(),
+            kind: m.kind.clone(),
+            confidence: m.confidence,
+            memory_type: Lifecycle::parse(&m.memory_type).unwrap_or(Lifecycle::LongTerm),
+            ttl: m.ttl,
+            expires_at: m.expires_at,
+            tags: m.tags.clone(),
+            tag_prefixes: m.tag_prefixes.clone(),
+            importance: m.importance,
+            metadata: m.metadata.clone(),
+            source_type: m.source_type.clone(),
+            credibility: m.credibility,
+            quality_score: m.quality_score,
+            emotion: m.emotion.clone(),
+            emotional_valence: m.emotional_valence,
+            emotional_arousal: m.emotional_arousal,
+            flashbulb_until: m.flashbulb_until,
+            episode_id: m.episode_id.clone(),
+            sequence_number: m.sequence_number,
+            user_id: m.user_id.clone(),
+            agent_id: m.agent_id.clone(),
+            run_id: m.run_id.clone(),
+            t_valid: m.t_valid,
+            t_invalid: m.t_invalid,
+            created_at: m.created_at,
+            embedding: None,
+        }
+    }
+}
+
+/// Deserialises a field that may be absent (outer `None`), `null` (`Some(None)`) or a value.
+fn nullable<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// A partial update: absent fields stay as they are; `null` clears a nullable field. `metadata` replaces
+/// the stored object; `tags` recompute `tag_prefixes`; a content change recomputes the hash and queues
+/// re-embedding. The id is immutable (an `id` in the body is ignored). Raising arousal later does not make
+/// a memory a flashbulb memory.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(example = json!({"importance": 0.95, "tags": ["project-alpha", "database", "reviewed"]}))]
+pub struct MemoryPatch {
+    pub content: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub confidence: Option<f64>,
+    /// `short_term` or `long_term`; changing to long_term clears the TTL.
+    pub memory_type: Option<String>,
+    /// New TTL in seconds from now (short-term only).
+    pub ttl: Option<i64>,
+    #[schema(value_type = Option<Vec<String>>)]
+    pub tags: Option<Value>,
+    pub importance: Option<f64>,
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<Value>,
+    pub source_type: Option<String>,
+    pub credibility: Option<f64>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<f64>, nullable)]
+    pub quality_score: Option<Option<f64>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub emotion: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable", alias = "valence")]
+    #[schema(value_type = Option<f64>, nullable)]
+    pub emotional_valence: Option<Option<f64>>,
+    #[serde(default, deserialize_with = "nullable", alias = "arousal")]
+    #[schema(value_type = Option<f64>, nullable)]
+    pub emotional_arousal: Option<Option<f64>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub episode_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<i64>, nullable)]
+    pub sequence_number: Option<Option<i64>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub user_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub agent_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub run_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub t_valid: Option<Option<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub t_invalid: Option<Option<String>>,
+    /// Override the memory's own time (alias `timestamp`).
+    #[serde(alias = "timestamp")]
+    pub created_at: Option<String>,
+    pub embedding: Option<Vec<f32>>,
+}
+
+/// How an update changes the stored embedding.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EmbeddingChange {
+    Keep,
+    /// The content changed: drop the vector and embed again.
+    Reset,
+    Set(Vec<f32>),
+}
+
+impl MemoryPatch {
+    /// Applies the patch to a stored memory; the result is fully validated.
+    pub fn apply(self, current: &Memory, ctx: &ParseCtx) -> Parsed<(NewMemory, EmbeddingChange)> {
+        let mut m = NewMemory::from_stored(current);
+        let mut touched = false;
+        let mut embedding = EmbeddingChange::Keep;
+        macro_rules! set {
+            ($target:expr, $value:expr) => {{
+                $target = $value;
+                touched = true;
+            }};
+        }
+        if let Some(content) = self.content {
+            let content = ctx.content(Some(content))?;
+            if content != m.content {
+                m.content_hash = content_hash(&content);
+                embedding = EmbeddingChange::Reset;
+            }
+            set!(m.content, content);
+        }
+        if let Some(kind) = self.kind {
+            set!(m.kind, ctx.kind(&kind)?.to_owned());
+        }
+        if let Some(c) = self.confidence {
+            set!(m.confidence, ctx.unit("confidence", c)?);
+        }
+        if let Some(lifecycle) = self.memory_type {
+            let lifecycle = ctx.lifecycle(&lifecycle)?;
+            if lifecycle == Lifecycle::LongTerm {
+                m.ttl = None;
+                m.expires_at = None;
+            }
+            set!(m.memory_type, lifecycle);
+        }
+        if let Some(ttl) = self.ttl {
+            let ttl = ctx.ttl(ttl)?;
+            if m.memory_type != Lifecycle::ShortTerm {
+                return Err(ctx.err("ttl", "only applies to short_term memories"));
+            }
+            m.expires_at = Some(ctx.now + Duration::seconds(ttl));
+            set!(m.ttl, Some(ttl));
+        }
+        if let Some(tags) = self.tags {
+            let tags = ctx.tags(tags)?;
+            m.tag_prefixes = tag_prefixes(&tags);
+            set!(m.tags, tags);
+        }
+        if let Some(v) = self.importance {
+            set!(m.importance, ctx.unit("importance", v)?);
+        }
+        if let Some(v) = self.metadata {
+            set!(m.metadata, ctx.metadata(v)?);
+        }
+        if let Some(v) = self.source_type {
+            set!(m.source_type, ctx.source_type(&v)?);
+        }
+        if let Some(v) = self.credibility {
+            set!(m.credibility, ctx.unit("credibility", v)?);
+        }
+        if let Some(v) = self.quality_score {
+            set!(
+                m.quality_score,
+                v.map(|v| ctx.unit("quality_score", v)).transpose()?
+            );
+        }
+        if let Some(v) = self.emotion {
+            set!(m.emotion, v.map(|v| ctx.ident("emotion", v)).transpose()?);
+        }
+        if let Some(v) = self.emotional_valence {
+            set!(
+                m.emotional_valence,
+                v.map(|v| ctx.range("emotional_valence", v, -1.0, 1.0))
+                    .transpose()?
+            );
+        }
+        if let Some(v) = self.emotional_arousal {
+            set!(
+                m.emotional_arousal,
+                v.map(|v| ctx.unit("emotional_arousal", v)).transpose()?
+            );
+        }
+        if let Some(v) = self.episode_id {
+            set!(
+                m.episode_id,
+                v.map(|v| ctx.ident("episode_id", v)).transpose()?
+            );
+        }
+        if let Some(v) = self.sequence_number {
+            set!(
+                m.sequence_number,
+                v.map(|v| ctx.sequence_number(v)).transpose()?
+            );
+        }
+        if let Some(v) = self.user_id {
+            set!(m.user_id, v.map(|v| ctx.ident("user_id", v)).transpose()?);
+        }
+        if let Some(v) = self.agent_id {
+            set!(m.agent_id, v.map(|v| ctx.ident("agent_id", v)).transpose()?);
+        }
+        if let Some(v) = self.run_id {
+            set!(m.run_id, v.map(|v| ctx.ident("run_id", v)).transpose()?);
+        }
+        if let Some(v) = self.t_valid {
+            set!(
+                m.t_valid,
+                v.map(|v| ctx.timestamp("t_valid", &v)).transpose()?
+            );
+        }
+        if let Some(v) = self.t_invalid {
+            set!(
+                m.t_invalid,
+                v.map(|v| ctx.timestamp("t_invalid", &v)).transpose()?
+            );
+        }
+        if let Some(v) = self.created_at {
+            set!(m.created_at, ctx.created_at(&v)?);
+        }
+        if let Some(v) = self.embedding {
+            embedding = EmbeddingChange::Set(ctx.embedding(v)?);
+            touched = true;
+        }
+        if !touched {
+            return Err(ctx.err("body", "no updatable field given"));
+        }
+        ctx.validity(m.t_valid, m.t_invalid)?;
+        Ok((m, embedding))
+    }
+}

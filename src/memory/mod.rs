@@ -1,0 +1,169 @@
+//! Memories: the stored shape, the rules every write obeys, and the parsing of requests into domain types.
+//!
+//! Nothing here touches the database; `store::memories` does. Requests are parsed ("parse, don't validate")
+//! into [`NewMemory`] or applied as a [`MemoryPatch`] before any SQL runs, and every error names its field.
+
+mod input;
+mod normalize;
+
+pub use input::{EmbeddingChange, FieldError, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
+pub use normalize::{content_hash, normalize_tag_filter, parse_timestamp, tag_prefixes};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Longest accepted content, in characters (AutoMem's hard limit).
+pub const MAX_CONTENT_CHARS: usize = 2000;
+/// Most tags on one memory.
+pub const MAX_TAGS: usize = 64;
+/// Longest tag, in characters.
+pub const MAX_TAG_CHARS: usize = 128;
+/// Longest scope or episode identifier (`user_id`, `agent_id`, `run_id`, `episode_id`) and emotion label.
+pub const MAX_ID_CHARS: usize = 256;
+/// Arousal at or above which a new memory is a flashbulb memory (remem).
+pub const FLASHBULB_AROUSAL: f64 = 0.8;
+/// Importance floor of a flashbulb memory.
+pub const FLASHBULB_IMPORTANCE: f32 = 0.9;
+/// How long a flashbulb memory is protected from decay and forgetting.
+pub const FLASHBULB_DAYS: i64 = 30;
+/// Longest TTL of a short-term memory: ten years.
+pub const MAX_TTL_SECONDS: i64 = 10 * 365 * 24 * 3600;
+/// Clock skew tolerated before a caller's timestamp counts as "in the future".
+pub const FUTURE_SKEW_SECONDS: i64 = 60;
+
+/// The classifications of all four seeds (AutoMem's seven, SHODH's thirteen), in canonical case.
+pub const TYPES: &[&str] = &[
+    "Decision",
+    "Pattern",
+    "Preference",
+    "Style",
+    "Habit",
+    "Insight",
+    "Context",
+    "Observation",
+    "Learning",
+    "Error",
+    "Discovery",
+    "Task",
+    "CodeEdit",
+    "FileAccess",
+    "Search",
+    "Command",
+    "Conversation",
+];
+
+/// Where a memory came from (SHODH's `SourceType`).
+pub const SOURCE_TYPES: &[&str] = &[
+    "user",
+    "system",
+    "api",
+    "file",
+    "web",
+    "ai_generated",
+    "inferred",
+];
+
+/// The canonical spelling of a classification, matched case-insensitively.
+pub fn canonical_type(value: &str) -> Option<&'static str> {
+    let value = value.trim();
+    TYPES
+        .iter()
+        .copied()
+        .find(|t| t.eq_ignore_ascii_case(value))
+}
+
+/// remem's lifecycle class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lifecycle {
+    ShortTerm,
+    LongTerm,
+}
+
+impl Lifecycle {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ShortTerm => "short_term",
+            Self::LongTerm => "long_term",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        match value.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "short_term" | "shortterm" | "short" => Some(Self::ShortTerm),
+            "long_term" | "longterm" | "long" => Some(Self::LongTerm),
+            _ => None,
+        }
+    }
+}
+
+/// A stored memory, as every route returns it.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[schema(example = json!({
+    "id": "0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10",
+    "content": "Chose PostgreSQL over MongoDB: we need ACID transactions.",
+    "content_hash": "5d41402abc4b2a76b9719d911017c592ae1d8c5e0f0c6b5b1f3c7b6c0f3e2a1b",
+    "type": "Decision", "confidence": 0.9, "memory_type": "long_term", "ttl": null, "expires_at": null,
+    "tags": ["project-alpha", "database"], "tag_prefixes": ["project-alpha", "database"],
+    "importance": 0.9, "metadata": {"alternatives": ["MongoDB"]}, "source_type": "user", "credibility": 1.0,
+    "quality_score": null, "emotion": null, "emotional_valence": null, "emotional_arousal": null,
+    "flashbulb_until": null, "episode_id": null, "sequence_number": null,
+    "user_id": "user-42", "agent_id": null, "run_id": null, "t_valid": null, "t_invalid": null,
+    "created_at": "2026-11-29T10:30:00Z", "updated_at": "2026-11-29T10:30:00Z", "last_accessed_at": null,
+    "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null
+}))]
+pub struct Memory {
+    pub id: Uuid,
+    pub content: String,
+    /// sha-256 (hex) of the normalised content; the tenant-wide dedup key.
+    pub content_hash: String,
+    /// The classification, one of [`TYPES`].
+    #[serde(rename = "type")]
+    #[sqlx(rename = "type")]
+    pub kind: String,
+    /// Confidence in the classification, 0..=1.
+    pub confidence: f32,
+    /// `short_term` or `long_term`.
+    pub memory_type: String,
+    /// Time to live in seconds, for short-term memories.
+    #[sqlx(rename = "ttl_seconds")]
+    pub ttl: Option<i64>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub tags: Vec<String>,
+    /// Every hierarchical prefix of every tag (split on `:` and `/`).
+    pub tag_prefixes: Vec<String>,
+    pub importance: f32,
+    pub metadata: serde_json::Value,
+    pub source_type: String,
+    pub credibility: f32,
+    pub quality_score: Option<f32>,
+    pub emotion: Option<String>,
+    pub emotional_valence: Option<f32>,
+    pub emotional_arousal: Option<f32>,
+    /// Until when this flashbulb memory is exempt from decay and forgetting.
+    pub flashbulb_until: Option<DateTime<Utc>>,
+    pub episode_id: Option<String>,
+    pub sequence_number: Option<i32>,
+    pub user_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub run_id: Option<String>,
+    pub t_valid: Option<DateTime<Utc>>,
+    pub t_invalid: Option<DateTime<Utc>>,
+    /// The memory's own timestamp (may be back-dated).
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub last_accessed_at: Option<DateTime<Utc>>,
+    pub access_count: i64,
+    pub archived_at: Option<DateTime<Utc>>,
+    /// `pending`, `ready` or `failed`.
+    pub embedding_status: String,
+    pub embedding_model: Option<String>,
+}
+
+/// The columns selected into a [`Memory`].
+pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
+    expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, emotion, \
+    emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
+    run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
+    embedding_status, embedding_model";

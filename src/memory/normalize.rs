@@ -1,0 +1,118 @@
+//! Normalisation shared by every surface: tags, tag prefixes, the content hash, timestamps.
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use sha2::{Digest, Sha256};
+
+/// sha-256 (hex) of the content with case and whitespace differences removed, so "Use Postgres" and
+/// " use   postgres " are the same memory.
+pub fn content_hash(content: &str) -> String {
+    let normalized = content
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase();
+    hex::encode(Sha256::digest(normalized.as_bytes()))
+}
+
+/// Every cumulative prefix of every tag, split on `:` and `/`, in order and without repeats:
+/// `slack:channel:general` gives `slack`, `slack:channel`, `slack:channel:general`.
+pub fn tag_prefixes(tags: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for tag in tags {
+        let cuts = tag
+            .char_indices()
+            .filter(|(_, c)| matches!(c, ':' | '/'))
+            .map(|(i, _)| i);
+        for end in cuts.chain(std::iter::once(tag.len())) {
+            let prefix = tag[..end].trim_end_matches([':', '/']);
+            if !prefix.is_empty() && !out.iter().any(|p| p == prefix) {
+                out.push(prefix.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Tags given as a filter (query parameters): each may itself be comma-separated; trimmed, lowercased,
+/// without empties and repeats.
+pub fn normalize_tag_filter(raw: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for tag in raw.iter().flat_map(|t| t.split(',')) {
+        let tag = tag.trim().to_lowercase();
+        if !tag.is_empty() && !out.contains(&tag) {
+            out.push(tag);
+        }
+    }
+    out
+}
+
+/// Parses an ISO 8601 timestamp: RFC 3339 with an offset, or a local date-time or date taken as UTC.
+pub fn parse_timestamp(value: &str) -> Option<DateTime<Utc>> {
+    let value = value.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(value) {
+        return Some(t.with_timezone(&Utc));
+    }
+    for format in [
+        "%Y-%m-%dT%H:%M:%S%.f",
+        "%Y-%m-%d %H:%M:%S%.f",
+        "%Y-%m-%dT%H:%M",
+    ] {
+        if let Ok(t) = NaiveDateTime::parse_from_str(value, format) {
+            return Some(t.and_utc());
+        }
+    }
+    NaiveDate::parse_from_str(value, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_split_on_colon_and_slash() {
+        let tags = vec![
+            "slack:channel:general".to_owned(),
+            "a/b".to_owned(),
+            "slack:user".to_owned(),
+        ];
+        assert_eq!(
+            tag_prefixes(&tags),
+            [
+                "slack",
+                "slack:channel",
+                "slack:channel:general",
+                "a",
+                "a/b",
+                "slack:user"
+            ]
+        );
+    }
+
+    #[test]
+    fn hash_ignores_case_and_whitespace() {
+        assert_eq!(
+            content_hash("Use  Postgres\n"),
+            content_hash(" use postgres")
+        );
+        assert_ne!(content_hash("use postgres"), content_hash("use mysql"));
+    }
+
+    #[test]
+    fn timestamps_accept_iso_forms() {
+        assert!(parse_timestamp("2024-12-05T12:00:00Z").is_some());
+        assert!(parse_timestamp("2024-12-05T12:00:00+02:00").is_some());
+        assert!(parse_timestamp("2024-12-05T12:00:00").is_some());
+        assert!(parse_timestamp("2024-12-05").is_some());
+        assert!(parse_timestamp("yesterday").is_none());
+        assert!(parse_timestamp("2024-13-05").is_none());
+    }
+
+    #[test]
+    fn tag_filter_splits_commas() {
+        let raw = vec!["A, b".to_owned(), "b".to_owned(), " ".to_owned()];
+        assert_eq!(normalize_tag_filter(&raw), ["a", "b"]);
+    }
+}

@@ -1,0 +1,347 @@
+//! SQL for the `memories` table. Every function takes a [`TenantTx`]; row-level security is the backstop
+//! and every query also names `tenant_id` explicitly so the tenant-leading indexes are used.
+
+use chrono::{DateTime, Utc};
+use pgvector::Vector;
+use sqlx::{Postgres, QueryBuilder};
+use uuid::Uuid;
+
+use super::events::{self, EventType};
+use super::TenantTx;
+use crate::error::ApiError;
+use crate::memory::{EmbeddingChange, Lifecycle, Memory, NewMemory, MEMORY_COLUMNS};
+
+/// The outcome of an insert that may collide with existing content.
+pub enum Inserted {
+    Stored(Box<Memory>),
+    Duplicate { existing_id: Uuid },
+}
+
+/// Inserts one memory; a duplicate of the tenant's existing content is reported, not an error.
+#[tracing::instrument(skip_all, fields(tenant_id = %tx.tenant_id()))]
+pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Inserted, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let (status, model) = if m.embedding.is_some() {
+        ("ready", Some("client"))
+    } else {
+        ("pending", None)
+    };
+    let sql = format!(
+        "INSERT INTO memories (tenant_id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
+           expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, \
+           emotion, emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, \
+           user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+                 $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)
+         ON CONFLICT ON CONSTRAINT memories_tenant_content_hash_key DO NOTHING
+         RETURNING {MEMORY_COLUMNS}"
+    );
+    let stored: Option<Memory> = sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(&m.content)
+        .bind(&m.content_hash)
+        .bind(&m.kind)
+        .bind(m.confidence)
+        .bind(m.memory_type.as_str())
+        .bind(m.ttl)
+        .bind(m.expires_at)
+        .bind(&m.tags)
+        .bind(&m.tag_prefixes)
+        .bind(m.importance)
+        .bind(&m.metadata)
+        .bind(&m.source_type)
+        .bind(m.credibility)
+        .bind(m.quality_score)
+        .bind(&m.emotion)
+        .bind(m.emotional_valence)
+        .bind(m.emotional_arousal)
+        .bind(m.flashbulb_until)
+        .bind(&m.episode_id)
+        .bind(m.sequence_number)
+        .bind(&m.user_id)
+        .bind(&m.agent_id)
+        .bind(&m.run_id)
+        .bind(m.t_valid)
+        .bind(m.t_invalid)
+        .bind(m.created_at)
+        .bind(m.embedding.clone().map(Vector::from))
+        .bind(status)
+        .bind(model)
+        .fetch_optional(tx.conn())
+        .await?;
+    match stored {
+        Some(memory) => {
+            events::record(tx, memory.id, EventType::Created, actor, None).await?;
+            Ok(Inserted::Stored(Box::new(memory)))
+        }
+        None => {
+            let existing_id = find_by_hash(tx, &m.content_hash, None)
+                .await?
+                .ok_or_else(|| {
+                    ApiError::Internal(anyhow::anyhow!("content-hash conflict without a row"))
+                })?;
+            Ok(Inserted::Duplicate { existing_id })
+        }
+    }
+}
+
+/// The id of the tenant's memory with this content hash, other than `except`.
+pub async fn find_by_hash(
+    tx: &mut TenantTx,
+    hash: &str,
+    except: Option<Uuid>,
+) -> Result<Option<Uuid>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM memories WHERE tenant_id = $1 AND content_hash = $2 AND id IS DISTINCT FROM $3",
+    )
+    .bind(tenant_id)
+    .bind(hash)
+    .bind(except)
+    .fetch_optional(tx.conn())
+    .await?)
+}
+
+/// One memory, without counting an access. `lock` takes a row lock for a following update.
+pub async fn get(tx: &mut TenantTx, id: Uuid, lock: bool) -> Result<Option<Memory>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2{}",
+        if lock { " FOR UPDATE" } else { "" }
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(id)
+        .fetch_optional(tx.conn())
+        .await?)
+}
+
+/// One memory, counting the read as an access.
+pub async fn get_and_touch(tx: &mut TenantTx, id: Uuid) -> Result<Option<Memory>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
+         WHERE tenant_id = $1 AND id = $2 RETURNING {MEMORY_COLUMNS}"
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(id)
+        .fetch_optional(tx.conn())
+        .await?)
+}
+
+/// Writes back an updated memory (see [`crate::memory::MemoryPatch::apply`]).
+pub async fn update(
+    tx: &mut TenantTx,
+    id: Uuid,
+    m: &NewMemory,
+    embedding: EmbeddingChange,
+) -> Result<Memory, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let mut qb: QueryBuilder<Postgres> =
+        QueryBuilder::new("UPDATE memories SET updated_at = now()");
+    qb.push(", content = ").push_bind(&m.content);
+    qb.push(", content_hash = ").push_bind(&m.content_hash);
+    qb.push(", type = ").push_bind(&m.kind);
+    qb.push(", confidence = ").push_bind(m.confidence);
+    qb.push(", memory_type = ")
+        .push_bind(m.memory_type.as_str());
+    qb.push(", ttl_seconds = ").push_bind(m.ttl);
+    qb.push(", expires_at = ").push_bind(m.expires_at);
+    qb.push(", tags = ").push_bind(&m.tags);
+    qb.push(", tag_prefixes = ").push_bind(&m.tag_prefixes);
+    qb.push(", importance = ").push_bind(m.importance);
+    qb.push(", metadata = ").push_bind(&m.metadata);
+    qb.push(", source_type = ").push_bind(&m.source_type);
+    qb.push(", credibility = ").push_bind(m.credibility);
+    qb.push(", quality_score = ").push_bind(m.quality_score);
+    qb.push(", emotion = ").push_bind(&m.emotion);
+    qb.push(", emotional_valence = ")
+        .push_bind(m.emotional_valence);
+    qb.push(", emotional_arousal = ")
+        .push_bind(m.emotional_arousal);
+    qb.push(", episode_id = ").push_bind(&m.episode_id);
+    qb.push(", sequence_number = ").push_bind(m.sequence_number);
+    qb.push(", user_id = ").push_bind(&m.user_id);
+    qb.push(", agent_id = ").push_bind(&m.agent_id);
+    qb.push(", run_id = ").push_bind(&m.run_id);
+    qb.push(", t_valid = ").push_bind(m.t_valid);
+    qb.push(", t_invalid = ").push_bind(m.t_invalid);
+    qb.push(", created_at = ").push_bind(m.created_at);
+    match embedding {
+        EmbeddingChange::Keep => {}
+        EmbeddingChange::Reset => {
+            qb.push(", embedding = NULL, embedding_status = 'pending', embedding_model = NULL");
+        }
+        EmbeddingChange::Set(v) => {
+            qb.push(", embedding = ").push_bind(Vector::from(v));
+            qb.push(", embedding_status = 'ready', embedding_model = 'client'");
+        }
+    }
+    qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
+    qb.push(" AND id = ").push_bind(id);
+    qb.push(" RETURNING ").push(MEMORY_COLUMNS);
+    Ok(qb.build_query_as().fetch_one(tx.conn()).await?)
+}
+
+/// Deletes one memory (its relations and entity links go with it by cascade); false when absent.
+pub async fn delete(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<bool, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND id = $2 RETURNING *) {}",
+        events::RECORD_DELETED_FROM_D
+    );
+    let deleted: Vec<Uuid> = sqlx::query_scalar(&sql)
+        .bind(tenant_id)
+        .bind(id)
+        .bind(actor)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(!deleted.is_empty())
+}
+
+/// Filters of `GET /api/v1/memories`.
+#[derive(Debug, Default, Clone)]
+pub struct ListFilter {
+    pub kinds: Vec<String>,
+    pub memory_type: Option<Lifecycle>,
+    pub tags: Vec<String>,
+    /// All tags must match (otherwise any).
+    pub tags_all: bool,
+    /// Match hierarchical prefixes (otherwise exact tags).
+    pub tags_prefix: bool,
+    pub user_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub run_id: Option<String>,
+    pub created_after: Option<DateTime<Utc>>,
+    pub created_before: Option<DateTime<Utc>>,
+    pub min_importance: Option<f32>,
+    pub max_importance: Option<f32>,
+    /// Include archived and expired memories.
+    pub include_archived: bool,
+}
+
+impl ListFilter {
+    fn push(&self, qb: &mut QueryBuilder<'_, Postgres>, tenant_id: Uuid) {
+        qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
+        if !self.kinds.is_empty() {
+            qb.push(" AND type = ANY(")
+                .push_bind(self.kinds.clone())
+                .push(")");
+        }
+        if let Some(lifecycle) = self.memory_type {
+            qb.push(" AND memory_type = ").push_bind(lifecycle.as_str());
+        }
+        if !self.tags.is_empty() {
+            let column = if self.tags_prefix {
+                "tag_prefixes"
+            } else {
+                "tags"
+            };
+            let op = if self.tags_all { "@>" } else { "&&" };
+            qb.push(format_args!(" AND {column} {op} "))
+                .push_bind(self.tags.clone());
+        }
+        for (column, value) in [
+            ("user_id", &self.user_id),
+            ("agent_id", &self.agent_id),
+            ("run_id", &self.run_id),
+        ] {
+            if let Some(value) = value {
+                qb.push(format_args!(" AND {column} = "))
+                    .push_bind(value.clone());
+            }
+        }
+        if let Some(t) = self.created_after {
+            qb.push(" AND created_at >= ").push_bind(t);
+        }
+        if let Some(t) = self.created_before {
+            qb.push(" AND created_at < ").push_bind(t);
+        }
+        if let Some(v) = self.min_importance {
+            qb.push(" AND importance >= ").push_bind(v);
+        }
+        if let Some(v) = self.max_importance {
+            qb.push(" AND importance <= ").push_bind(v);
+        }
+        if !self.include_archived {
+            qb.push(" AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())");
+        }
+    }
+}
+
+/// A page of memories and the total that match.
+pub struct Page {
+    pub memories: Vec<Memory>,
+    pub total: i64,
+}
+
+/// Lists memories, newest first (id breaks ties, so pages are stable).
+pub async fn list(
+    tx: &mut TenantTx,
+    filter: &ListFilter,
+    limit: i64,
+    offset: i64,
+) -> Result<Page, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let mut count = QueryBuilder::new("SELECT count(*) FROM memories");
+    filter.push(&mut count, tenant_id);
+    let total: i64 = count.build_query_scalar().fetch_one(tx.conn()).await?;
+
+    let mut page = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS} FROM memories"));
+    filter.push(&mut page, tenant_id);
+    page.push(" ORDER BY created_at DESC, id DESC LIMIT ")
+        .push_bind(limit)
+        .push(" OFFSET ")
+        .push_bind(offset);
+    let memories = page.build_query_as().fetch_all(tx.conn()).await?;
+    Ok(Page { memories, total })
+}
+
+/// AutoMem's by-tag listing: any of the (exact, lowercased) tags, importance desc, time desc, id asc.
+pub async fn list_by_tags(
+    tx: &mut TenantTx,
+    tags: &[String],
+    limit: i64,
+    offset: i64,
+) -> Result<Page, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let total: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND tags && $2")
+            .bind(tenant_id)
+            .bind(tags)
+            .fetch_one(tx.conn())
+            .await?;
+    let sql = format!(
+        "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND tags && $2
+         ORDER BY importance DESC, created_at DESC, id ASC LIMIT $3 OFFSET $4"
+    );
+    let memories = sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(tags)
+        .bind(limit)
+        .bind(offset)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(Page { memories, total })
+}
+
+/// Deletes every memory carrying any of the tags; returns how many.
+pub async fn delete_by_tags(
+    tx: &mut TenantTx,
+    tags: &[String],
+    actor: &str,
+) -> Result<i64, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND tags && $2 RETURNING *) {}",
+        events::RECORD_DELETED_FROM_D
+    );
+    let deleted: Vec<Uuid> = sqlx::query_scalar(&sql)
+        .bind(tenant_id)
+        .bind(tags)
+        .bind(actor)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(deleted.len() as i64)
+}

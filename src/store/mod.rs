@@ -1,0 +1,156 @@
+//! SQL, one file per table family, and the tenant boundary.
+//!
+//! The server holds two pools on `DATABASE_URL`: `owner` (migrations and the control plane: tenants, keys)
+//! and `app`, whose connections `SET ROLE cairn_app` as soon as they open. Tenant data is only reachable
+//! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` set by `set_config(.., true)`, so the
+//! setting dies with the transaction and can never leak to the next borrower of the connection.
+
+pub mod events;
+pub mod memories;
+pub mod tenants;
+
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use secrecy::ExposeSecret;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{Executor, PgConnection, PgPool, Postgres, Transaction};
+use uuid::Uuid;
+
+use crate::config::DbArgs;
+use crate::error::ApiError;
+
+/// The role tenant queries run as. Created by the first migration.
+pub const APP_ROLE: &str = "cairn_app";
+
+/// The tables under row-level security.
+pub const TENANT_TABLES: &[&str] = &[
+    "memories",
+    "relations",
+    "entities",
+    "memory_entities",
+    "memory_events",
+];
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Both pools of one deployment.
+#[derive(Clone, Debug)]
+pub struct Db {
+    owner: PgPool,
+    app: PgPool,
+}
+
+impl Db {
+    /// Opens both pools lazily: the server starts (and answers 503) while Postgres is unreachable, and
+    /// recovers by itself when it returns.
+    pub fn connect_lazy(args: &DbArgs) -> anyhow::Result<Self> {
+        let options: PgConnectOptions = args
+            .database_url
+            .expose_secret()
+            .parse()
+            .context("DATABASE_URL is not a valid Postgres URL")?;
+        let options = options.application_name("cairn");
+        let pool = || {
+            PgPoolOptions::new()
+                .max_connections(args.db_max_connections)
+                .acquire_timeout(Duration::from_secs(args.db_acquire_timeout_secs))
+                .idle_timeout(Duration::from_secs(300))
+        };
+        let owner = pool().connect_lazy_with(options.clone());
+        let app = pool()
+            .after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    conn.execute(format!("SET ROLE {APP_ROLE}").as_str())
+                        .await?;
+                    Ok(())
+                })
+            })
+            .connect_lazy_with(options);
+        Ok(Self { owner, app })
+    }
+
+    /// The owner pool: control-plane tables only. Never use it for tenant data.
+    pub fn owner(&self) -> &PgPool {
+        &self.owner
+    }
+
+    /// Applies pending migrations.
+    pub async fn migrate(&self) -> anyhow::Result<()> {
+        MIGRATOR
+            .run(&self.owner)
+            .await
+            .context("running migrations")?;
+        Ok(())
+    }
+
+    /// Refuses to go on unless tenant queries run as a role that row-level security binds: not superuser,
+    /// not BYPASSRLS, and without the privileges of any tenant table's owner.
+    pub async fn check_app_role(&self) -> anyhow::Result<()> {
+        let mut conn = self
+            .app
+            .acquire()
+            .await
+            .context("connecting as the application role")?;
+        let (user, superuser, bypass): (String, bool, bool) = sqlx::query_as(
+            "SELECT current_user::text, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user",
+        )
+        .fetch_one(&mut *conn)
+        .await?;
+        let owners: Vec<String> = sqlx::query_scalar(
+            "SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()
+               AND tablename = ANY($1) AND pg_has_role(current_user, tableowner, 'USAGE')",
+        )
+        .bind(TENANT_TABLES)
+        .fetch_all(&mut *conn)
+        .await?;
+        if superuser || bypass || !owners.is_empty() {
+            bail!(
+                "refusing to start: tenant queries would run as role {user:?} (superuser: {superuser}, \
+                 bypassrls: {bypass}, owns: {owners:?}), which row-level security does not bind"
+            );
+        }
+        Ok(())
+    }
+
+    /// Opens a transaction scoped to one tenant. The only way to reach tenant data.
+    #[tracing::instrument(skip(self), err(Debug))]
+    pub async fn begin_tenant(&self, tenant_id: Uuid) -> Result<TenantTx, ApiError> {
+        let mut tx = self.app.begin().await?;
+        sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
+            .bind(tenant_id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        Ok(TenantTx { tx, tenant_id })
+    }
+
+    /// Whether the database answers, within `timeout`.
+    pub async fn ping(&self, timeout: Duration) -> bool {
+        matches!(
+            tokio::time::timeout(timeout, sqlx::query("SELECT 1").execute(&self.owner)).await,
+            Ok(Ok(_))
+        )
+    }
+}
+
+/// A transaction in which row-level security sees exactly one tenant's rows.
+pub struct TenantTx {
+    tx: Transaction<'static, Postgres>,
+    tenant_id: Uuid,
+}
+
+impl TenantTx {
+    pub fn tenant_id(&self) -> Uuid {
+        self.tenant_id
+    }
+
+    /// The connection, for queries inside this transaction.
+    pub fn conn(&mut self) -> &mut PgConnection {
+        &mut self.tx
+    }
+
+    pub async fn commit(self) -> Result<(), ApiError> {
+        self.tx.commit().await?;
+        Ok(())
+    }
+}

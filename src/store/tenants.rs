@@ -1,0 +1,135 @@
+//! SQL for the control plane: `tenants` and `api_keys`. These tables are not under RLS and are reached
+//! through the owner pool only.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::PgPool;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+pub struct Tenant {
+    pub id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// An API key's stored row, never its secret.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+pub struct ApiKeyInfo {
+    pub id: Uuid,
+    pub tenant_id: Uuid,
+    /// The public part of the key (`cairn_<prefix>_...`), for recognising it.
+    pub prefix: String,
+    pub name: Option<String>,
+    pub scopes: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+/// What authentication needs of a key.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct KeyRecord {
+    pub id: Uuid,
+    pub tenant_id: Uuid,
+    pub key_hash: String,
+    pub scopes: Vec<String>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+const KEY_INFO_COLUMNS: &str =
+    "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at";
+
+pub async fn create_tenant(pool: &PgPool, name: &str) -> sqlx::Result<Tenant> {
+    sqlx::query_as("INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at")
+        .bind(name)
+        .fetch_one(pool)
+        .await
+}
+
+pub async fn list_tenants(pool: &PgPool) -> sqlx::Result<Vec<Tenant>> {
+    sqlx::query_as("SELECT id, name, created_at FROM tenants ORDER BY created_at, id")
+        .fetch_all(pool)
+        .await
+}
+
+pub async fn tenant_exists(pool: &PgPool, id: Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1)")
+        .bind(id)
+        .fetch_one(pool)
+        .await
+}
+
+/// Stores a new key (its prefix and hash).
+pub async fn insert_key(
+    pool: &PgPool,
+    tenant_id: Uuid,
+    prefix: &str,
+    key_hash: &str,
+    name: Option<&str>,
+    scopes: &[String],
+    expires_at: Option<DateTime<Utc>>,
+) -> sqlx::Result<ApiKeyInfo> {
+    let sql = format!(
+        "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING {KEY_INFO_COLUMNS}"
+    );
+    sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(prefix)
+        .bind(key_hash)
+        .bind(name)
+        .bind(scopes)
+        .bind(expires_at)
+        .fetch_one(pool)
+        .await
+}
+
+pub async fn find_key(pool: &PgPool, prefix: &str) -> sqlx::Result<Option<KeyRecord>> {
+    sqlx::query_as("SELECT id, tenant_id, key_hash, scopes, expires_at, revoked_at FROM api_keys WHERE prefix = $1")
+        .bind(prefix)
+        .fetch_optional(pool)
+        .await
+}
+
+pub async fn list_keys(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Vec<ApiKeyInfo>> {
+    let sql = format!(
+        "SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id"
+    );
+    sqlx::query_as(&sql).bind(tenant_id).fetch_all(pool).await
+}
+
+/// Revokes a key; `tenant_id` restricts it to one tenant's keys. Returns the key, or None when absent.
+pub async fn revoke_key(
+    pool: &PgPool,
+    key_id: Uuid,
+    tenant_id: Option<Uuid>,
+) -> sqlx::Result<Option<ApiKeyInfo>> {
+    let sql = format!(
+        "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+         WHERE id = $1 AND ($2::uuid IS NULL OR tenant_id = $2) RETURNING {KEY_INFO_COLUMNS}"
+    );
+    sqlx::query_as(&sql)
+        .bind(key_id)
+        .bind(tenant_id)
+        .fetch_optional(pool)
+        .await
+}
+
+pub async fn touch_key(pool: &PgPool, key_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("UPDATE api_keys SET last_used_at = now() WHERE id = $1")
+        .bind(key_id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Every tenant's id, for per-tenant background passes.
+pub async fn tenant_ids(pool: &PgPool) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar("SELECT id FROM tenants ORDER BY id")
+        .fetch_all(pool)
+        .await
+}

@@ -25,6 +25,12 @@ fn is_json(content_type: &str) -> bool {
 
 /// Deserialises `T` from JSON bytes, naming the failing path.
 pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // Every body of this API is an object; serde would otherwise read a struct from an array by position.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        return Err(ApiError::bad_request(
+            "body: must be a JSON object, not a bare array",
+        ));
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();

@@ -61,7 +61,7 @@ impl AppState {
         license(name = "Apache-2.0")
     ),
     components(schemas(ErrorBody)),
-    modifiers(&Security, &ErrorResponses),
+    modifiers(&Security),
     security(("bearer" = []), ("api_key_header" = []), ("api_key_query" = [])),
     tags(
         (name = "memories", description = "Store, read, update and delete memories"),
@@ -147,16 +147,22 @@ fn api_router() -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document of every route.
 pub fn openapi() -> OpenApiDoc {
-    let (_, mut doc) = api_router().split_for_parts();
+    document(api_router().split_for_parts().1)
+}
+
+/// Finishes the merged document: modifiers on `ApiDoc` run before routes are merged, so the shared error
+/// responses are added here.
+fn document(mut doc: OpenApiDoc) -> OpenApiDoc {
     doc.info.version = crate::VERSION.to_owned();
+    ErrorResponses.modify(&mut doc);
     doc
 }
 
 /// The complete application: routes, docs, and the layers (request ids, tracing, timeout, body limit,
 /// panics as 500s, every error in the envelope).
 pub fn router(state: AppState) -> Router {
-    let (routes, mut doc) = api_router().split_for_parts();
-    doc.info.version = crate::VERSION.to_owned();
+    let (routes, doc) = api_router().split_for_parts();
+    let doc = document(doc);
     let request_id = HeaderName::from_static("x-request-id");
     let spec = Arc::new(doc.clone());
     routes

@@ -1,0 +1,16 @@
+//! GET /health needs no key.
+
+use reqwest::Method;
+
+use crate::helpers::spawn;
+
+#[tokio::test]
+async fn health_reports_the_database_without_auth() {
+    let app = spawn().await;
+    let res = app.send(Method::GET, "/health", None, None).await;
+    let body = res.ok(200);
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["database"], "ok");
+    assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+    assert!(body["uptime_seconds"].is_u64());
+}

@@ -1,0 +1,298 @@
+//! `TestApp`: a migrated database of its own, a running server, two tenants with keys, typed helpers.
+
+use std::net::SocketAddr;
+
+use cairn::config::{AppArgs, DbArgs};
+use cairn::server::Application;
+use cairn::store::{tenants, Db};
+use reqwest::Method;
+use secrecy::SecretString;
+use serde_json::Value;
+use sqlx::{Connection, Executor, PgConnection};
+use uuid::Uuid;
+
+pub fn base_url() -> String {
+    std::env::var("DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+/// `url` with its database name replaced.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (head, query) = url.split_once('?').map_or((url, ""), |(h, q)| (h, q));
+    let (server, _) = head.rsplit_once('/').expect("DATABASE_URL has a path");
+    if query.is_empty() {
+        format!("{server}/{name}")
+    } else {
+        format!("{server}/{name}?{query}")
+    }
+}
+
+/// `url` with its host:port replaced (for the outage proxy).
+pub fn with_port(url: &str, port: u16) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let (authority, path) = rest.split_once('/').unwrap();
+    let (userinfo, _) = authority
+        .rsplit_once('@')
+        .map_or(("", authority), |(u, h)| (u, h));
+    let at = if userinfo.is_empty() { "" } else { "@" };
+    format!("{scheme}://{userinfo}{at}127.0.0.1:{port}/{path}")
+}
+
+/// A tenant and its read+write key.
+#[derive(Debug, Clone)]
+pub struct TestTenant {
+    pub id: Uuid,
+    pub key: String,
+}
+
+pub struct TestApp {
+    pub addr: SocketAddr,
+    pub client: reqwest::Client,
+    pub db: Db,
+    pub db_url: String,
+    pub db_name: String,
+    pub a: TestTenant,
+    pub b: TestTenant,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+/// A server on a fresh database with the default settings.
+pub async fn spawn() -> TestApp {
+    spawn_with(AppArgs::default(), None).await
+}
+
+/// Creates an empty database for a test; dropped by [`drop_database`].
+pub async fn create_database() -> (String, String) {
+    let base = base_url();
+    let name = format!("cairn_test_{}", Uuid::new_v4().simple());
+    let mut conn = PgConnection::connect(&base)
+        .await
+        .expect("DATABASE_URL reachable");
+    conn.execute(format!("CREATE DATABASE {name}").as_str())
+        .await
+        .expect("create test database");
+    (name.clone(), with_database(&base, &name))
+}
+
+pub fn drop_database(name: &str) {
+    let base = base_url();
+    let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+    let _ = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            if let Ok(mut conn) = PgConnection::connect(&base).await {
+                let _ = conn.execute(sql.as_str()).await;
+            }
+        });
+    })
+    .join();
+}
+
+pub fn db_args(url: &str) -> DbArgs {
+    DbArgs {
+        database_url: SecretString::from(url.to_owned()),
+        db_max_connections: 5,
+        db_acquire_timeout_secs: 2,
+    }
+}
+
+/// A server with `app` settings; `server_db_url` overrides the URL the server uses (the outage test points
+/// it through a proxy).
+pub async fn spawn_with(app: AppArgs, server_db_url: Option<String>) -> TestApp {
+    let (db_name, db_url) = create_database().await;
+    let server_url = server_db_url
+        .map(|u| with_database(&u, &db_name))
+        .unwrap_or_else(|| db_url.clone());
+    let application =
+        Application::build(&db_args(&server_url), app, "127.0.0.1:0".parse().unwrap())
+            .await
+            .expect("application builds");
+    let addr = application.local_addr();
+    let db = application.state().db.clone();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(application.run(async move {
+        let _ = rx.await;
+    }));
+    let a = create_tenant(&db, "tenant-a").await;
+    let b = create_tenant(&db, "tenant-b").await;
+    TestApp {
+        addr,
+        client: reqwest::Client::new(),
+        db,
+        db_url,
+        db_name,
+        a,
+        b,
+        shutdown: Some(tx),
+    }
+}
+
+async fn create_tenant(db: &Db, name: &str) -> TestTenant {
+    let tenant = tenants::create_tenant(db.owner(), name).await.unwrap();
+    let key = new_key(db, tenant.id, &["read", "write"]).await;
+    TestTenant { id: tenant.id, key }
+}
+
+pub async fn new_key(db: &Db, tenant_id: Uuid, scopes: &[&str]) -> String {
+    let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
+    cairn::auth::create_key(db.owner(), tenant_id, &scopes, None, None)
+        .await
+        .unwrap()
+        .1
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        drop_database(&self.db_name);
+    }
+}
+
+/// A response's status and body (JSON, or the text as a JSON string).
+pub struct Res {
+    pub status: u16,
+    pub body: Value,
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl Res {
+    /// Asserts the error envelope with `status` and a message containing `needle`.
+    #[track_caller]
+    pub fn assert_error(&self, status: u16, needle: &str) {
+        assert_eq!(
+            self.status, status,
+            "unexpected status; body: {}",
+            self.body
+        );
+        assert_eq!(
+            self.body["status"], "error",
+            "not the envelope: {}",
+            self.body
+        );
+        assert_eq!(self.body["code"], status, "envelope code: {}", self.body);
+        let message = self.body["message"].as_str().expect("message is a string");
+        assert!(
+            message.contains(needle),
+            "message {message:?} does not contain {needle:?}"
+        );
+    }
+
+    #[track_caller]
+    pub fn ok(&self, status: u16) -> &Value {
+        assert_eq!(
+            self.status, status,
+            "unexpected status; body: {}",
+            self.body
+        );
+        &self.body
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        key: Option<&str>,
+        body: Option<&Value>,
+    ) -> Res {
+        let mut req = self.client.request(method, self.url(path));
+        if let Some(key) = key {
+            req = req.bearer_auth(key);
+        }
+        if let Some(body) = body {
+            req = req.json(body);
+        }
+        Self::read(req.send().await.expect("request sent")).await
+    }
+
+    pub async fn read(res: reqwest::Response) -> Res {
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        let text = res.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Res {
+            status,
+            body,
+            headers,
+        }
+    }
+
+    pub async fn get(&self, key: &str, path: &str) -> Res {
+        self.send(Method::GET, path, Some(key), None).await
+    }
+
+    pub async fn post(&self, key: &str, path: &str, body: &Value) -> Res {
+        self.send(Method::POST, path, Some(key), Some(body)).await
+    }
+
+    pub async fn patch(&self, key: &str, path: &str, body: &Value) -> Res {
+        self.send(Method::PATCH, path, Some(key), Some(body)).await
+    }
+
+    pub async fn put(&self, key: &str, path: &str, body: &Value) -> Res {
+        self.send(Method::PUT, path, Some(key), Some(body)).await
+    }
+
+    pub async fn delete(&self, key: &str, path: &str) -> Res {
+        self.send(Method::DELETE, path, Some(key), None).await
+    }
+
+    /// Stores a memory and returns it (asserting 201).
+    pub async fn store(&self, key: &str, body: Value) -> Value {
+        self.post(key, "/api/v1/memories", &body)
+            .await
+            .ok(201)
+            .clone()
+    }
+
+    /// Stores `content` and returns the new id.
+    pub async fn store_text(&self, key: &str, content: &str) -> String {
+        self.store(key, serde_json::json!({ "content": content }))
+            .await["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// How many memories the tenant sees (all of them, archived included).
+    pub async fn count(&self, key: &str) -> i64 {
+        self.get(key, "/api/v1/memories?include_archived=true")
+            .await
+            .ok(200)["total"]
+            .as_i64()
+            .unwrap()
+    }
+
+    /// A direct connection to this test's database as its owner (superuser).
+    pub async fn owner_conn(&self) -> PgConnection {
+        PgConnection::connect(&self.db_url).await.unwrap()
+    }
+
+    /// Counts `table` rows as the server's role would see them with `tenant` (or nothing) set.
+    pub async fn count_as_app_role(&self, table: &str, tenant: Option<Uuid>) -> i64 {
+        let mut conn = self.owner_conn().await;
+        let mut tx = conn.begin().await.unwrap();
+        tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+        if let Some(tenant) = tenant {
+            sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
+                .bind(tenant.to_string())
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+        }
+        sqlx::query_scalar(&format!("SELECT count(*) FROM {table}"))
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap()
+    }
+}

@@ -1,0 +1,19 @@
+//! One integration-test binary, its modules mirroring the routes. Every test gets its own database
+//! (created from DATABASE_URL, dropped afterwards) and a real server on a free port.
+
+mod helpers;
+
+mod auth;
+mod batch;
+mod by_tag;
+mod cli;
+mod errors;
+mod health;
+mod history;
+mod isolation;
+mod lifecycle;
+mod listing;
+mod memories;
+mod openapi;
+mod outage;
+mod update;

@@ -1,0 +1,101 @@
+//! The OpenAPI document: checked in, served, complete.
+
+use reqwest::Method;
+
+use crate::helpers::spawn;
+
+const SNAPSHOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json");
+
+/// Fails when `openapi/openapi.json` drifts from the code. Regenerate with
+/// `cargo run -- openapi > openapi/openapi.json` (or run this test with UPDATE_OPENAPI=1).
+#[test]
+fn the_checked_in_openapi_document_is_current() {
+    let current = cairn::api::openapi().to_pretty_json().unwrap() + "\n";
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(SNAPSHOT, &current).unwrap();
+    }
+    let checked_in = std::fs::read_to_string(SNAPSHOT).expect("openapi/openapi.json exists");
+    assert!(
+        checked_in == current,
+        "openapi/openapi.json is stale: run `cargo run -- openapi > openapi/openapi.json`"
+    );
+}
+
+#[test]
+fn every_operation_is_documented_with_responses_and_errors() {
+    let doc = serde_json::to_value(cairn::api::openapi()).unwrap();
+    let paths = doc["paths"].as_object().unwrap();
+    for expected in [
+        "/health",
+        "/api/v1/memories",
+        "/api/v1/memories/batch",
+        "/api/v1/memories/by-tag",
+        "/api/v1/memories/{id}",
+        "/api/v1/memories/{id}/history",
+        "/api/v1/keys",
+        "/api/v1/keys/{id}",
+    ] {
+        assert!(paths.contains_key(expected), "{expected} is not documented");
+    }
+    for (path, item) in paths {
+        for (method, op) in item.as_object().unwrap() {
+            let summary = op["summary"].as_str().unwrap_or_default();
+            assert!(!summary.is_empty(), "{method} {path} has no summary");
+            let responses = op["responses"].as_object().unwrap();
+            assert!(
+                responses.keys().any(|s| s.starts_with('2')),
+                "{method} {path} has no success response"
+            );
+            assert!(
+                responses.contains_key("400") && responses.contains_key("503"),
+                "{method} {path} lacks error responses"
+            );
+            if path != "/health" {
+                assert!(responses.contains_key("401"), "{method} {path} lacks 401");
+            }
+        }
+    }
+    for schema in [
+        "Memory",
+        "MemoryInput",
+        "MemoryPatch",
+        "ErrorBody",
+        "BatchInput",
+        "Health",
+    ] {
+        assert!(
+            doc["components"]["schemas"][schema]["example"].is_object(),
+            "schema {schema} has no example"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_server_serves_the_document_and_offline_docs() {
+    let app = spawn().await;
+    let served = app.send(Method::GET, "/openapi.json", None, None).await;
+    assert_eq!(served.ok(200)["info"]["title"], "Cairn");
+    assert_eq!(
+        served.body,
+        serde_json::to_value(cairn::api::openapi()).unwrap()
+    );
+    let page = app.client.get(app.url("/docs/")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("swagger-ui"), "docs page: {html}");
+    assert!(
+        !html.contains("cdn."),
+        "the docs page must not need the internet"
+    );
+    let script = app
+        .client
+        .get(app.url("/docs/swagger-ui-bundle.js"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        script.status(),
+        200,
+        "the UI's JavaScript is served locally"
+    );
+}

@@ -1,0 +1,92 @@
+//! Postgres unreachable: 503 in the envelope, the server stays up, and recovers by itself.
+//!
+//! The server reaches Postgres through a TCP proxy the test controls, so the outage is real (connections
+//! drop, new ones are refused) without touching the shared database server.
+
+use std::time::{Duration, Instant};
+
+use cairn::config::AppArgs;
+use reqwest::Method;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinHandle;
+
+use crate::helpers::{base_url, spawn_with, with_port};
+
+fn upstream() -> String {
+    let url = base_url();
+    let rest = url.split_once("://").unwrap().1;
+    let authority = rest.split('/').next().unwrap();
+    let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host.contains(':') {
+        host.to_owned()
+    } else {
+        format!("{host}:5432")
+    }
+}
+
+/// Forwards `port` to Postgres until aborted; aborting drops every proxied connection.
+fn proxy(listener: TcpListener) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut connections = tokio::task::JoinSet::new();
+        loop {
+            let Ok((mut inbound, _)) = listener.accept().await else {
+                continue;
+            };
+            let target = upstream();
+            connections.spawn(async move {
+                if let Ok(mut outbound) = TcpStream::connect(target).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    })
+}
+
+#[tokio::test]
+async fn an_unreachable_database_is_a_503_and_the_server_recovers() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let running = proxy(listener);
+    let app = spawn_with(AppArgs::default(), Some(with_port(&base_url(), port))).await;
+    let id = app.store_text(&app.a.key, "survives the outage").await;
+    let path = format!("/api/v1/memories/{id}");
+
+    running.abort();
+    let _ = running.await;
+    let started = Instant::now();
+    let down = app.get(&app.a.key, &path).await;
+    down.assert_error(503, "database unavailable");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "503 must come quickly, took {:?}",
+        started.elapsed()
+    );
+    let health = app.send(Method::GET, "/health", None, None).await;
+    assert_eq!(
+        (health.status, health.body["database"].as_str()),
+        (503, Some("unreachable"))
+    );
+    app.post(
+        &app.a.key,
+        "/api/v1/memories",
+        &serde_json::json!({"content": "during the outage"}),
+    )
+    .await
+    .assert_error(503, "database unavailable");
+
+    let listener = TcpListener::bind(("127.0.0.1", port))
+        .await
+        .expect("rebind the proxy port");
+    let _restored = proxy(listener);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let res = app.get(&app.a.key, &path).await;
+        if res.status == 200 {
+            assert_eq!(res.body["content"], "survives the outage");
+            break;
+        }
+        assert!(Instant::now() < deadline, "no recovery: {}", res.body);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    app.send(Method::GET, "/health", None, None).await.ok(200);
+}

@@ -18,9 +18,7 @@ const WORKER_INTERVAL: Duration = Duration::from_secs(30);
 fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,tower_http=info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
     match format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder.json().flatten_event(true).init(),
@@ -77,12 +75,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Openapi => {
-            println!(
-                "{}",
-                crate::api::openapi()
-                    .to_pretty_json()
-                    .context("rendering OpenAPI")?
-            );
+            println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
         Command::Tenant(command) => tenant(command).await,
@@ -105,13 +98,9 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
                 other => other?,
             };
             let scopes = vec!["read".to_owned(), "write".to_owned()];
-            let (key, secret) =
-                auth::create_key(db.owner(), tenant.id, &scopes, Some("initial"), None).await?;
+            let (key, secret) = auth::create_key(db.owner(), tenant.id, &scopes, Some("initial"), None).await?;
             if json {
-                println!(
-                    "{}",
-                    json!({"tenant_id": tenant.id, "name": tenant.name, "api_key": secret})
-                );
+                println!("{}", json!({"tenant_id": tenant.id, "name": tenant.name, "api_key": secret}));
             } else {
                 println!("tenant  {}  {}", tenant.id, tenant.name);
                 println!("key     {}  scopes {}", key.id, key.scopes.join(","));
@@ -137,24 +126,14 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
 
 async fn key(command: KeyCommand) -> anyhow::Result<()> {
     match command {
-        KeyCommand::Create {
-            tenant,
-            scopes,
-            name,
-            expires_in_days,
-            json,
-            db,
-        } => {
-            let scopes =
-                auth::parse_scopes(&scopes).map_err(|e| anyhow::anyhow!("--scopes: {e}"))?;
+        KeyCommand::Create { tenant, scopes, name, expires_in_days, json, db } => {
+            let scopes = auth::parse_scopes(&scopes).map_err(|e| anyhow::anyhow!("--scopes: {e}"))?;
             let db = connect(&db).await?;
             if !tenants::tenant_exists(db.owner(), tenant).await? {
                 bail!("no tenant with id {tenant}");
             }
-            let expires_at =
-                expires_in_days.map(|d| Utc::now() + chrono::Duration::days(i64::from(d)));
-            let (key, secret) =
-                auth::create_key(db.owner(), tenant, &scopes, name.as_deref(), expires_at).await?;
+            let expires_at = expires_in_days.map(|d| Utc::now() + chrono::Duration::days(i64::from(d)));
+            let (key, secret) = auth::create_key(db.owner(), tenant, &scopes, name.as_deref(), expires_at).await?;
             if json {
                 println!(
                     "{}",
@@ -170,7 +149,10 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
             let db = connect(&db).await?;
             match tenants::revoke_key(db.owner(), key_id, None).await? {
                 Some(key) => {
-                    println!("revoked {} (tenant {}); cached verifications on running servers end within 30 s", key.id, key.tenant_id);
+                    println!(
+                        "revoked {} (tenant {}); cached verifications on running servers end within 30 s",
+                        key.id, key.tenant_id
+                    );
                     Ok(())
                 }
                 None => bail!("no API key with id {key_id}"),
@@ -183,11 +165,7 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
                 println!("{}", serde_json::to_string(&keys)?);
             } else {
                 for k in keys {
-                    let state = if k.revoked_at.is_some() {
-                        "revoked"
-                    } else {
-                        "active"
-                    };
+                    let state = if k.revoked_at.is_some() { "revoked" } else { "active" };
                     println!(
                         "{}  cairn_{}_…  {}  {}  {}",
                         k.id,

@@ -101,12 +101,7 @@ pub struct AppArgs {
 
 impl Default for AppArgs {
     fn default() -> Self {
-        Self {
-            key_cache_ttl_secs: 30,
-            max_body_bytes: 4 * 1024 * 1024,
-            request_timeout_secs: 30,
-            embedding_dim: 384,
-        }
+        Self { key_cache_ttl_secs: 30, max_body_bytes: 4 * 1024 * 1024, request_timeout_secs: 30, embedding_dim: 384 }
     }
 }
 

@@ -29,10 +29,7 @@ pub enum ApiError {
     MethodNotAllowed(String),
     /// 409: the write conflicts with existing data, e.g. a duplicate memory.
     #[error("{message}")]
-    Conflict {
-        message: String,
-        existing_id: Option<Uuid>,
-    },
+    Conflict { message: String, existing_id: Option<Uuid> },
     /// 413: the body is over the configured limit.
     #[error("{0}")]
     PayloadTooLarge(String),
@@ -92,23 +89,13 @@ impl ApiError {
             Self::Conflict { existing_id, .. } => *existing_id,
             _ => None,
         };
-        ErrorBody {
-            status: "error",
-            code: self.status().as_u16(),
-            message: self.to_string(),
-            existing_id,
-        }
+        ErrorBody { status: "error", code: self.status().as_u16(), message: self.to_string(), existing_id }
     }
 }
 
 /// A status and message as one envelope response (also used for errors raised outside handlers).
 pub fn envelope(status: StatusCode, message: impl Into<String>) -> Response {
-    let body = ErrorBody {
-        status: "error",
-        code: status.as_u16(),
-        message: message.into(),
-        existing_id: None,
-    };
+    let body = ErrorBody { status: "error", code: status.as_u16(), message: message.into(), existing_id: None };
     (status, axum::Json(body)).into_response()
 }
 
@@ -128,6 +115,9 @@ impl From<sqlx::Error> for ApiError {
         if is_unavailable(&err) {
             return Self::Unavailable("database unavailable, retry later".into());
         }
+        if let Some(rejected) = rejected_input(&err) {
+            return rejected;
+        }
         Self::Internal(anyhow::Error::new(err).context("database query failed"))
     }
 }
@@ -143,11 +133,27 @@ impl From<anyhow::Error> for ApiError {
 
 /// Whether a database error means "the database is unreachable" (503) rather than a bug (500).
 pub fn is_unavailable(err: &sqlx::Error) -> bool {
-    matches!(
-        err,
-        sqlx::Error::PoolTimedOut
-            | sqlx::Error::PoolClosed
-            | sqlx::Error::Io(_)
-            | sqlx::Error::Tls(_)
-    ) || matches!(err, sqlx::Error::Database(db) if db.code().is_some_and(|c| c.starts_with("57P") || c.starts_with("08")))
+    matches!(err, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_))
+        || matches!(err, sqlx::Error::Database(db) if db.code().is_some_and(|c| c.starts_with("57P") || c.starts_with("08")))
+}
+
+/// Safety net for input that validation should already have caught: Postgres refusing a value is the
+/// caller's 4xx, never a 500. Logged, since reaching here means a validation gap.
+fn rejected_input(err: &sqlx::Error) -> Option<ApiError> {
+    let sqlx::Error::Database(db) = err else { return None };
+    let code = db.code()?;
+    let rejected = match code.as_ref() {
+        "23505" if db.constraint() == Some("memories_tenant_content_hash_key") => ApiError::Conflict {
+            message: "content: a memory with the same content already exists".into(),
+            existing_id: None,
+        },
+        // Unique violations elsewhere, checks, NUL or unencodable characters, out-of-range values.
+        "23505" | "23514" | "23502" | "22021" | "22P05" | "22003" | "22008" | "22007" | "22P02" | "54000" => {
+            let what = db.constraint().map_or_else(|| db.message().to_owned(), |c| format!("violates {c}"));
+            ApiError::BadRequest(format!("body: value rejected by the database ({what})"))
+        }
+        _ => return None,
+    };
+    tracing::warn!(code = %code, error = %db.message(), "database rejected input that passed validation");
+    Some(rejected)
 }

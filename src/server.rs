@@ -21,19 +21,12 @@ impl Application {
         let db = Db::connect_lazy(db_args)?;
         db.migrate().await?;
         db.check_app_role().await?;
-        let listener = TcpListener::bind(listen)
-            .await
-            .with_context(|| format!("binding {listen}"))?;
-        Ok(Self {
-            listener,
-            state: AppState::new(db, app),
-        })
+        let listener = TcpListener::bind(listen).await.with_context(|| format!("binding {listen}"))?;
+        Ok(Self { listener, state: AppState::new(db, app) })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
-        self.listener
-            .local_addr()
-            .expect("a bound listener has an address")
+        self.listener.local_addr().expect("a bound listener has an address")
     }
 
     pub fn state(&self) -> &AppState {
@@ -41,15 +34,9 @@ impl Application {
     }
 
     /// Serves until `shutdown` resolves.
-    pub async fn run(
-        self,
-        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let router = api::router(self.state);
-        axum::serve(self.listener, router)
-            .with_graceful_shutdown(shutdown)
-            .await
-            .context("serving HTTP")
+        axum::serve(self.listener, router).with_graceful_shutdown(shutdown).await.context("serving HTTP")
     }
 }
 

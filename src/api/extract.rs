@@ -14,12 +14,7 @@ use crate::error::ApiError;
 pub struct ApiJson<T>(pub T);
 
 fn is_json(content_type: &str) -> bool {
-    let mime = content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
+    let mime = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
     mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
 }
 
@@ -27,9 +22,7 @@ fn is_json(content_type: &str) -> bool {
 pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Every body of this API is an object; serde would otherwise read a struct from an array by position.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-        return Err(ApiError::bad_request(
-            "body: must be a JSON object, not a bare array",
-        ));
+        return Err(ApiError::bad_request("body: must be a JSON object, not a bare array"));
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
@@ -43,8 +36,7 @@ pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError>
             ApiError::bad_request(format!("{path}: {inner}"))
         }
     })?;
-    de.end()
-        .map_err(|e| ApiError::bad_request(format!("body: invalid JSON: {e}")))?;
+    de.end().map_err(|e| ApiError::bad_request(format!("body: invalid JSON: {e}")))?;
     Ok(value)
 }
 
@@ -52,15 +44,9 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let content_type = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or_default();
+        let content_type = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
         if !is_json(content_type) {
-            return Err(ApiError::UnsupportedMediaType(
-                "Content-Type: must be application/json".into(),
-            ));
+            return Err(ApiError::UnsupportedMediaType("Content-Type: must be application/json".into()));
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
@@ -81,18 +67,16 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let query = parts.uri.query().unwrap_or_default();
+        // Postgres cannot store or compare U+0000 in text; refuse it before it reaches a query.
+        if query.to_ascii_lowercase().contains("%00") {
+            return Err(ApiError::bad_request("query: parameters must not contain NUL (%00) characters"));
+        }
         let de = serde_html_form::Deserializer::from_bytes(query.as_bytes());
-        serde_path_to_error::deserialize(de)
-            .map(ApiQuery)
-            .map_err(|err| {
-                let path = err.path().to_string();
-                let inner = err.into_inner();
-                ApiError::bad_request(if path == "." {
-                    format!("query: {inner}")
-                } else {
-                    format!("{path}: {inner}")
-                })
-            })
+        serde_path_to_error::deserialize(de).map(ApiQuery).map_err(|err| {
+            let path = err.path().to_string();
+            let inner = err.into_inner();
+            ApiError::bad_request(if path == "." { format!("query: {inner}") } else { format!("{path}: {inner}") })
+        })
     }
 }
 

@@ -39,14 +39,7 @@ async fn health(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
         version: crate::VERSION,
         uptime_seconds: state.started.elapsed().as_secs(),
     };
-    (
-        if db_ok {
-            StatusCode::OK
-        } else {
-            StatusCode::SERVICE_UNAVAILABLE
-        },
-        Json(body),
-    )
+    (if db_ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE }, Json(body))
 }
 
 pub fn router() -> OpenApiRouter<AppState> {

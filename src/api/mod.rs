@@ -39,16 +39,8 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(db: Db, config: AppArgs) -> Self {
-        let keys = KeyVerifier::new(
-            db.owner().clone(),
-            Duration::from_secs(config.key_cache_ttl_secs),
-        );
-        Self {
-            db,
-            keys,
-            config: Arc::new(config),
-            started: Instant::now(),
-        }
+        let keys = KeyVerifier::new(db.owner().clone(), Duration::from_secs(config.key_cache_ttl_secs));
+        Self { db, keys, config: Arc::new(config), started: Instant::now() }
     }
 }
 
@@ -77,18 +69,13 @@ struct Security;
 impl Modify for Security {
     fn modify(&self, openapi: &mut OpenApiDoc) {
         let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
-        );
+        components.add_security_scheme("bearer", SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)));
         components.add_security_scheme(
             "api_key_header",
             SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::new("X-API-Key"))),
         );
-        components.add_security_scheme(
-            "api_key_query",
-            SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::new("api_key"))),
-        );
+        components
+            .add_security_scheme("api_key_query", SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::new("api_key"))));
     }
 }
 
@@ -103,46 +90,29 @@ impl Modify for ErrorResponses {
                 .description(description)
                 .content(
                     "application/json",
-                    utoipa::openapi::ContentBuilder::new()
-                        .schema(Some(Ref::from_schema_name("ErrorBody")))
-                        .build(),
+                    utoipa::openapi::ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build(),
                 )
                 .into()
         };
         for item in openapi.paths.paths.values_mut() {
-            let operations = [
-                &mut item.get,
-                &mut item.post,
-                &mut item.put,
-                &mut item.patch,
-                &mut item.delete,
-            ];
+            let operations = [&mut item.get, &mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
             for op in operations.into_iter().flatten() {
-                let public = op
-                    .security
-                    .as_ref()
-                    .is_some_and(|s| s.iter().all(|r| r == &Default::default()));
+                let public = op.security.as_ref().is_some_and(|s| s.iter().all(|r| r == &Default::default()));
                 let responses = &mut op.responses.responses;
                 if !public {
                     responses
                         .entry("401".into())
                         .or_insert_with(|| error("Missing, invalid, revoked or expired API key"));
                 }
-                responses
-                    .entry("400".into())
-                    .or_insert_with(|| error("Invalid request; the message names the field"));
-                responses
-                    .entry("503".into())
-                    .or_insert_with(|| error("Database unavailable; retry later"));
+                responses.entry("400".into()).or_insert_with(|| error("Invalid request; the message names the field"));
+                responses.entry("503".into()).or_insert_with(|| error("Database unavailable; retry later"));
             }
         }
     }
 }
 
 fn api_router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .merge(health::router())
-        .merge(native::router())
+    OpenApiRouter::with_openapi(ApiDoc::openapi()).merge(health::router()).merge(native::router())
 }
 
 /// The OpenAPI document of every route.
@@ -169,9 +139,7 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(move || async move { Json(spec.as_ref().clone()) }))
         .merge(SwaggerUi::new("/docs").url("/docs/openapi.json", doc))
         .fallback(|| async { ApiError::not_found("no such route") })
-        .method_not_allowed_fallback(|| async {
-            ApiError::MethodNotAllowed("method not allowed on this route".into())
-        })
+        .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("method not allowed on this route".into()) })
         .with_state(state.clone())
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::map_response(envelope_errors))
@@ -180,13 +148,11 @@ pub fn router(state: AppState) -> Router {
             StatusCode::SERVICE_UNAVAILABLE,
             Duration::from_secs(state.config.request_timeout_secs),
         ))
-        .layer(
-            TraceLayer::new_for_http().make_span_with(|req: &Request| {
-                let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default();
-                tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id,
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
+            let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default();
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id,
                     tenant_id = tracing::field::Empty)
-            }),
-        )
+        }))
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
 }
@@ -204,15 +170,9 @@ async fn envelope_errors(response: Response) -> Response {
         return response;
     }
     let (parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, 16 * 1024)
-        .await
-        .unwrap_or_default();
+    let text = axum::body::to_bytes(body, 16 * 1024).await.unwrap_or_default();
     let text = String::from_utf8_lossy(&text).trim().to_owned();
-    let message = if text.is_empty() {
-        status.canonical_reason().unwrap_or("error").to_lowercase()
-    } else {
-        text
-    };
+    let message = if text.is_empty() { status.canonical_reason().unwrap_or("error").to_lowercase() } else { text };
     let mut rewritten = envelope(status, message);
     for (name, value) in parts.headers.iter() {
         if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {

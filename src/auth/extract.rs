@@ -38,10 +38,7 @@ impl Auth {
         if self.has(scope) {
             Ok(())
         } else {
-            Err(ApiError::Forbidden(format!(
-                "this API key lacks the {:?} scope",
-                scope.as_str()
-            )))
+            Err(ApiError::Forbidden(format!("this API key lacks the {:?} scope", scope.as_str())))
         }
     }
 
@@ -65,9 +62,7 @@ fn presented_key(headers: &HeaderMap, query: Option<&str>) -> Result<Option<Stri
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, token)| token.trim())
             .filter(|token| !token.is_empty())
-            .ok_or_else(|| {
-                ApiError::Unauthorized("Authorization header must be \"Bearer <API key>\"".into())
-            })?;
+            .ok_or_else(|| ApiError::Unauthorized("Authorization header must be \"Bearer <API key>\"".into()))?;
         return Ok(Some(token.to_owned()));
     }
     if let Some(value) = headers.get("x-api-key") {
@@ -86,14 +81,10 @@ fn presented_key(headers: &HeaderMap, query: Option<&str>) -> Result<Option<Stri
 impl FromRequestParts<AppState> for Auth {
     type Rejection = ApiError;
 
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let key = presented_key(&parts.headers, parts.uri.query())?.ok_or_else(|| {
             ApiError::Unauthorized(
-                "missing API key: send \"Authorization: Bearer <key>\", \"X-API-Key\" or ?api_key="
-                    .into(),
+                "missing API key: send \"Authorization: Bearer <key>\", \"X-API-Key\" or ?api_key=".into(),
             )
         })?;
         let auth: Arc<Auth> = state.keys.verify(&key).await?;
@@ -113,10 +104,7 @@ macro_rules! scoped_extractor {
         impl FromRequestParts<AppState> for $name {
             type Rejection = ApiError;
 
-            async fn from_request_parts(
-                parts: &mut Parts,
-                state: &AppState,
-            ) -> Result<Self, Self::Rejection> {
+            async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
                 let auth = Auth::from_request_parts(parts, state).await?;
                 auth.require($scope)?;
                 Ok(Self(auth))

@@ -59,13 +59,9 @@ impl Scope {
 /// Parses and normalises a list of scope names; errors name the unknown one.
 pub fn parse_scopes(values: &[String]) -> Result<Vec<String>, String> {
     let mut out: Vec<String> = Vec::new();
-    for value in values
-        .iter()
-        .flat_map(|v| v.split(','))
-        .filter(|v| !v.trim().is_empty())
-    {
-        let scope = Scope::parse(value)
-            .ok_or_else(|| format!("unknown scope {value:?}; expected read, write or admin"))?;
+    for value in values.iter().flat_map(|v| v.split(',')).filter(|v| !v.trim().is_empty()) {
+        let scope =
+            Scope::parse(value).ok_or_else(|| format!("unknown scope {value:?}; expected read, write or admin"))?;
         if !out.iter().any(|s| s == scope.as_str()) {
             out.push(scope.as_str().to_owned());
         }
@@ -84,11 +80,7 @@ pub struct GeneratedKey {
 }
 
 fn random_alnum(len: usize) -> String {
-    rand::thread_rng()
-        .sample_iter(&Alphanumeric)
-        .take(len)
-        .map(char::from)
-        .collect()
+    rand::thread_rng().sample_iter(&Alphanumeric).take(len).map(char::from).collect()
 }
 
 fn hasher() -> Argon2<'static> {
@@ -100,14 +92,8 @@ pub fn generate_key() -> anyhow::Result<GeneratedKey> {
     let prefix = random_alnum(KEY_PREFIX_LEN).to_ascii_lowercase();
     let secret = format!("cairn_{prefix}_{}", random_alnum(KEY_SECRET_LEN));
     let salt = SaltString::generate(&mut OsRng);
-    let hash = hasher()
-        .hash_password(secret.as_bytes(), &salt)
-        .map_err(|e| anyhow::anyhow!("hashing key: {e}"))?;
-    Ok(GeneratedKey {
-        secret,
-        prefix,
-        hash: hash.to_string(),
-    })
+    let hash = hasher().hash_password(secret.as_bytes(), &salt).map_err(|e| anyhow::anyhow!("hashing key: {e}"))?;
+    Ok(GeneratedKey { secret, prefix, hash: hash.to_string() })
 }
 
 /// Creates and stores a key for a tenant; returns the stored row and the secret (shown once).
@@ -119,16 +105,7 @@ pub async fn create_key(
     expires_at: Option<DateTime<Utc>>,
 ) -> anyhow::Result<(ApiKeyInfo, String)> {
     let key = tokio::task::spawn_blocking(generate_key).await??;
-    let info = tenants::insert_key(
-        pool,
-        tenant_id,
-        &key.prefix,
-        &key.hash,
-        name,
-        scopes,
-        expires_at,
-    )
-    .await?;
+    let info = tenants::insert_key(pool, tenant_id, &key.prefix, &key.hash, name, scopes, expires_at).await?;
     Ok((info, key.secret))
 }
 
@@ -144,16 +121,12 @@ fn decoy_hash() -> &'static str {
     static DECOY: OnceLock<String> = OnceLock::new();
     DECOY.get_or_init(|| {
         let salt = SaltString::generate(&mut OsRng);
-        hasher()
-            .hash_password(b"cairn-decoy-key", &salt)
-            .map(|h| h.to_string())
-            .unwrap_or_default()
+        hasher().hash_password(b"cairn-decoy-key", &salt).map(|h| h.to_string()).unwrap_or_default()
     })
 }
 
 fn verify_hash(key: &str, hash: &str) -> bool {
-    PasswordHash::new(hash)
-        .is_ok_and(|parsed| hasher().verify_password(key.as_bytes(), &parsed).is_ok())
+    PasswordHash::new(hash).is_ok_and(|parsed| hasher().verify_password(key.as_bytes(), &parsed).is_ok())
 }
 
 /// Verifies keys against the database, with a short cache of successes.
@@ -165,12 +138,8 @@ pub struct KeyVerifier {
 
 impl KeyVerifier {
     pub fn new(pool: PgPool, cache_ttl: Duration) -> Self {
-        let cache = (!cache_ttl.is_zero()).then(|| {
-            moka::sync::Cache::builder()
-                .max_capacity(100_000)
-                .time_to_live(cache_ttl)
-                .build()
-        });
+        let cache = (!cache_ttl.is_zero())
+            .then(|| moka::sync::Cache::builder().max_capacity(100_000).time_to_live(cache_ttl).build());
         Self { pool, cache }
     }
 
@@ -187,9 +156,7 @@ impl KeyVerifier {
             Some(prefix) => tenants::find_key(&self.pool, prefix).await?,
             None => None,
         };
-        let hash = record
-            .as_ref()
-            .map_or_else(|| decoy_hash().to_owned(), |r| r.key_hash.clone());
+        let hash = record.as_ref().map_or_else(|| decoy_hash().to_owned(), |r| r.key_hash.clone());
         let presented = key.to_owned();
         let matches = tokio::task::spawn_blocking(move || verify_hash(&presented, &hash))
             .await
@@ -201,17 +168,9 @@ impl KeyVerifier {
         if record.expires_at.is_some_and(|t| t <= Utc::now()) {
             return Err(ApiError::Unauthorized("API key expired".into()));
         }
-        let scopes = record
-            .scopes
-            .iter()
-            .filter_map(|s| Scope::parse(s))
-            .collect();
-        let auth = Arc::new(Auth {
-            tenant_id: record.tenant_id,
-            key_id: record.id,
-            scopes,
-            expires_at: record.expires_at,
-        });
+        let scopes = record.scopes.iter().filter_map(|s| Scope::parse(s)).collect();
+        let auth =
+            Arc::new(Auth { tenant_id: record.tenant_id, key_id: record.id, scopes, expires_at: record.expires_at });
         if let Some(cache) = &self.cache {
             cache.insert(fingerprint, auth.clone());
         }
@@ -226,11 +185,7 @@ impl KeyVerifier {
 
     /// Revokes a key (restricted to `tenant_id` when given) and forgets every cached verification, so the
     /// revocation holds at once on this instance.
-    pub async fn revoke(
-        &self,
-        key_id: Uuid,
-        tenant_id: Option<Uuid>,
-    ) -> Result<Option<ApiKeyInfo>, ApiError> {
+    pub async fn revoke(&self, key_id: Uuid, tenant_id: Option<Uuid>) -> Result<Option<ApiKeyInfo>, ApiError> {
         let revoked = tenants::revoke_key(&self.pool, key_id, tenant_id).await?;
         if let Some(cache) = &self.cache {
             cache.invalidate_all();
@@ -254,10 +209,7 @@ mod tests {
 
     #[test]
     fn scopes_parse_and_reject_unknown() {
-        assert_eq!(
-            parse_scopes(&["read,write".into()]).unwrap(),
-            ["read", "write"]
-        );
+        assert_eq!(parse_scopes(&["read,write".into()]).unwrap(), ["read", "write"]);
         assert!(parse_scopes(&["root".into()]).is_err());
         assert!(parse_scopes(&[]).is_err());
     }

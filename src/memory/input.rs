@@ -35,36 +35,31 @@ type Parsed<T> = Result<T, FieldError>;
 
 impl ParseCtx {
     pub fn new(now: DateTime<Utc>, embedding_dim: usize) -> Self {
-        Self {
-            now,
-            embedding_dim,
-            prefix: String::new(),
-        }
+        Self { now, embedding_dim, prefix: String::new() }
     }
 
     /// The same context for item `index` of the array `field`.
     pub fn item(&self, field: &str, index: usize) -> Self {
-        Self {
-            prefix: format!("{}{field}[{index}].", self.prefix),
-            ..self.clone()
-        }
+        Self { prefix: format!("{}{field}[{index}].", self.prefix), ..self.clone() }
     }
 
     pub fn err(&self, field: &str, message: impl Into<String>) -> FieldError {
-        FieldError {
-            field: format!("{}{field}", self.prefix),
-            message: message.into(),
+        FieldError { field: format!("{}{field}", self.prefix), message: message.into() }
+    }
+
+    /// Postgres cannot store U+0000 in text or jsonb.
+    fn no_nul(&self, field: &str, value: &str) -> Parsed<()> {
+        if value.contains('\0') {
+            return Err(self.err(field, "must not contain NUL (U+0000) characters"));
         }
+        Ok(())
     }
 
     fn range(&self, field: &str, value: f64, lo: f64, hi: f64) -> Parsed<f32> {
         if value.is_finite() && (lo..=hi).contains(&value) {
             Ok(value as f32)
         } else {
-            Err(self.err(
-                field,
-                format!("must be between {lo} and {hi} (got {value})"),
-            ))
+            Err(self.err(field, format!("must be between {lo} and {hi} (got {value})")))
         }
     }
 
@@ -78,12 +73,10 @@ impl ParseCtx {
         if value.is_empty() {
             return Err(self.err("content", "must not be empty"));
         }
+        self.no_nul("content", value)?;
         let chars = value.chars().count();
         if chars > MAX_CONTENT_CHARS {
-            return Err(self.err(
-                "content",
-                format!("must be at most {MAX_CONTENT_CHARS} characters (got {chars})"),
-            ));
+            return Err(self.err("content", format!("must be at most {MAX_CONTENT_CHARS} characters (got {chars})")));
         }
         Ok(value.to_owned())
     }
@@ -97,28 +90,18 @@ impl ParseCtx {
         if value.chars().count() > MAX_ID_CHARS {
             return Err(self.err(field, format!("must be at most {MAX_ID_CHARS} characters")));
         }
+        self.no_nul(field, value)?;
         Ok(value.to_owned())
     }
 
     fn kind(&self, value: &str) -> Parsed<&'static str> {
-        canonical_type(value).ok_or_else(|| {
-            self.err(
-                "type",
-                format!(
-                    "unknown type {value:?}; expected one of {}",
-                    TYPES.join(", ")
-                ),
-            )
-        })
+        canonical_type(value)
+            .ok_or_else(|| self.err("type", format!("unknown type {value:?}; expected one of {}", TYPES.join(", "))))
     }
 
     fn lifecycle(&self, value: &str) -> Parsed<Lifecycle> {
-        Lifecycle::parse(value).ok_or_else(|| {
-            self.err(
-                "memory_type",
-                format!("must be short_term or long_term (got {value:?})"),
-            )
-        })
+        Lifecycle::parse(value)
+            .ok_or_else(|| self.err("memory_type", format!("must be short_term or long_term (got {value:?})")))
     }
 
     fn source_type(&self, value: &str) -> Parsed<String> {
@@ -128,10 +111,7 @@ impl ParseCtx {
         } else {
             Err(self.err(
                 "source_type",
-                format!(
-                    "unknown source type {value:?}; expected one of {}",
-                    SOURCE_TYPES.join(", ")
-                ),
+                format!("unknown source type {value:?}; expected one of {}", SOURCE_TYPES.join(", ")),
             ))
         }
     }
@@ -140,10 +120,7 @@ impl ParseCtx {
         if (1..=MAX_TTL_SECONDS).contains(&value) {
             Ok(value)
         } else {
-            Err(self.err(
-                "ttl",
-                format!("must be between 1 and {MAX_TTL_SECONDS} seconds (got {value})"),
-            ))
+            Err(self.err("ttl", format!("must be between 1 and {MAX_TTL_SECONDS} seconds (got {value})")))
         }
     }
 
@@ -151,15 +128,21 @@ impl ParseCtx {
         i32::try_from(value)
             .ok()
             .filter(|v| *v >= 0)
-            .ok_or_else(|| {
-                self.err(
-                    "sequence_number",
-                    format!("must be between 0 and {} (got {value})", i32::MAX),
-                )
-            })
+            .ok_or_else(|| self.err("sequence_number", format!("must be between 0 and {} (got {value})", i32::MAX)))
     }
 
     fn metadata(&self, value: Value) -> Parsed<Value> {
+        fn has_nul(v: &Value) -> bool {
+            match v {
+                Value::String(s) => s.contains('\0'),
+                Value::Array(items) => items.iter().any(has_nul),
+                Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+                _ => false,
+            }
+        }
+        if has_nul(&value) {
+            return Err(self.err("metadata", "must not contain NUL (U+0000) characters"));
+        }
         match value {
             Value::Object(_) => Ok(value),
             Value::Null => Ok(Value::Object(Default::default())),
@@ -168,18 +151,14 @@ impl ParseCtx {
     }
 
     fn timestamp(&self, field: &str, value: &str) -> Parsed<DateTime<Utc>> {
-        parse_timestamp(value)
-            .ok_or_else(|| self.err(field, format!("not an ISO 8601 timestamp: {value:?}")))
+        parse_timestamp(value).ok_or_else(|| self.err(field, format!("not an ISO 8601 timestamp: {value:?}")))
     }
 
     /// The memory's own time: back-dating is fine, the future is not.
     fn created_at(&self, value: &str) -> Parsed<DateTime<Utc>> {
         let t = self.timestamp("created_at", value)?;
         if t > self.now + Duration::seconds(FUTURE_SKEW_SECONDS) {
-            return Err(self.err(
-                "created_at",
-                format!("must not be in the future (got {value:?})"),
-            ));
+            return Err(self.err("created_at", format!("must not be in the future (got {value:?})")));
         }
         Ok(t)
     }
@@ -197,12 +176,7 @@ impl ParseCtx {
                     _ => Err(self.err(&format!("tags[{i}]"), "must be a string")),
                 })
                 .collect::<Parsed<_>>()?,
-            _ => {
-                return Err(self.err(
-                    "tags",
-                    "must be an array of strings or a comma-separated string",
-                ))
-            }
+            _ => return Err(self.err("tags", "must be an array of strings or a comma-separated string")),
         };
         let mut tags: Vec<String> = Vec::new();
         for tag in raw {
@@ -210,33 +184,23 @@ impl ParseCtx {
             if tag.is_empty() || tags.contains(&tag) {
                 continue;
             }
+            self.no_nul("tags", &tag)?;
             if tag.chars().count() > MAX_TAG_CHARS {
-                return Err(self.err(
-                    "tags",
-                    format!("each tag must be at most {MAX_TAG_CHARS} characters"),
-                ));
+                return Err(self.err("tags", format!("each tag must be at most {MAX_TAG_CHARS} characters")));
             }
             tags.push(tag);
         }
         if tags.len() > MAX_TAGS {
-            return Err(self.err(
-                "tags",
-                format!("at most {MAX_TAGS} tags (got {})", tags.len()),
-            ));
+            return Err(self.err("tags", format!("at most {MAX_TAGS} tags (got {})", tags.len())));
         }
         Ok(tags)
     }
 
     fn embedding(&self, value: Vec<f32>) -> Parsed<Vec<f32>> {
         if value.len() != self.embedding_dim {
-            return Err(self.err(
-                "embedding",
-                format!(
-                    "must have {} dimensions (got {})",
-                    self.embedding_dim,
-                    value.len()
-                ),
-            ));
+            return Err(
+                self.err("embedding", format!("must have {} dimensions (got {})", self.embedding_dim, value.len()))
+            );
         }
         if value.iter().any(|v| !v.is_finite()) {
             return Err(self.err("embedding", "must contain only finite numbers"));
@@ -244,15 +208,9 @@ impl ParseCtx {
         Ok(value)
     }
 
-    fn validity(
-        &self,
-        t_valid: Option<DateTime<Utc>>,
-        t_invalid: Option<DateTime<Utc>>,
-    ) -> Parsed<()> {
+    fn validity(&self, t_valid: Option<DateTime<Utc>>, t_invalid: Option<DateTime<Utc>>) -> Parsed<()> {
         match (t_valid, t_invalid) {
-            (Some(from), Some(to)) if to < from => {
-                Err(self.err("t_invalid", "must not be before t_valid"))
-            }
+            (Some(from), Some(to)) if to < from => Err(self.err("t_invalid", "must not be before t_valid")),
             _ => Ok(()),
         }
     }
@@ -363,11 +321,7 @@ impl NewMemory {
             Some(k) => (ctx.kind(k)?, 0.9),
             None => ("Context", 0.3),
         };
-        let confidence = input
-            .confidence
-            .map(|c| ctx.unit("confidence", c))
-            .transpose()?
-            .unwrap_or(default_confidence);
+        let confidence = input.confidence.map(|c| ctx.unit("confidence", c)).transpose()?.unwrap_or(default_confidence);
         let mut memory_type = match input.memory_type.as_deref() {
             Some(m) => ctx.lifecycle(m)?,
             None if input.ttl.is_some() => Lifecycle::ShortTerm,
@@ -378,29 +332,12 @@ impl NewMemory {
             return Err(ctx.err("ttl", "only applies to short_term memories"));
         }
         let tags = ctx.tags(input.tags.unwrap_or(Value::Null))?;
-        let mut importance = input
-            .importance
-            .map(|v| ctx.unit("importance", v))
-            .transpose()?
-            .unwrap_or(0.5);
-        let emotional_valence = input
-            .emotional_valence
-            .map(|v| ctx.range("emotional_valence", v, -1.0, 1.0))
-            .transpose()?;
-        let emotional_arousal = input
-            .emotional_arousal
-            .map(|v| ctx.unit("emotional_arousal", v))
-            .transpose()?;
-        let t_valid = input
-            .t_valid
-            .as_deref()
-            .map(|t| ctx.timestamp("t_valid", t))
-            .transpose()?;
-        let t_invalid = input
-            .t_invalid
-            .as_deref()
-            .map(|t| ctx.timestamp("t_invalid", t))
-            .transpose()?;
+        let mut importance = input.importance.map(|v| ctx.unit("importance", v)).transpose()?.unwrap_or(0.5);
+        let emotional_valence =
+            input.emotional_valence.map(|v| ctx.range("emotional_valence", v, -1.0, 1.0)).transpose()?;
+        let emotional_arousal = input.emotional_arousal.map(|v| ctx.unit("emotional_arousal", v)).transpose()?;
+        let t_valid = input.t_valid.as_deref().map(|t| ctx.timestamp("t_valid", t)).transpose()?;
+        let t_invalid = input.t_invalid.as_deref().map(|t| ctx.timestamp("t_invalid", t)).transpose()?;
         ctx.validity(t_valid, t_invalid)?;
 
         // remem's flashbulb rule, at creation only: a highly arousing memory is kept, whatever was asked.
@@ -431,41 +368,20 @@ impl NewMemory {
                 .map(|s| ctx.source_type(s))
                 .transpose()?
                 .unwrap_or_else(|| "user".into()),
-            credibility: input
-                .credibility
-                .map(|v| ctx.unit("credibility", v))
-                .transpose()?
-                .unwrap_or(1.0),
-            quality_score: input
-                .quality_score
-                .map(|v| ctx.unit("quality_score", v))
-                .transpose()?,
+            credibility: input.credibility.map(|v| ctx.unit("credibility", v)).transpose()?.unwrap_or(1.0),
+            quality_score: input.quality_score.map(|v| ctx.unit("quality_score", v)).transpose()?,
             emotion: input.emotion.map(|e| ctx.ident("emotion", e)).transpose()?,
             emotional_valence,
             emotional_arousal,
             flashbulb_until,
-            episode_id: input
-                .episode_id
-                .map(|e| ctx.ident("episode_id", e))
-                .transpose()?,
-            sequence_number: input
-                .sequence_number
-                .map(|s| ctx.sequence_number(s))
-                .transpose()?,
+            episode_id: input.episode_id.map(|e| ctx.ident("episode_id", e)).transpose()?,
+            sequence_number: input.sequence_number.map(|s| ctx.sequence_number(s)).transpose()?,
             user_id: input.user_id.map(|v| ctx.ident("user_id", v)).transpose()?,
-            agent_id: input
-                .agent_id
-                .map(|v| ctx.ident("agent_id", v))
-                .transpose()?,
+            agent_id: input.agent_id.map(|v| ctx.ident("agent_id", v)).transpose()?,
             run_id: input.run_id.map(|v| ctx.ident("run_id", v)).transpose()?,
             t_valid,
             t_invalid,
-            created_at: input
-                .created_at
-                .as_deref()
-                .map(|t| ctx.created_at(t))
-                .transpose()?
-                .unwrap_or(ctx.now),
+            created_at: input.created_at.as_deref().map(|t| ctx.created_at(t)).transpose()?.unwrap_or(ctx.now),
             embedding: input.embedding.map(|e| ctx.embedding(e)).transpose()?,
         })
     }
@@ -643,38 +559,22 @@ impl MemoryPatch {
             set!(m.credibility, ctx.unit("credibility", v)?);
         }
         if let Some(v) = self.quality_score {
-            set!(
-                m.quality_score,
-                v.map(|v| ctx.unit("quality_score", v)).transpose()?
-            );
+            set!(m.quality_score, v.map(|v| ctx.unit("quality_score", v)).transpose()?);
         }
         if let Some(v) = self.emotion {
             set!(m.emotion, v.map(|v| ctx.ident("emotion", v)).transpose()?);
         }
         if let Some(v) = self.emotional_valence {
-            set!(
-                m.emotional_valence,
-                v.map(|v| ctx.range("emotional_valence", v, -1.0, 1.0))
-                    .transpose()?
-            );
+            set!(m.emotional_valence, v.map(|v| ctx.range("emotional_valence", v, -1.0, 1.0)).transpose()?);
         }
         if let Some(v) = self.emotional_arousal {
-            set!(
-                m.emotional_arousal,
-                v.map(|v| ctx.unit("emotional_arousal", v)).transpose()?
-            );
+            set!(m.emotional_arousal, v.map(|v| ctx.unit("emotional_arousal", v)).transpose()?);
         }
         if let Some(v) = self.episode_id {
-            set!(
-                m.episode_id,
-                v.map(|v| ctx.ident("episode_id", v)).transpose()?
-            );
+            set!(m.episode_id, v.map(|v| ctx.ident("episode_id", v)).transpose()?);
         }
         if let Some(v) = self.sequence_number {
-            set!(
-                m.sequence_number,
-                v.map(|v| ctx.sequence_number(v)).transpose()?
-            );
+            set!(m.sequence_number, v.map(|v| ctx.sequence_number(v)).transpose()?);
         }
         if let Some(v) = self.user_id {
             set!(m.user_id, v.map(|v| ctx.ident("user_id", v)).transpose()?);
@@ -686,16 +586,10 @@ impl MemoryPatch {
             set!(m.run_id, v.map(|v| ctx.ident("run_id", v)).transpose()?);
         }
         if let Some(v) = self.t_valid {
-            set!(
-                m.t_valid,
-                v.map(|v| ctx.timestamp("t_valid", &v)).transpose()?
-            );
+            set!(m.t_valid, v.map(|v| ctx.timestamp("t_valid", &v)).transpose()?);
         }
         if let Some(v) = self.t_invalid {
-            set!(
-                m.t_invalid,
-                v.map(|v| ctx.timestamp("t_invalid", &v)).transpose()?
-            );
+            set!(m.t_invalid, v.map(|v| ctx.timestamp("t_invalid", &v)).transpose()?);
         }
         if let Some(v) = self.created_at {
             set!(m.created_at, ctx.created_at(&v)?);

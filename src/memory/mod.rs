@@ -55,23 +55,12 @@ pub const TYPES: &[&str] = &[
 ];
 
 /// Where a memory came from (SHODH's `SourceType`).
-pub const SOURCE_TYPES: &[&str] = &[
-    "user",
-    "system",
-    "api",
-    "file",
-    "web",
-    "ai_generated",
-    "inferred",
-];
+pub const SOURCE_TYPES: &[&str] = &["user", "system", "api", "file", "web", "ai_generated", "inferred"];
 
 /// The canonical spelling of a classification, matched case-insensitively.
 pub fn canonical_type(value: &str) -> Option<&'static str> {
     let value = value.trim();
-    TYPES
-        .iter()
-        .copied()
-        .find(|t| t.eq_ignore_ascii_case(value))
+    TYPES.iter().copied().find(|t| t.eq_ignore_ascii_case(value))
 }
 
 /// remem's lifecycle class.

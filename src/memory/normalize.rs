@@ -6,11 +6,7 @@ use sha2::{Digest, Sha256};
 /// sha-256 (hex) of the content with case and whitespace differences removed, so "Use Postgres" and
 /// " use   postgres " are the same memory.
 pub fn content_hash(content: &str) -> String {
-    let normalized = content
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase();
+    let normalized = content.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
     hex::encode(Sha256::digest(normalized.as_bytes()))
 }
 
@@ -19,10 +15,7 @@ pub fn content_hash(content: &str) -> String {
 pub fn tag_prefixes(tags: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for tag in tags {
-        let cuts = tag
-            .char_indices()
-            .filter(|(_, c)| matches!(c, ':' | '/'))
-            .map(|(i, _)| i);
+        let cuts = tag.char_indices().filter(|(_, c)| matches!(c, ':' | '/')).map(|(i, _)| i);
         for end in cuts.chain(std::iter::once(tag.len())) {
             let prefix = tag[..end].trim_end_matches([':', '/']);
             if !prefix.is_empty() && !out.iter().any(|p| p == prefix) {
@@ -52,19 +45,12 @@ pub fn parse_timestamp(value: &str) -> Option<DateTime<Utc>> {
     if let Ok(t) = DateTime::parse_from_rfc3339(value) {
         return Some(t.with_timezone(&Utc));
     }
-    for format in [
-        "%Y-%m-%dT%H:%M:%S%.f",
-        "%Y-%m-%d %H:%M:%S%.f",
-        "%Y-%m-%dT%H:%M",
-    ] {
+    for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
         if let Ok(t) = NaiveDateTime::parse_from_str(value, format) {
             return Some(t.and_utc());
         }
     }
-    NaiveDate::parse_from_str(value, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|t| t.and_utc())
+    NaiveDate::parse_from_str(value, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)).map(|t| t.and_utc())
 }
 
 #[cfg(test)]
@@ -73,30 +59,13 @@ mod tests {
 
     #[test]
     fn prefixes_split_on_colon_and_slash() {
-        let tags = vec![
-            "slack:channel:general".to_owned(),
-            "a/b".to_owned(),
-            "slack:user".to_owned(),
-        ];
-        assert_eq!(
-            tag_prefixes(&tags),
-            [
-                "slack",
-                "slack:channel",
-                "slack:channel:general",
-                "a",
-                "a/b",
-                "slack:user"
-            ]
-        );
+        let tags = vec!["slack:channel:general".to_owned(), "a/b".to_owned(), "slack:user".to_owned()];
+        assert_eq!(tag_prefixes(&tags), ["slack", "slack:channel", "slack:channel:general", "a", "a/b", "slack:user"]);
     }
 
     #[test]
     fn hash_ignores_case_and_whitespace() {
-        assert_eq!(
-            content_hash("Use  Postgres\n"),
-            content_hash(" use postgres")
-        );
+        assert_eq!(content_hash("Use  Postgres\n"), content_hash(" use postgres"));
         assert_ne!(content_hash("use postgres"), content_hash("use mysql"));
     }
 

@@ -57,11 +57,7 @@ pub struct MemoryEvent {
 pub async fn snapshot(tx: &mut TenantTx, memory_id: Uuid) -> Result<Option<Value>, ApiError> {
     let tenant_id = tx.tenant_id();
     let sql = format!("SELECT {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = $2");
-    Ok(sqlx::query_scalar(&sql)
-        .bind(tenant_id)
-        .bind(memory_id)
-        .fetch_optional(tx.conn())
-        .await?)
+    Ok(sqlx::query_scalar(&sql).bind(tenant_id).bind(memory_id).fetch_optional(tx.conn()).await?)
 }
 
 /// Records an event whose `after` is the memory's current row.

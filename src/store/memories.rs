@@ -21,11 +21,7 @@ pub enum Inserted {
 #[tracing::instrument(skip_all, fields(tenant_id = %tx.tenant_id()))]
 pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Inserted, ApiError> {
     let tenant_id = tx.tenant_id();
-    let (status, model) = if m.embedding.is_some() {
-        ("ready", Some("client"))
-    } else {
-        ("pending", None)
-    };
+    let (status, model) = if m.embedding.is_some() { ("ready", Some("client")) } else { ("pending", None) };
     let sql = format!(
         "INSERT INTO memories (tenant_id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
            expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, \
@@ -77,20 +73,14 @@ pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Ins
         None => {
             let existing_id = find_by_hash(tx, &m.content_hash, None)
                 .await?
-                .ok_or_else(|| {
-                    ApiError::Internal(anyhow::anyhow!("content-hash conflict without a row"))
-                })?;
+                .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("content-hash conflict without a row")))?;
             Ok(Inserted::Duplicate { existing_id })
         }
     }
 }
 
 /// The id of the tenant's memory with this content hash, other than `except`.
-pub async fn find_by_hash(
-    tx: &mut TenantTx,
-    hash: &str,
-    except: Option<Uuid>,
-) -> Result<Option<Uuid>, ApiError> {
+pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -> Result<Option<Uuid>, ApiError> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_scalar(
         "SELECT id FROM memories WHERE tenant_id = $1 AND content_hash = $2 AND id IS DISTINCT FROM $3",
@@ -109,11 +99,7 @@ pub async fn get(tx: &mut TenantTx, id: Uuid, lock: bool) -> Result<Option<Memor
         "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2{}",
         if lock { " FOR UPDATE" } else { "" }
     );
-    Ok(sqlx::query_as(&sql)
-        .bind(tenant_id)
-        .bind(id)
-        .fetch_optional(tx.conn())
-        .await?)
+    Ok(sqlx::query_as(&sql).bind(tenant_id).bind(id).fetch_optional(tx.conn()).await?)
 }
 
 /// One memory, counting the read as an access.
@@ -123,11 +109,7 @@ pub async fn get_and_touch(tx: &mut TenantTx, id: Uuid) -> Result<Option<Memory>
         "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
          WHERE tenant_id = $1 AND id = $2 RETURNING {MEMORY_COLUMNS}"
     );
-    Ok(sqlx::query_as(&sql)
-        .bind(tenant_id)
-        .bind(id)
-        .fetch_optional(tx.conn())
-        .await?)
+    Ok(sqlx::query_as(&sql).bind(tenant_id).bind(id).fetch_optional(tx.conn()).await?)
 }
 
 /// Writes back an updated memory (see [`crate::memory::MemoryPatch::apply`]).
@@ -138,14 +120,12 @@ pub async fn update(
     embedding: EmbeddingChange,
 ) -> Result<Memory, ApiError> {
     let tenant_id = tx.tenant_id();
-    let mut qb: QueryBuilder<Postgres> =
-        QueryBuilder::new("UPDATE memories SET updated_at = now()");
+    let mut qb: QueryBuilder<Postgres> = QueryBuilder::new("UPDATE memories SET updated_at = now()");
     qb.push(", content = ").push_bind(&m.content);
     qb.push(", content_hash = ").push_bind(&m.content_hash);
     qb.push(", type = ").push_bind(&m.kind);
     qb.push(", confidence = ").push_bind(m.confidence);
-    qb.push(", memory_type = ")
-        .push_bind(m.memory_type.as_str());
+    qb.push(", memory_type = ").push_bind(m.memory_type.as_str());
     qb.push(", ttl_seconds = ").push_bind(m.ttl);
     qb.push(", expires_at = ").push_bind(m.expires_at);
     qb.push(", tags = ").push_bind(&m.tags);
@@ -156,10 +136,8 @@ pub async fn update(
     qb.push(", credibility = ").push_bind(m.credibility);
     qb.push(", quality_score = ").push_bind(m.quality_score);
     qb.push(", emotion = ").push_bind(&m.emotion);
-    qb.push(", emotional_valence = ")
-        .push_bind(m.emotional_valence);
-    qb.push(", emotional_arousal = ")
-        .push_bind(m.emotional_arousal);
+    qb.push(", emotional_valence = ").push_bind(m.emotional_valence);
+    qb.push(", emotional_arousal = ").push_bind(m.emotional_arousal);
     qb.push(", episode_id = ").push_bind(&m.episode_id);
     qb.push(", sequence_number = ").push_bind(m.sequence_number);
     qb.push(", user_id = ").push_bind(&m.user_id);
@@ -191,12 +169,7 @@ pub async fn delete(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<bool, Ap
         "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND id = $2 RETURNING *) {}",
         events::RECORD_DELETED_FROM_D
     );
-    let deleted: Vec<Uuid> = sqlx::query_scalar(&sql)
-        .bind(tenant_id)
-        .bind(id)
-        .bind(actor)
-        .fetch_all(tx.conn())
-        .await?;
+    let deleted: Vec<Uuid> = sqlx::query_scalar(&sql).bind(tenant_id).bind(id).bind(actor).fetch_all(tx.conn()).await?;
     Ok(!deleted.is_empty())
 }
 
@@ -225,31 +198,19 @@ impl ListFilter {
     fn push(&self, qb: &mut QueryBuilder<'_, Postgres>, tenant_id: Uuid) {
         qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
         if !self.kinds.is_empty() {
-            qb.push(" AND type = ANY(")
-                .push_bind(self.kinds.clone())
-                .push(")");
+            qb.push(" AND type = ANY(").push_bind(self.kinds.clone()).push(")");
         }
         if let Some(lifecycle) = self.memory_type {
             qb.push(" AND memory_type = ").push_bind(lifecycle.as_str());
         }
         if !self.tags.is_empty() {
-            let column = if self.tags_prefix {
-                "tag_prefixes"
-            } else {
-                "tags"
-            };
+            let column = if self.tags_prefix { "tag_prefixes" } else { "tags" };
             let op = if self.tags_all { "@>" } else { "&&" };
-            qb.push(format_args!(" AND {column} {op} "))
-                .push_bind(self.tags.clone());
+            qb.push(format_args!(" AND {column} {op} ")).push_bind(self.tags.clone());
         }
-        for (column, value) in [
-            ("user_id", &self.user_id),
-            ("agent_id", &self.agent_id),
-            ("run_id", &self.run_id),
-        ] {
+        for (column, value) in [("user_id", &self.user_id), ("agent_id", &self.agent_id), ("run_id", &self.run_id)] {
             if let Some(value) = value {
-                qb.push(format_args!(" AND {column} = "))
-                    .push_bind(value.clone());
+                qb.push(format_args!(" AND {column} = ")).push_bind(value.clone());
             }
         }
         if let Some(t) = self.created_after {
@@ -277,12 +238,7 @@ pub struct Page {
 }
 
 /// Lists memories, newest first (id breaks ties, so pages are stable).
-pub async fn list(
-    tx: &mut TenantTx,
-    filter: &ListFilter,
-    limit: i64,
-    offset: i64,
-) -> Result<Page, ApiError> {
+pub async fn list(tx: &mut TenantTx, filter: &ListFilter, limit: i64, offset: i64) -> Result<Page, ApiError> {
     let tenant_id = tx.tenant_id();
     let mut count = QueryBuilder::new("SELECT count(*) FROM memories");
     filter.push(&mut count, tenant_id);
@@ -290,58 +246,36 @@ pub async fn list(
 
     let mut page = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS} FROM memories"));
     filter.push(&mut page, tenant_id);
-    page.push(" ORDER BY created_at DESC, id DESC LIMIT ")
-        .push_bind(limit)
-        .push(" OFFSET ")
-        .push_bind(offset);
+    page.push(" ORDER BY created_at DESC, id DESC LIMIT ").push_bind(limit).push(" OFFSET ").push_bind(offset);
     let memories = page.build_query_as().fetch_all(tx.conn()).await?;
     Ok(Page { memories, total })
 }
 
 /// AutoMem's by-tag listing: any of the (exact, lowercased) tags, importance desc, time desc, id asc.
-pub async fn list_by_tags(
-    tx: &mut TenantTx,
-    tags: &[String],
-    limit: i64,
-    offset: i64,
-) -> Result<Page, ApiError> {
+pub async fn list_by_tags(tx: &mut TenantTx, tags: &[String], limit: i64, offset: i64) -> Result<Page, ApiError> {
     let tenant_id = tx.tenant_id();
-    let total: i64 =
-        sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND tags && $2")
-            .bind(tenant_id)
-            .bind(tags)
-            .fetch_one(tx.conn())
-            .await?;
+    let total: i64 = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND tags && $2")
+        .bind(tenant_id)
+        .bind(tags)
+        .fetch_one(tx.conn())
+        .await?;
     let sql = format!(
         "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND tags && $2
          ORDER BY importance DESC, created_at DESC, id ASC LIMIT $3 OFFSET $4"
     );
-    let memories = sqlx::query_as(&sql)
-        .bind(tenant_id)
-        .bind(tags)
-        .bind(limit)
-        .bind(offset)
-        .fetch_all(tx.conn())
-        .await?;
+    let memories =
+        sqlx::query_as(&sql).bind(tenant_id).bind(tags).bind(limit).bind(offset).fetch_all(tx.conn()).await?;
     Ok(Page { memories, total })
 }
 
 /// Deletes every memory carrying any of the tags; returns how many.
-pub async fn delete_by_tags(
-    tx: &mut TenantTx,
-    tags: &[String],
-    actor: &str,
-) -> Result<i64, ApiError> {
+pub async fn delete_by_tags(tx: &mut TenantTx, tags: &[String], actor: &str) -> Result<i64, ApiError> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND tags && $2 RETURNING *) {}",
         events::RECORD_DELETED_FROM_D
     );
-    let deleted: Vec<Uuid> = sqlx::query_scalar(&sql)
-        .bind(tenant_id)
-        .bind(tags)
-        .bind(actor)
-        .fetch_all(tx.conn())
-        .await?;
+    let deleted: Vec<Uuid> =
+        sqlx::query_scalar(&sql).bind(tenant_id).bind(tags).bind(actor).fetch_all(tx.conn()).await?;
     Ok(deleted.len() as i64)
 }

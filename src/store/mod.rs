@@ -24,13 +24,7 @@ use crate::error::ApiError;
 pub const APP_ROLE: &str = "cairn_app";
 
 /// The tables under row-level security.
-pub const TENANT_TABLES: &[&str] = &[
-    "memories",
-    "relations",
-    "entities",
-    "memory_entities",
-    "memory_events",
-];
+pub const TENANT_TABLES: &[&str] = &["memories", "relations", "entities", "memory_entities", "memory_events"];
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -45,11 +39,8 @@ impl Db {
     /// Opens both pools lazily: the server starts (and answers 503) while Postgres is unreachable, and
     /// recovers by itself when it returns.
     pub fn connect_lazy(args: &DbArgs) -> anyhow::Result<Self> {
-        let options: PgConnectOptions = args
-            .database_url
-            .expose_secret()
-            .parse()
-            .context("DATABASE_URL is not a valid Postgres URL")?;
+        let options: PgConnectOptions =
+            args.database_url.expose_secret().parse().context("DATABASE_URL is not a valid Postgres URL")?;
         let options = options.application_name("cairn");
         let pool = || {
             PgPoolOptions::new()
@@ -61,8 +52,7 @@ impl Db {
         let app = pool()
             .after_connect(|conn, _meta| {
                 Box::pin(async move {
-                    conn.execute(format!("SET ROLE {APP_ROLE}").as_str())
-                        .await?;
+                    conn.execute(format!("SET ROLE {APP_ROLE}").as_str()).await?;
                     Ok(())
                 })
             })
@@ -77,21 +67,14 @@ impl Db {
 
     /// Applies pending migrations.
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        MIGRATOR
-            .run(&self.owner)
-            .await
-            .context("running migrations")?;
+        MIGRATOR.run(&self.owner).await.context("running migrations")?;
         Ok(())
     }
 
     /// Refuses to go on unless tenant queries run as a role that row-level security binds: not superuser,
     /// not BYPASSRLS, and without the privileges of any tenant table's owner.
     pub async fn check_app_role(&self) -> anyhow::Result<()> {
-        let mut conn = self
-            .app
-            .acquire()
-            .await
-            .context("connecting as the application role")?;
+        let mut conn = self.app.acquire().await.context("connecting as the application role")?;
         let (user, superuser, bypass): (String, bool, bool) = sqlx::query_as(
             "SELECT current_user::text, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user",
         )
@@ -126,10 +109,7 @@ impl Db {
 
     /// Whether the database answers, within `timeout`.
     pub async fn ping(&self, timeout: Duration) -> bool {
-        matches!(
-            tokio::time::timeout(timeout, sqlx::query("SELECT 1").execute(&self.owner)).await,
-            Ok(Ok(_))
-        )
+        matches!(tokio::time::timeout(timeout, sqlx::query("SELECT 1").execute(&self.owner)).await, Ok(Ok(_)))
     }
 }
 

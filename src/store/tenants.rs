@@ -40,8 +40,7 @@ pub struct KeyRecord {
     pub revoked_at: Option<DateTime<Utc>>,
 }
 
-const KEY_INFO_COLUMNS: &str =
-    "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at";
+const KEY_INFO_COLUMNS: &str = "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at";
 
 pub async fn create_tenant(pool: &PgPool, name: &str) -> sqlx::Result<Tenant> {
     sqlx::query_as("INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at")
@@ -51,16 +50,11 @@ pub async fn create_tenant(pool: &PgPool, name: &str) -> sqlx::Result<Tenant> {
 }
 
 pub async fn list_tenants(pool: &PgPool) -> sqlx::Result<Vec<Tenant>> {
-    sqlx::query_as("SELECT id, name, created_at FROM tenants ORDER BY created_at, id")
-        .fetch_all(pool)
-        .await
+    sqlx::query_as("SELECT id, name, created_at FROM tenants ORDER BY created_at, id").fetch_all(pool).await
 }
 
 pub async fn tenant_exists(pool: &PgPool, id: Uuid) -> sqlx::Result<bool> {
-    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1)")
-        .bind(id)
-        .fetch_one(pool)
-        .await
+    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM tenants WHERE id = $1)").bind(id).fetch_one(pool).await
 }
 
 /// Stores a new key (its prefix and hash).
@@ -96,40 +90,25 @@ pub async fn find_key(pool: &PgPool, prefix: &str) -> sqlx::Result<Option<KeyRec
 }
 
 pub async fn list_keys(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Vec<ApiKeyInfo>> {
-    let sql = format!(
-        "SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id"
-    );
+    let sql = format!("SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id");
     sqlx::query_as(&sql).bind(tenant_id).fetch_all(pool).await
 }
 
 /// Revokes a key; `tenant_id` restricts it to one tenant's keys. Returns the key, or None when absent.
-pub async fn revoke_key(
-    pool: &PgPool,
-    key_id: Uuid,
-    tenant_id: Option<Uuid>,
-) -> sqlx::Result<Option<ApiKeyInfo>> {
+pub async fn revoke_key(pool: &PgPool, key_id: Uuid, tenant_id: Option<Uuid>) -> sqlx::Result<Option<ApiKeyInfo>> {
     let sql = format!(
         "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
          WHERE id = $1 AND ($2::uuid IS NULL OR tenant_id = $2) RETURNING {KEY_INFO_COLUMNS}"
     );
-    sqlx::query_as(&sql)
-        .bind(key_id)
-        .bind(tenant_id)
-        .fetch_optional(pool)
-        .await
+    sqlx::query_as(&sql).bind(key_id).bind(tenant_id).fetch_optional(pool).await
 }
 
 pub async fn touch_key(pool: &PgPool, key_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("UPDATE api_keys SET last_used_at = now() WHERE id = $1")
-        .bind(key_id)
-        .execute(pool)
-        .await?;
+    sqlx::query("UPDATE api_keys SET last_used_at = now() WHERE id = $1").bind(key_id).execute(pool).await?;
     Ok(())
 }
 
 /// Every tenant's id, for per-tenant background passes.
 pub async fn tenant_ids(pool: &PgPool) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar("SELECT id FROM tenants ORDER BY id")
-        .fetch_all(pool)
-        .await
+    sqlx::query_scalar("SELECT id FROM tenants ORDER BY id").fetch_all(pool).await
 }

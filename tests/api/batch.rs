@@ -5,9 +5,7 @@ use serde_json::{json, Value};
 use crate::helpers::spawn;
 
 fn items(n: usize) -> Vec<Value> {
-    (0..n)
-        .map(|i| json!({"content": format!("batch memory number {i}")}))
-        .collect()
+    (0..n).map(|i| json!({"content": format!("batch memory number {i}")})).collect()
 }
 
 #[tokio::test]
@@ -28,10 +26,7 @@ async fn a_batch_is_stored_whole() {
     assert_eq!(body["memory_ids"].as_array().unwrap().len(), 2);
     assert_eq!(body["memories"][0]["type"], "Preference");
     assert_eq!(body["memories"][1]["tags"], json!(["infra", "cache"]));
-    assert!(
-        !body["memories"][1]["flashbulb_until"].is_null(),
-        "creation rules apply to batch items"
-    );
+    assert!(!body["memories"][1]["flashbulb_until"].is_null(), "creation rules apply to batch items");
     assert_eq!(body["memory_ids"][0], body["memories"][0]["id"]);
     assert_eq!(app.count(&app.a.key).await, 2);
 }
@@ -39,21 +34,11 @@ async fn a_batch_is_stored_whole() {
 #[tokio::test]
 async fn five_hundred_items_are_accepted_and_501_rejected() {
     let app = spawn().await;
-    app.post(
-        &app.a.key,
-        "/api/v1/memories/batch",
-        &json!({"memories": items(501)}),
-    )
-    .await
-    .assert_error(400, "memories: at most 500 items (got 501)");
+    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": items(501)}))
+        .await
+        .assert_error(400, "memories: at most 500 items (got 501)");
     assert_eq!(app.count(&app.a.key).await, 0);
-    let res = app
-        .post(
-            &app.a.key,
-            "/api/v1/memories/batch",
-            &json!({"memories": items(500)}),
-        )
-        .await;
+    let res = app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": items(500)})).await;
     assert_eq!(res.ok(201)["stored"], 500);
     assert_eq!(app.count(&app.a.key).await, 500);
 }
@@ -65,16 +50,11 @@ async fn malformed_batches_are_400s() {
         (json!([{"content": "bare array"}]), "not a bare array"),
         (json!({"memories": []}), "memories: must not be empty"),
         (json!({}), "memories: is required"),
-        (
-            json!({"memories": {"content": "x"}}),
-            "memories: must be an array",
-        ),
+        (json!({"memories": {"content": "x"}}), "memories: must be an array"),
         (json!("text"), "body: must be an object"),
     ];
     for (body, needle) in cases {
-        app.post(&app.a.key, "/api/v1/memories/batch", &body)
-            .await
-            .assert_error(400, needle);
+        app.post(&app.a.key, "/api/v1/memories/batch", &body).await.assert_error(400, needle);
     }
 }
 
@@ -83,29 +63,17 @@ async fn one_bad_item_rejects_the_batch_and_names_its_index() {
     let app = spawn().await;
     let mut memories = items(4);
     memories[2] = json!({"importance": 0.5});
-    app.post(
-        &app.a.key,
-        "/api/v1/memories/batch",
-        &json!({"memories": memories.clone()}),
-    )
-    .await
-    .assert_error(400, "memories[2].content: is required");
+    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": memories.clone()}))
+        .await
+        .assert_error(400, "memories[2].content: is required");
     memories[2] = json!({"content": "ok", "importance": "very"});
-    app.post(
-        &app.a.key,
-        "/api/v1/memories/batch",
-        &json!({"memories": memories.clone()}),
-    )
-    .await
-    .assert_error(400, "memories[2].importance: invalid type");
+    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": memories.clone()}))
+        .await
+        .assert_error(400, "memories[2].importance: invalid type");
     memories[2] = json!({"content": "ok", "confidence": 7});
-    app.post(
-        &app.a.key,
-        "/api/v1/memories/batch",
-        &json!({"memories": memories}),
-    )
-    .await
-    .assert_error(400, "memories[2].confidence: must be between 0 and 1");
+    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": memories}))
+        .await
+        .assert_error(400, "memories[2].confidence: must be between 0 and 1");
     assert_eq!(app.count(&app.a.key).await, 0);
 }
 
@@ -122,16 +90,8 @@ async fn duplicates_reject_the_whole_batch() {
         .await;
     res.assert_error(409, "memories[1].content");
     assert_eq!(res.body["existing_id"], existing.as_str());
-    app.post(
-        &app.a.key,
-        "/api/v1/memories/batch",
-        &json!({"memories": [{"content": "twice"}, {"content": "TWICE"}]}),
-    )
-    .await
-    .assert_error(409, "memories[1].content: duplicates memories[0].content");
-    assert_eq!(
-        app.count(&app.a.key).await,
-        1,
-        "nothing of either batch was stored"
-    );
+    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": [{"content": "twice"}, {"content": "TWICE"}]}))
+        .await
+        .assert_error(409, "memories[1].content: duplicates memories[0].content");
+    assert_eq!(app.count(&app.a.key).await, 1, "nothing of either batch was stored");
 }

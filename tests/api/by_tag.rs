@@ -14,41 +14,16 @@ async fn by_tag_matches_any_tag_in_importance_then_time_order() {
         {"content": "unrelated", "tags": ["gamma"], "importance": 1.0},
         {"content": "prefixed", "tags": ["alpha:child"], "importance": 1.0}
     ]});
-    app.post(&app.a.key, "/api/v1/memories/batch", &memories)
-        .await
-        .ok(201);
-    let page = app
-        .get(
-            &app.a.key,
-            "/api/v1/memories/by-tag?tags=ALPHA&tags=beta&limit=2",
-        )
-        .await
-        .ok(200)
-        .clone();
-    let contents: Vec<_> = page["memories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["content"].clone())
-        .collect();
+    app.post(&app.a.key, "/api/v1/memories/batch", &memories).await.ok(201);
+    let page = app.get(&app.a.key, "/api/v1/memories/by-tag?tags=ALPHA&tags=beta&limit=2").await.ok(200).clone();
+    let contents: Vec<_> = page["memories"].as_array().unwrap().iter().map(|m| m["content"].clone()).collect();
     assert_eq!(contents, [json!("high-new"), json!("high-old")]);
     assert_eq!(
-        (
-            page["total"].clone(),
-            page["has_more"].clone(),
-            page["count"].clone()
-        ),
+        (page["total"].clone(), page["has_more"].clone(), page["count"].clone()),
         (json!(3), json!(true), json!(2))
     );
     assert_eq!(page["tags"], json!(["alpha", "beta"]));
-    let rest = app
-        .get(
-            &app.a.key,
-            "/api/v1/memories/by-tag?tags=alpha,beta&limit=2&offset=2",
-        )
-        .await
-        .ok(200)
-        .clone();
+    let rest = app.get(&app.a.key, "/api/v1/memories/by-tag?tags=alpha,beta&limit=2&offset=2").await.ok(200).clone();
     assert_eq!(rest["memories"][0]["content"], "low");
     assert_eq!(rest["has_more"], false);
 }
@@ -62,41 +37,24 @@ async fn delete_by_tag_removes_exact_case_insensitive_matches() {
         {"content": "three", "tags": ["scratch:sub"]},
         {"content": "four", "tags": ["keep"]}
     ]});
-    app.post(&app.a.key, "/api/v1/memories/batch", &memories)
-        .await
-        .ok(201);
-    let res = app
-        .delete(
-            &app.a.key,
-            "/api/v1/memories/by-tag?tags=SCRATCH&tags=test-run",
-        )
-        .await;
+    app.post(&app.a.key, "/api/v1/memories/batch", &memories).await.ok(201);
+    let res = app.delete(&app.a.key, "/api/v1/memories/by-tag?tags=SCRATCH&tags=test-run").await;
     let body = res.ok(200);
     assert_eq!(body["deleted_count"], 2);
     assert_eq!(body["tags"], json!(["scratch", "test-run"]));
     assert_eq!(app.count(&app.a.key).await, 2);
-    let again = app
-        .delete(&app.a.key, "/api/v1/memories/by-tag?tags=scratch")
-        .await;
+    let again = app.delete(&app.a.key, "/api/v1/memories/by-tag?tags=scratch").await;
     assert_eq!(again.ok(200)["deleted_count"], 0);
 }
 
 #[tokio::test]
 async fn by_tag_needs_tags_and_valid_paging() {
     let app = spawn().await;
-    app.get(&app.a.key, "/api/v1/memories/by-tag")
-        .await
-        .assert_error(400, "tags: at least one tag is required");
-    app.get(&app.a.key, "/api/v1/memories/by-tag?tags=%20,")
-        .await
-        .assert_error(400, "tags: at least one tag");
-    app.delete(&app.a.key, "/api/v1/memories/by-tag")
-        .await
-        .assert_error(400, "tags: at least one tag is required");
+    app.get(&app.a.key, "/api/v1/memories/by-tag").await.assert_error(400, "tags: at least one tag is required");
+    app.get(&app.a.key, "/api/v1/memories/by-tag?tags=%20,").await.assert_error(400, "tags: at least one tag");
+    app.delete(&app.a.key, "/api/v1/memories/by-tag").await.assert_error(400, "tags: at least one tag is required");
     app.get(&app.a.key, "/api/v1/memories/by-tag?tags=a&limit=201")
         .await
         .assert_error(400, "limit: must be between 1 and 200");
-    app.get(&app.a.key, "/api/v1/memories/by-tag?tags=a&offset=-5")
-        .await
-        .assert_error(400, "offset");
+    app.get(&app.a.key, "/api/v1/memories/by-tag?tags=a&offset=-5").await.assert_error(400, "offset");
 }

@@ -19,17 +19,9 @@ fn cairn(db_url: &str, args: &[&str]) -> Output {
 async fn tenant_create_json_prints_one_object_whose_key_works() {
     let app = spawn().await;
     let out = cairn(&app.db_url, &["tenant", "create", "demo", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(
-        stdout.trim().lines().count(),
-        1,
-        "exactly one line on stdout: {stdout:?}"
-    );
+    assert_eq!(stdout.trim().lines().count(), 1, "exactly one line on stdout: {stdout:?}");
     let created: Value = serde_json::from_str(stdout.trim()).unwrap();
     let object = created.as_object().unwrap();
     let mut keys: Vec<_> = object.keys().cloned().collect();
@@ -38,17 +30,8 @@ async fn tenant_create_json_prints_one_object_whose_key_works() {
     assert_eq!(created["name"], "demo");
     let key = created["api_key"].as_str().unwrap();
 
-    let stored = app
-        .store(key, json!({"content": "stored with the CLI's key"}))
-        .await;
-    let fetched = app
-        .get(
-            key,
-            &format!("/api/v1/memories/{}", stored["id"].as_str().unwrap()),
-        )
-        .await
-        .ok(200)
-        .clone();
+    let stored = app.store(key, json!({"content": "stored with the CLI's key"})).await;
+    let fetched = app.get(key, &format!("/api/v1/memories/{}", stored["id"].as_str().unwrap())).await.ok(200).clone();
     assert_eq!(fetched["content"], "stored with the CLI's key");
 
     let again = cairn(&app.db_url, &["tenant", "create", "demo", "--json"]);
@@ -58,83 +41,38 @@ async fn tenant_create_json_prints_one_object_whose_key_works() {
 
     let listed = cairn(&app.db_url, &["tenant", "list", "--json"]);
     let tenants: Value = serde_json::from_slice(&listed.stdout).unwrap();
-    assert!(tenants
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|t| t["name"] == "demo"));
+    assert!(tenants.as_array().unwrap().iter().any(|t| t["name"] == "demo"));
 }
 
 #[tokio::test]
 async fn key_create_and_revoke() {
     let app = spawn().await;
     let tenant = app.a.id.to_string();
-    let out = cairn(
-        &app.db_url,
-        &[
-            "key", "create", "--tenant", &tenant, "--scopes", "read", "--json",
-        ],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = cairn(&app.db_url, &["key", "create", "--tenant", &tenant, "--scopes", "read", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let created: Value = serde_json::from_slice(&out.stdout).unwrap();
     let key = created["api_key"].as_str().unwrap();
     assert_eq!(created["scopes"], json!(["read"]));
     app.get(key, "/api/v1/memories").await.ok(200);
-    app.post(key, "/api/v1/memories", &json!({"content": "x"}))
-        .await
-        .assert_error(403, "write");
+    app.post(key, "/api/v1/memories", &json!({"content": "x"})).await.assert_error(403, "write");
 
-    let unknown = cairn(
-        &app.db_url,
-        &[
-            "key",
-            "create",
-            "--tenant",
-            &uuid::Uuid::new_v4().to_string(),
-        ],
-    );
+    let unknown = cairn(&app.db_url, &["key", "create", "--tenant", &uuid::Uuid::new_v4().to_string()]);
     assert!(!unknown.status.success());
-    let bad_scope = cairn(
-        &app.db_url,
-        &["key", "create", "--tenant", &tenant, "--scopes", "root"],
-    );
+    let bad_scope = cairn(&app.db_url, &["key", "create", "--tenant", &tenant, "--scopes", "root"]);
     assert!(String::from_utf8_lossy(&bad_scope.stderr).contains("unknown scope"));
 
     // A key never verified by the server is refused at once after a CLI revocation.
-    let fresh = cairn(
-        &app.db_url,
-        &["key", "create", "--tenant", &tenant, "--json"],
-    );
+    let fresh = cairn(&app.db_url, &["key", "create", "--tenant", &tenant, "--json"]);
     let fresh: Value = serde_json::from_slice(&fresh.stdout).unwrap();
-    let revoked = cairn(
-        &app.db_url,
-        &["key", "revoke", fresh["key_id"].as_str().unwrap()],
-    );
-    assert!(
-        revoked.status.success(),
-        "{}",
-        String::from_utf8_lossy(&revoked.stderr)
-    );
-    app.get(fresh["api_key"].as_str().unwrap(), "/api/v1/memories")
-        .await
-        .assert_error(401, "revoked");
+    let revoked = cairn(&app.db_url, &["key", "revoke", fresh["key_id"].as_str().unwrap()]);
+    assert!(revoked.status.success(), "{}", String::from_utf8_lossy(&revoked.stderr));
+    app.get(fresh["api_key"].as_str().unwrap(), "/api/v1/memories").await.assert_error(401, "revoked");
 }
 
 #[test]
 fn openapi_command_prints_the_document() {
-    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .arg("openapi")
-        .env_remove("DATABASE_URL")
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cairn")).arg("openapi").env_remove("DATABASE_URL").output().unwrap();
     assert!(out.status.success());
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        printed,
-        serde_json::to_value(cairn::api::openapi()).unwrap()
-    );
+    assert_eq!(printed, serde_json::to_value(cairn::api::openapi()).unwrap());
 }

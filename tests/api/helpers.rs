@@ -12,8 +12,7 @@ use sqlx::{Connection, Executor, PgConnection};
 use uuid::Uuid;
 
 pub fn base_url() -> String {
-    std::env::var("DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+    std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
 
 /// `url` with its database name replaced.
@@ -31,9 +30,7 @@ pub fn with_database(url: &str, name: &str) -> String {
 pub fn with_port(url: &str, port: u16) -> String {
     let (scheme, rest) = url.split_once("://").unwrap();
     let (authority, path) = rest.split_once('/').unwrap();
-    let (userinfo, _) = authority
-        .rsplit_once('@')
-        .map_or(("", authority), |(u, h)| (u, h));
+    let (userinfo, _) = authority.rsplit_once('@').map_or(("", authority), |(u, h)| (u, h));
     let at = if userinfo.is_empty() { "" } else { "@" };
     format!("{scheme}://{userinfo}{at}127.0.0.1:{port}/{path}")
 }
@@ -65,12 +62,8 @@ pub async fn spawn() -> TestApp {
 pub async fn create_database() -> (String, String) {
     let base = base_url();
     let name = format!("cairn_test_{}", Uuid::new_v4().simple());
-    let mut conn = PgConnection::connect(&base)
-        .await
-        .expect("DATABASE_URL reachable");
-    conn.execute(format!("CREATE DATABASE {name}").as_str())
-        .await
-        .expect("create test database");
+    let mut conn = PgConnection::connect(&base).await.expect("DATABASE_URL reachable");
+    conn.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create test database");
     (name.clone(), with_database(&base, &name))
 }
 
@@ -78,10 +71,7 @@ pub fn drop_database(name: &str) {
     let base = base_url();
     let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
     let _ = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
             if let Ok(mut conn) = PgConnection::connect(&base).await {
                 let _ = conn.execute(sql.as_str()).await;
@@ -92,24 +82,17 @@ pub fn drop_database(name: &str) {
 }
 
 pub fn db_args(url: &str) -> DbArgs {
-    DbArgs {
-        database_url: SecretString::from(url.to_owned()),
-        db_max_connections: 5,
-        db_acquire_timeout_secs: 2,
-    }
+    DbArgs { database_url: SecretString::from(url.to_owned()), db_max_connections: 5, db_acquire_timeout_secs: 2 }
 }
 
 /// A server with `app` settings; `server_db_url` overrides the URL the server uses (the outage test points
 /// it through a proxy).
 pub async fn spawn_with(app: AppArgs, server_db_url: Option<String>) -> TestApp {
     let (db_name, db_url) = create_database().await;
-    let server_url = server_db_url
-        .map(|u| with_database(&u, &db_name))
-        .unwrap_or_else(|| db_url.clone());
-    let application =
-        Application::build(&db_args(&server_url), app, "127.0.0.1:0".parse().unwrap())
-            .await
-            .expect("application builds");
+    let server_url = server_db_url.map(|u| with_database(&u, &db_name)).unwrap_or_else(|| db_url.clone());
+    let application = Application::build(&db_args(&server_url), app, "127.0.0.1:0".parse().unwrap())
+        .await
+        .expect("application builds");
     let addr = application.local_addr();
     let db = application.state().db.clone();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
@@ -118,16 +101,7 @@ pub async fn spawn_with(app: AppArgs, server_db_url: Option<String>) -> TestApp 
     }));
     let a = create_tenant(&db, "tenant-a").await;
     let b = create_tenant(&db, "tenant-b").await;
-    TestApp {
-        addr,
-        client: reqwest::Client::new(),
-        db,
-        db_url,
-        db_name,
-        a,
-        b,
-        shutdown: Some(tx),
-    }
+    TestApp { addr, client: reqwest::Client::new(), db, db_url, db_name, a, b, shutdown: Some(tx) }
 }
 
 async fn create_tenant(db: &Db, name: &str) -> TestTenant {
@@ -138,10 +112,7 @@ async fn create_tenant(db: &Db, name: &str) -> TestTenant {
 
 pub async fn new_key(db: &Db, tenant_id: Uuid, scopes: &[&str]) -> String {
     let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
-    cairn::auth::create_key(db.owner(), tenant_id, &scopes, None, None)
-        .await
-        .unwrap()
-        .1
+    cairn::auth::create_key(db.owner(), tenant_id, &scopes, None, None).await.unwrap().1
 }
 
 impl Drop for TestApp {
@@ -164,31 +135,16 @@ impl Res {
     /// Asserts the error envelope with `status` and a message containing `needle`.
     #[track_caller]
     pub fn assert_error(&self, status: u16, needle: &str) {
-        assert_eq!(
-            self.status, status,
-            "unexpected status; body: {}",
-            self.body
-        );
-        assert_eq!(
-            self.body["status"], "error",
-            "not the envelope: {}",
-            self.body
-        );
+        assert_eq!(self.status, status, "unexpected status; body: {}", self.body);
+        assert_eq!(self.body["status"], "error", "not the envelope: {}", self.body);
         assert_eq!(self.body["code"], status, "envelope code: {}", self.body);
         let message = self.body["message"].as_str().expect("message is a string");
-        assert!(
-            message.contains(needle),
-            "message {message:?} does not contain {needle:?}"
-        );
+        assert!(message.contains(needle), "message {message:?} does not contain {needle:?}");
     }
 
     #[track_caller]
     pub fn ok(&self, status: u16) -> &Value {
-        assert_eq!(
-            self.status, status,
-            "unexpected status; body: {}",
-            self.body
-        );
+        assert_eq!(self.status, status, "unexpected status; body: {}", self.body);
         &self.body
     }
 }
@@ -198,13 +154,7 @@ impl TestApp {
         format!("http://{}{path}", self.addr)
     }
 
-    pub async fn send(
-        &self,
-        method: Method,
-        path: &str,
-        key: Option<&str>,
-        body: Option<&Value>,
-    ) -> Res {
+    pub async fn send(&self, method: Method, path: &str, key: Option<&str>, body: Option<&Value>) -> Res {
         let mut req = self.client.request(method, self.url(path));
         if let Some(key) = key {
             req = req.bearer_auth(key);
@@ -220,11 +170,7 @@ impl TestApp {
         let headers = res.headers().clone();
         let text = res.text().await.unwrap();
         let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        Res {
-            status,
-            body,
-            headers,
-        }
+        Res { status, body, headers }
     }
 
     pub async fn get(&self, key: &str, path: &str) -> Res {
@@ -249,28 +195,17 @@ impl TestApp {
 
     /// Stores a memory and returns it (asserting 201).
     pub async fn store(&self, key: &str, body: Value) -> Value {
-        self.post(key, "/api/v1/memories", &body)
-            .await
-            .ok(201)
-            .clone()
+        self.post(key, "/api/v1/memories", &body).await.ok(201).clone()
     }
 
     /// Stores `content` and returns the new id.
     pub async fn store_text(&self, key: &str, content: &str) -> String {
-        self.store(key, serde_json::json!({ "content": content }))
-            .await["id"]
-            .as_str()
-            .unwrap()
-            .to_owned()
+        self.store(key, serde_json::json!({ "content": content })).await["id"].as_str().unwrap().to_owned()
     }
 
     /// How many memories the tenant sees (all of them, archived included).
     pub async fn count(&self, key: &str) -> i64 {
-        self.get(key, "/api/v1/memories?include_archived=true")
-            .await
-            .ok(200)["total"]
-            .as_i64()
-            .unwrap()
+        self.get(key, "/api/v1/memories?include_archived=true").await.ok(200)["total"].as_i64().unwrap()
     }
 
     /// A direct connection to this test's database as its owner (superuser).
@@ -290,9 +225,6 @@ impl TestApp {
                 .await
                 .unwrap();
         }
-        sqlx::query_scalar(&format!("SELECT count(*) FROM {table}"))
-            .fetch_one(&mut *tx)
-            .await
-            .unwrap()
+        sqlx::query_scalar(&format!("SELECT count(*) FROM {table}")).fetch_one(&mut *tx).await.unwrap()
     }
 }

@@ -11,92 +11,45 @@ use crate::helpers::{create_database, db_args, drop_database, new_key, spawn};
 #[tokio::test]
 async fn tenant_b_cannot_reach_tenant_a_on_any_route() {
     let app = spawn().await;
-    let a = app
-        .store(
-            &app.a.key,
-            json!({"content": "A's secret plan", "tags": ["shared-tag"]}),
-        )
-        .await;
+    let a = app.store(&app.a.key, json!({"content": "A's secret plan", "tags": ["shared-tag"]})).await;
     let id = a["id"].as_str().unwrap();
     let path = format!("/api/v1/memories/{id}");
     let b = &app.b.key;
 
     app.get(b, &path).await.assert_error(404, "not found");
-    app.patch(b, &path, &json!({"content": "B was here"}))
-        .await
-        .assert_error(404, "not found");
-    app.put(b, &path, &json!({"importance": 0}))
-        .await
-        .assert_error(404, "not found");
+    app.patch(b, &path, &json!({"content": "B was here"})).await.assert_error(404, "not found");
+    app.put(b, &path, &json!({"importance": 0})).await.assert_error(404, "not found");
     app.delete(b, &path).await.assert_error(404, "not found");
-    app.get(b, &format!("{path}/history"))
-        .await
-        .assert_error(404, "not found");
-    let listed = app
-        .get(b, "/api/v1/memories?include_archived=true")
-        .await
-        .ok(200)
-        .clone();
-    assert_eq!(
-        (listed["total"].clone(), listed["memories"].clone()),
-        (json!(0), json!([]))
-    );
-    let tagged = app
-        .get(b, "/api/v1/memories/by-tag?tags=shared-tag")
-        .await
-        .ok(200)
-        .clone();
+    app.get(b, &format!("{path}/history")).await.assert_error(404, "not found");
+    let listed = app.get(b, "/api/v1/memories?include_archived=true").await.ok(200).clone();
+    assert_eq!((listed["total"].clone(), listed["memories"].clone()), (json!(0), json!([])));
+    let tagged = app.get(b, "/api/v1/memories/by-tag?tags=shared-tag").await.ok(200).clone();
     assert_eq!(tagged["total"], 0);
-    assert_eq!(
-        app.delete(b, "/api/v1/memories/by-tag?tags=shared-tag")
-            .await
-            .ok(200)["deleted_count"],
-        0
-    );
+    assert_eq!(app.delete(b, "/api/v1/memories/by-tag?tags=shared-tag").await.ok(200)["deleted_count"], 0);
 
     // Dedup is per tenant: B may hold the same text.
-    let b_copy = app
-        .store(
-            b,
-            json!({"content": "A's secret plan", "tags": ["shared-tag"]}),
-        )
-        .await;
+    let b_copy = app.store(b, json!({"content": "A's secret plan", "tags": ["shared-tag"]})).await;
     assert_ne!(b_copy["id"], a["id"]);
 
     // A's memory is untouched by all of it.
     let after = app.get(&app.a.key, &path).await.ok(200).clone();
     assert_eq!(
-        (
-            after["content"].clone(),
-            after["importance"].clone(),
-            after["access_count"].clone()
-        ),
+        (after["content"].clone(), after["importance"].clone(), after["access_count"].clone()),
         (json!("A's secret plan"), json!(0.5), json!(1))
     );
-    let history = app
-        .get(&app.a.key, &format!("{path}/history"))
-        .await
-        .ok(200)
-        .clone();
+    let history = app.get(&app.a.key, &format!("{path}/history")).await.ok(200).clone();
     assert_eq!(history["events"].as_array().unwrap().len(), 1);
 
     // Admin routes too: B's admin cannot revoke A's key.
     let b_admin = new_key(&app.db, app.b.id, &["admin"]).await;
-    let a_keys: Vec<uuid::Uuid> =
-        sqlx::query_scalar("SELECT id FROM api_keys WHERE tenant_id = $1")
-            .bind(app.a.id)
-            .fetch_all(app.db.owner())
-            .await
-            .unwrap();
-    app.delete(&b_admin, &format!("/api/v1/keys/{}", a_keys[0]))
+    let a_keys: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT id FROM api_keys WHERE tenant_id = $1")
+        .bind(app.a.id)
+        .fetch_all(app.db.owner())
         .await
-        .assert_error(404, "not found");
+        .unwrap();
+    app.delete(&b_admin, &format!("/api/v1/keys/{}", a_keys[0])).await.assert_error(404, "not found");
     let listed_keys = app.get(&b_admin, "/api/v1/keys").await.ok(200).clone();
-    assert!(listed_keys["keys"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|k| k["tenant_id"] == app.b.id.to_string()));
+    assert!(listed_keys["keys"].as_array().unwrap().iter().all(|k| k["tenant_id"] == app.b.id.to_string()));
     app.get(&app.a.key, "/api/v1/memories").await.ok(200);
 }
 
@@ -125,24 +78,13 @@ async fn the_server_role_sees_nothing_without_a_tenant() {
     .await
     .unwrap();
     for table in cairn::store::TENANT_TABLES {
-        assert_eq!(
-            app.count_as_app_role(table, None).await,
-            0,
-            "{table} leaks without a tenant"
-        );
+        assert_eq!(app.count_as_app_role(table, None).await, 0, "{table} leaks without a tenant");
     }
     assert_eq!(app.count_as_app_role("memories", Some(app.a.id)).await, 2);
     assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, 1);
     assert_eq!(app.count_as_app_role("relations", Some(app.b.id)).await, 0);
-    assert_eq!(
-        app.count_as_app_role("memory_entities", Some(app.b.id))
-            .await,
-        0
-    );
-    assert_eq!(
-        app.count_as_app_role("memory_events", Some(app.b.id)).await,
-        1
-    );
+    assert_eq!(app.count_as_app_role("memory_entities", Some(app.b.id)).await, 0);
+    assert_eq!(app.count_as_app_role("memory_events", Some(app.b.id)).await, 1);
     assert_ne!(a, b);
 
     // Writing another tenant's row is refused by the policy's WITH CHECK.
@@ -153,13 +95,11 @@ async fn the_server_role_sees_nothing_without_a_tenant() {
         .execute(&mut *tx)
         .await
         .unwrap();
-    let err = sqlx::query(
-        "INSERT INTO memories (tenant_id, content, content_hash) VALUES ($1, 'x', 'x')",
-    )
-    .bind(app.b.id)
-    .execute(&mut *tx)
-    .await
-    .unwrap_err();
+    let err = sqlx::query("INSERT INTO memories (tenant_id, content, content_hash) VALUES ($1, 'x', 'x')")
+        .bind(app.b.id)
+        .execute(&mut *tx)
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("row-level security"), "{err}");
 }
 
@@ -169,16 +109,8 @@ async fn the_server_refuses_to_start_when_its_role_owns_the_tables() {
     let db = Db::connect_lazy(&db_args(&url)).unwrap();
     db.migrate().await.unwrap();
     let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
-    conn.execute("ALTER TABLE memories OWNER TO cairn_app")
-        .await
-        .unwrap();
-    let err = Application::build(
-        &db_args(&url),
-        AppArgs::default(),
-        "127.0.0.1:0".parse().unwrap(),
-    )
-    .await
-    .err();
+    conn.execute("ALTER TABLE memories OWNER TO cairn_app").await.unwrap();
+    let err = Application::build(&db_args(&url), AppArgs::default(), "127.0.0.1:0".parse().unwrap()).await.err();
     drop(conn);
     drop_database(&name);
     let err = err.expect("start-up must fail");

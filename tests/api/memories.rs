@@ -38,49 +38,27 @@ async fn store_returns_the_stored_memory_with_defaults() {
     assert_eq!(m["memory_type"], "long_term");
     assert_eq!(m["importance"], 0.5);
     assert_eq!(m["tags"], json!(["project-alpha", "slack:channel:general"]));
-    assert_eq!(
-        m["tag_prefixes"],
-        json!([
-            "project-alpha",
-            "slack",
-            "slack:channel",
-            "slack:channel:general"
-        ])
-    );
+    assert_eq!(m["tag_prefixes"], json!(["project-alpha", "slack", "slack:channel", "slack:channel:general"]));
     assert_eq!(m["metadata"], json!({"alternatives": ["MongoDB"]}));
     assert_eq!(m["source_type"], "api");
     assert_eq!(m["credibility"], 0.8);
     assert_eq!(m["quality_score"], 0.7);
     assert_eq!(
-        (
-            m["user_id"].clone(),
-            m["agent_id"].clone(),
-            m["run_id"].clone()
-        ),
+        (m["user_id"].clone(), m["agent_id"].clone(), m["run_id"].clone()),
         (json!("user-42"), json!("agent-7"), json!("run-1"))
     );
-    assert_eq!(
-        (m["episode_id"].clone(), m["sequence_number"].clone()),
-        (json!("ep-1"), json!(2))
-    );
+    assert_eq!((m["episode_id"].clone(), m["sequence_number"].clone()), (json!("ep-1"), json!(2)));
     assert_eq!(m["embedding_status"], "pending");
     assert_eq!(m["access_count"], 0);
-    assert!(
-        m["flashbulb_until"].is_null() && m["expires_at"].is_null() && m["archived_at"].is_null()
-    );
+    assert!(m["flashbulb_until"].is_null() && m["expires_at"].is_null() && m["archived_at"].is_null());
     assert!((Utc::now() - time(&m["created_at"])).num_seconds().abs() < 10);
 }
 
 #[tokio::test]
 async fn untyped_memory_defaults_to_context_at_low_confidence() {
     let app = spawn().await;
-    let m = app
-        .store(&app.a.key, json!({"content": "something happened"}))
-        .await;
-    assert_eq!(
-        (m["type"].clone(), m["confidence"].clone()),
-        (json!("Context"), json!(0.3))
-    );
+    let m = app.store(&app.a.key, json!({"content": "something happened"})).await;
+    assert_eq!((m["type"].clone(), m["confidence"].clone()), (json!("Context"), json!(0.3)));
 }
 
 #[tokio::test]
@@ -103,12 +81,7 @@ async fn every_seed_spelling_is_accepted() {
 #[tokio::test]
 async fn a_supplied_embedding_is_stored_ready() {
     let app = spawn().await;
-    let m = app
-        .store(
-            &app.a.key,
-            json!({"content": "with a vector", "embedding": vec![0.1_f32; 384]}),
-        )
-        .await;
+    let m = app.store(&app.a.key, json!({"content": "with a vector", "embedding": vec![0.1_f32; 384]})).await;
     assert_eq!(m["embedding_status"], "ready");
     assert_eq!(m["embedding_model"], "client");
 }
@@ -120,117 +93,46 @@ async fn every_invalid_field_is_a_400_naming_it_and_stores_nothing() {
     let cases: Vec<(Value, &str)> = vec![
         (json!({}), "content: is required"),
         (json!({"content": "   "}), "content: must not be empty"),
-        (
-            json!({"content": "x".repeat(2001)}),
-            "content: must be at most 2000 characters",
-        ),
+        (json!({"content": "x".repeat(2001)}), "content: must be at most 2000 characters"),
         (json!({"content": 42}), "content: invalid type"),
-        (
-            json!({"content": "x", "importance": 1.5}),
-            "importance: must be between 0 and 1",
-        ),
-        (
-            json!({"content": "x", "importance": "high"}),
-            "importance: invalid type",
-        ),
-        (
-            json!({"content": "x", "confidence": -0.1}),
-            "confidence: must be between 0 and 1",
-        ),
-        (
-            json!({"content": "x", "credibility": 2}),
-            "credibility: must be between 0 and 1",
-        ),
-        (
-            json!({"content": "x", "quality_score": 1.01}),
-            "quality_score: must be between 0 and 1",
-        ),
-        (
-            json!({"content": "x", "emotional_valence": -1.5}),
-            "emotional_valence: must be between -1 and 1",
-        ),
-        (
-            json!({"content": "x", "arousal": 1.2}),
-            "emotional_arousal: must be between 0 and 1",
-        ),
-        (
-            json!({"content": "x", "type": "Banana"}),
-            "type: unknown type \"Banana\"",
-        ),
-        (
-            json!({"content": "x", "memory_type": "medium_term"}),
-            "memory_type: must be short_term or long_term",
-        ),
-        (
-            json!({"content": "x", "memory_type": "long_term", "ttl": 60}),
-            "ttl: only applies to short_term",
-        ),
-        (
-            json!({"content": "x", "memory_type": "short_term", "ttl": 0}),
-            "ttl: must be between 1",
-        ),
-        (
-            json!({"content": "x", "tags": [1, 2]}),
-            "tags[0]: must be a string",
-        ),
-        (
-            json!({"content": "x", "tags": {"a": 1}}),
-            "tags: must be an array of strings",
-        ),
-        (
-            json!({"content": "x", "tags": ["t".repeat(129)]}),
-            "tags: each tag must be at most 128",
-        ),
-        (
-            json!({"content": "x", "metadata": [1]}),
-            "metadata: must be a JSON object",
-        ),
-        (
-            json!({"content": "x", "source_type": "rumour"}),
-            "source_type: unknown source type",
-        ),
-        (
-            json!({"content": "x", "created_at": "yesterday-ish"}),
-            "created_at: not an ISO 8601 timestamp",
-        ),
-        (
-            json!({"content": "x", "created_at": future}),
-            "created_at: must not be in the future",
-        ),
+        (json!({"content": "x", "importance": 1.5}), "importance: must be between 0 and 1"),
+        (json!({"content": "x", "importance": "high"}), "importance: invalid type"),
+        (json!({"content": "x", "confidence": -0.1}), "confidence: must be between 0 and 1"),
+        (json!({"content": "x", "credibility": 2}), "credibility: must be between 0 and 1"),
+        (json!({"content": "x", "quality_score": 1.01}), "quality_score: must be between 0 and 1"),
+        (json!({"content": "x", "emotional_valence": -1.5}), "emotional_valence: must be between -1 and 1"),
+        (json!({"content": "x", "arousal": 1.2}), "emotional_arousal: must be between 0 and 1"),
+        (json!({"content": "x", "type": "Banana"}), "type: unknown type \"Banana\""),
+        (json!({"content": "x", "memory_type": "medium_term"}), "memory_type: must be short_term or long_term"),
+        (json!({"content": "x", "memory_type": "long_term", "ttl": 60}), "ttl: only applies to short_term"),
+        (json!({"content": "x", "memory_type": "short_term", "ttl": 0}), "ttl: must be between 1"),
+        (json!({"content": "x", "tags": [1, 2]}), "tags[0]: must be a string"),
+        (json!({"content": "x", "tags": {"a": 1}}), "tags: must be an array of strings"),
+        (json!({"content": "x", "tags": ["t".repeat(129)]}), "tags: each tag must be at most 128"),
+        (json!({"content": "x", "metadata": [1]}), "metadata: must be a JSON object"),
+        (json!({"content": "x", "source_type": "rumour"}), "source_type: unknown source type"),
+        (json!({"content": "x", "created_at": "yesterday-ish"}), "created_at: not an ISO 8601 timestamp"),
+        (json!({"content": "x", "created_at": future}), "created_at: must not be in the future"),
         (
             json!({"content": "x", "t_valid": "2024-02-01", "t_invalid": "2024-01-01"}),
             "t_invalid: must not be before t_valid",
         ),
-        (
-            json!({"content": "x", "t_valid": "soon"}),
-            "t_valid: not an ISO 8601 timestamp",
-        ),
-        (
-            json!({"content": "x", "embedding": [0.1, 0.2]}),
-            "embedding: must have 384 dimensions (got 2)",
-        ),
-        (
-            json!({"content": "x", "sequence_number": -1}),
-            "sequence_number: must be between 0",
-        ),
-        (
-            json!({"content": "x", "user_id": ""}),
-            "user_id: must not be empty",
-        ),
-        (
-            json!({"content": "x", "agent_id": "a".repeat(257)}),
-            "agent_id: must be at most 256",
-        ),
-        (
-            json!([{"content": "x"}]),
-            "body: must be a JSON object, not a bare array",
-        ),
+        (json!({"content": "x", "t_valid": "soon"}), "t_valid: not an ISO 8601 timestamp"),
+        (json!({"content": "x", "embedding": [0.1, 0.2]}), "embedding: must have 384 dimensions (got 2)"),
+        (json!({"content": "x", "sequence_number": -1}), "sequence_number: must be between 0"),
+        (json!({"content": "x", "user_id": ""}), "user_id: must not be empty"),
+        (json!({"content": "x", "agent_id": "a".repeat(257)}), "agent_id: must be at most 256"),
+        (json!({"content": "a\u{0}b"}), "content: must not contain NUL"),
+        (json!({"content": "x", "metadata": {"k": ["a\u{0}"]}}), "metadata: must not contain NUL"),
+        (json!({"content": "x", "tags": ["a\u{0}"]}), "tags: must not contain NUL"),
+        (json!({"content": "x", "user_id": "\u{0}"}), "user_id: must not contain NUL"),
+        (json!({"content": "x", "emotion": "\u{0}x"}), "emotion: must not contain NUL"),
+        (json!({"content": "x", "sequence_number": 1e20}), "sequence_number: invalid type"),
+        (json!([{"content": "x"}]), "body: must be a JSON object, not a bare array"),
         (json!("just text"), "body: invalid type"),
     ];
     for (body, needle) in cases {
-        app.post(&app.a.key, "/api/v1/memories", &body)
-            .await
-            .assert_error(400, needle);
+        app.post(&app.a.key, "/api/v1/memories", &body).await.assert_error(400, needle);
     }
     assert_eq!(app.count(&app.a.key).await, 0);
 }
@@ -238,9 +140,7 @@ async fn every_invalid_field_is_a_400_naming_it_and_stores_nothing() {
 #[tokio::test]
 async fn content_of_exactly_2000_characters_is_accepted() {
     let app = spawn().await;
-    let m = app
-        .store(&app.a.key, json!({"content": "é".repeat(2000)}))
-        .await;
+    let m = app.store(&app.a.key, json!({"content": "é".repeat(2000)})).await;
     assert_eq!(m["content"].as_str().unwrap().chars().count(), 2000);
 }
 
@@ -248,13 +148,7 @@ async fn content_of_exactly_2000_characters_is_accepted() {
 async fn same_normalised_content_is_a_409_with_the_existing_id() {
     let app = spawn().await;
     let id = app.store_text(&app.a.key, "User prefers dark mode").await;
-    let res = app
-        .post(
-            &app.a.key,
-            "/api/v1/memories",
-            &json!({"content": "  user PREFERS   dark mode\n"}),
-        )
-        .await;
+    let res = app.post(&app.a.key, "/api/v1/memories", &json!({"content": "  user PREFERS   dark mode\n"})).await;
     res.assert_error(409, "already exists");
     assert_eq!(res.body["existing_id"], id.as_str());
     assert_eq!(app.count(&app.a.key).await, 1);
@@ -264,34 +158,19 @@ async fn same_normalised_content_is_a_409_with_the_existing_id() {
 async fn get_returns_the_memory_and_counts_the_access() {
     let app = spawn().await;
     let id = app.store_text(&app.a.key, "remember me").await;
-    let first = app
-        .get(&app.a.key, &format!("/api/v1/memories/{id}"))
-        .await
-        .ok(200)
-        .clone();
+    let first = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
     assert_eq!(first["id"], id.as_str());
     assert_eq!(first["access_count"], 1);
     assert!(!first["last_accessed_at"].is_null());
-    let second = app
-        .get(&app.a.key, &format!("/api/v1/memories/{id}"))
-        .await
-        .ok(200)
-        .clone();
+    let second = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
     assert_eq!(second["access_count"], 2);
 }
 
 #[tokio::test]
 async fn get_of_an_unknown_or_malformed_id() {
     let app = spawn().await;
-    app.get(
-        &app.a.key,
-        &format!("/api/v1/memories/{}", uuid::Uuid::new_v4()),
-    )
-    .await
-    .assert_error(404, "not found");
-    app.get(&app.a.key, "/api/v1/memories/not-a-uuid")
-        .await
-        .assert_error(400, "id: not a valid UUID");
+    app.get(&app.a.key, &format!("/api/v1/memories/{}", uuid::Uuid::new_v4())).await.assert_error(404, "not found");
+    app.get(&app.a.key, "/api/v1/memories/not-a-uuid").await.assert_error(400, "id: not a valid UUID");
 }
 
 #[tokio::test]
@@ -307,22 +186,11 @@ async fn delete_removes_the_memory_and_its_relations() {
         .execute(&mut conn)
         .await
         .unwrap();
-    let res = app
-        .delete(&app.a.key, &format!("/api/v1/memories/{a}"))
-        .await;
+    let res = app.delete(&app.a.key, &format!("/api/v1/memories/{a}")).await;
     assert_eq!(res.ok(200)["deleted"], true);
-    app.get(&app.a.key, &format!("/api/v1/memories/{a}"))
-        .await
-        .assert_error(404, "not found");
-    app.delete(&app.a.key, &format!("/api/v1/memories/{a}"))
-        .await
-        .assert_error(404, "not found");
-    let relations: i64 = sqlx::query_scalar("SELECT count(*) FROM relations")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
+    app.get(&app.a.key, &format!("/api/v1/memories/{a}")).await.assert_error(404, "not found");
+    app.delete(&app.a.key, &format!("/api/v1/memories/{a}")).await.assert_error(404, "not found");
+    let relations: i64 = sqlx::query_scalar("SELECT count(*) FROM relations").fetch_one(&mut conn).await.unwrap();
     assert_eq!(relations, 0);
-    app.get(&app.a.key, &format!("/api/v1/memories/{b}"))
-        .await
-        .ok(200);
+    app.get(&app.a.key, &format!("/api/v1/memories/{b}")).await.ok(200);
 }

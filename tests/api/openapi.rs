@@ -15,10 +15,7 @@ fn the_checked_in_openapi_document_is_current() {
         std::fs::write(SNAPSHOT, &current).unwrap();
     }
     let checked_in = std::fs::read_to_string(SNAPSHOT).expect("openapi/openapi.json exists");
-    assert!(
-        checked_in == current,
-        "openapi/openapi.json is stale: run `cargo run -- openapi > openapi/openapi.json`"
-    );
+    assert!(checked_in == current, "openapi/openapi.json is stale: run `cargo run -- openapi > openapi/openapi.json`");
 }
 
 #[test]
@@ -42,10 +39,7 @@ fn every_operation_is_documented_with_responses_and_errors() {
             let summary = op["summary"].as_str().unwrap_or_default();
             assert!(!summary.is_empty(), "{method} {path} has no summary");
             let responses = op["responses"].as_object().unwrap();
-            assert!(
-                responses.keys().any(|s| s.starts_with('2')),
-                "{method} {path} has no success response"
-            );
+            assert!(responses.keys().any(|s| s.starts_with('2')), "{method} {path} has no success response");
             assert!(
                 responses.contains_key("400") && responses.contains_key("503"),
                 "{method} {path} lacks error responses"
@@ -55,18 +49,8 @@ fn every_operation_is_documented_with_responses_and_errors() {
             }
         }
     }
-    for schema in [
-        "Memory",
-        "MemoryInput",
-        "MemoryPatch",
-        "ErrorBody",
-        "BatchInput",
-        "Health",
-    ] {
-        assert!(
-            doc["components"]["schemas"][schema]["example"].is_object(),
-            "schema {schema} has no example"
-        );
+    for schema in ["Memory", "MemoryInput", "MemoryPatch", "ErrorBody", "BatchInput", "Health"] {
+        assert!(doc["components"]["schemas"][schema]["example"].is_object(), "schema {schema} has no example");
     }
 }
 
@@ -75,27 +59,12 @@ async fn the_server_serves_the_document_and_offline_docs() {
     let app = spawn().await;
     let served = app.send(Method::GET, "/openapi.json", None, None).await;
     assert_eq!(served.ok(200)["info"]["title"], "Cairn");
-    assert_eq!(
-        served.body,
-        serde_json::to_value(cairn::api::openapi()).unwrap()
-    );
+    assert_eq!(served.body, serde_json::to_value(cairn::api::openapi()).unwrap());
     let page = app.client.get(app.url("/docs/")).send().await.unwrap();
     assert_eq!(page.status(), 200);
     let html = page.text().await.unwrap();
     assert!(html.contains("swagger-ui"), "docs page: {html}");
-    assert!(
-        !html.contains("cdn."),
-        "the docs page must not need the internet"
-    );
-    let script = app
-        .client
-        .get(app.url("/docs/swagger-ui-bundle.js"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        script.status(),
-        200,
-        "the UI's JavaScript is served locally"
-    );
+    assert!(!html.contains("cdn."), "the docs page must not need the internet");
+    let script = app.client.get(app.url("/docs/swagger-ui-bundle.js")).send().await.unwrap();
+    assert_eq!(script.status(), 200, "the UI's JavaScript is served locally");
 }

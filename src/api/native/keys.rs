@@ -17,9 +17,7 @@ use crate::error::ApiError;
 use crate::store::tenants::{self, ApiKeyInfo};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(routes!(list_keys, create_key))
-        .routes(routes!(revoke_key))
+    OpenApiRouter::new().routes(routes!(list_keys, create_key)).routes(routes!(revoke_key))
 }
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
@@ -51,13 +49,8 @@ pub struct KeyList {
         (status = 200, description = "The keys", body = KeyList),
         (status = 403, description = "Key lacks the admin scope", body = crate::error::ErrorBody)
     ))]
-async fn list_keys(
-    State(state): State<AppState>,
-    Admin(auth): Admin,
-) -> Result<Json<KeyList>, ApiError> {
-    Ok(Json(KeyList {
-        keys: tenants::list_keys(state.db.owner(), auth.tenant_id).await?,
-    }))
+async fn list_keys(State(state): State<AppState>, Admin(auth): Admin) -> Result<Json<KeyList>, ApiError> {
+    Ok(Json(KeyList { keys: tenants::list_keys(state.db.owner(), auth.tenant_id).await? }))
 }
 
 /// Create an API key for this tenant.
@@ -71,28 +64,20 @@ async fn create_key(
     Admin(auth): Admin,
     ApiJson(body): ApiJson<NewKey>,
 ) -> Result<(StatusCode, Json<CreatedKey>), ApiError> {
-    let scopes = auth::parse_scopes(
-        &body
-            .scopes
-            .unwrap_or_else(|| vec!["read".into(), "write".into()]),
-    )
-    .map_err(|e| ApiError::bad_request(format!("scopes: {e}")))?;
+    let scopes = auth::parse_scopes(&body.scopes.unwrap_or_else(|| vec!["read".into(), "write".into()]))
+        .map_err(|e| ApiError::bad_request(format!("scopes: {e}")))?;
     let expires_at = match body.expires_in_days {
         Some(days) if (1..=3650).contains(&days) => Some(Utc::now() + Duration::days(days)),
         Some(days) => {
-            return Err(ApiError::bad_request(format!(
-                "expires_in_days: must be between 1 and 3650 (got {days})"
-            )))
+            return Err(ApiError::bad_request(format!("expires_in_days: must be between 1 and 3650 (got {days})")))
         }
         None => None,
     };
-    let name = body
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty());
-    let (key, api_key) =
-        auth::create_key(state.db.owner(), auth.tenant_id, &scopes, name, expires_at).await?;
+    let name = body.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+    if name.is_some_and(|n| n.contains('\0') || n.chars().count() > 200) {
+        return Err(ApiError::bad_request("name: must be at most 200 characters, without NUL"));
+    }
+    let (key, api_key) = auth::create_key(state.db.owner(), auth.tenant_id, &scopes, name, expires_at).await?;
     Ok((StatusCode::CREATED, Json(CreatedKey { key, api_key })))
 }
 

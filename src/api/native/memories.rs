@@ -18,8 +18,8 @@ use crate::api::AppState;
 use crate::auth::{Auth, Writer};
 use crate::error::ApiError;
 use crate::memory::{
-    canonical_type, normalize_tag_filter, parse_timestamp, EmbeddingChange, Lifecycle, Memory,
-    MemoryInput, MemoryPatch, NewMemory, ParseCtx, TYPES,
+    canonical_type, normalize_tag_filter, parse_timestamp, EmbeddingChange, Lifecycle, Memory, MemoryInput,
+    MemoryPatch, NewMemory, ParseCtx, TYPES,
 };
 use crate::store::events::{self, EventType, MemoryEvent};
 use crate::store::memories::{self, Inserted, ListFilter};
@@ -58,15 +58,11 @@ fn parse_ctx(state: &AppState) -> ParseCtx {
 fn page_bounds(limit: Option<i64>, offset: Option<i64>, max: i64) -> Result<(i64, i64), ApiError> {
     let limit = limit.unwrap_or(DEFAULT_PAGE);
     if !(1..=max).contains(&limit) {
-        return Err(ApiError::bad_request(format!(
-            "limit: must be between 1 and {max} (got {limit})"
-        )));
+        return Err(ApiError::bad_request(format!("limit: must be between 1 and {max} (got {limit})")));
     }
     let offset = offset.unwrap_or(0);
     if offset < 0 {
-        return Err(ApiError::bad_request(format!(
-            "offset: must not be negative (got {offset})"
-        )));
+        return Err(ApiError::bad_request(format!("offset: must not be negative (got {offset})")));
     }
     Ok((limit, offset))
 }
@@ -129,24 +125,15 @@ fn batch_items(body: Value) -> Result<Vec<Value>, ApiError> {
             None => return Err(ApiError::bad_request("memories: is required")),
         },
         Value::Array(_) => {
-            return Err(ApiError::bad_request(
-                "body: must be an object {\"memories\": [...]}, not a bare array",
-            ))
+            return Err(ApiError::bad_request("body: must be an object {\"memories\": [...]}, not a bare array"))
         }
-        _ => {
-            return Err(ApiError::bad_request(
-                "body: must be an object {\"memories\": [...]}",
-            ))
-        }
+        _ => return Err(ApiError::bad_request("body: must be an object {\"memories\": [...]}")),
     };
     if items.is_empty() {
         return Err(ApiError::bad_request("memories: must not be empty"));
     }
     if items.len() > MAX_BATCH {
-        return Err(ApiError::bad_request(format!(
-            "memories: at most {MAX_BATCH} items (got {})",
-            items.len()
-        )));
+        return Err(ApiError::bad_request(format!("memories: at most {MAX_BATCH} items (got {})", items.len())));
     }
     Ok(items)
 }
@@ -198,21 +185,14 @@ async fn create_batch(
         match memories::insert(&mut tx, new, &actor).await? {
             Inserted::Stored(memory) => stored.push(*memory),
             Inserted::Duplicate { existing_id } => {
-                return Err(duplicate(
-                    existing_id,
-                    &format!("memories[{index}].content"),
-                ));
+                return Err(duplicate(existing_id, &format!("memories[{index}].content")));
             }
         }
     }
     tx.commit().await?;
     Ok((
         StatusCode::CREATED,
-        Json(BatchStored {
-            stored: stored.len(),
-            memory_ids: stored.iter().map(|m| m.id).collect(),
-            memories: stored,
-        }),
+        Json(BatchStored { stored: stored.len(), memory_ids: stored.iter().map(|m| m.id).collect(), memories: stored }),
     ))
 }
 
@@ -252,66 +232,35 @@ pub struct ListQuery {
 
 impl ListQuery {
     fn filter(self) -> Result<ListFilter, ApiError> {
-        let bad =
-            |field: &str, message: String| ApiError::bad_request(format!("{field}: {message}"));
+        let bad = |field: &str, message: String| ApiError::bad_request(format!("{field}: {message}"));
         let kinds = normalize_tag_filter(&self.kind)
             .iter()
             .map(|k| {
-                canonical_type(k).map(str::to_owned).ok_or_else(|| {
-                    bad(
-                        "type",
-                        format!("unknown type {k:?}; expected one of {}", TYPES.join(", ")),
-                    )
-                })
+                canonical_type(k)
+                    .map(str::to_owned)
+                    .ok_or_else(|| bad("type", format!("unknown type {k:?}; expected one of {}", TYPES.join(", "))))
             })
             .collect::<Result<_, _>>()?;
         let memory_type = self
             .memory_type
             .map(|m| {
-                Lifecycle::parse(&m).ok_or_else(|| {
-                    bad(
-                        "memory_type",
-                        format!("must be short_term or long_term (got {m:?})"),
-                    )
-                })
+                Lifecycle::parse(&m)
+                    .ok_or_else(|| bad("memory_type", format!("must be short_term or long_term (got {m:?})")))
             })
             .transpose()?;
-        let tags_all = match self
-            .tag_mode
-            .as_deref()
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
+        let tags_all = match self.tag_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("any") => false,
             Some("all") => true,
-            Some(other) => {
-                return Err(bad(
-                    "tag_mode",
-                    format!("must be any or all (got {other:?})"),
-                ))
-            }
+            Some(other) => return Err(bad("tag_mode", format!("must be any or all (got {other:?})"))),
         };
-        let tags_prefix = match self
-            .tag_match
-            .as_deref()
-            .map(str::to_ascii_lowercase)
-            .as_deref()
-        {
+        let tags_prefix = match self.tag_match.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("exact") => false,
             Some("prefix") => true,
-            Some(other) => {
-                return Err(bad(
-                    "tag_match",
-                    format!("must be exact or prefix (got {other:?})"),
-                ))
-            }
+            Some(other) => return Err(bad("tag_match", format!("must be exact or prefix (got {other:?})"))),
         };
         let time = |field: &str, value: Option<String>| {
             value
-                .map(|v| {
-                    parse_timestamp(&v)
-                        .ok_or_else(|| bad(field, format!("not an ISO 8601 timestamp: {v:?}")))
-                })
+                .map(|v| parse_timestamp(&v).ok_or_else(|| bad(field, format!("not an ISO 8601 timestamp: {v:?}"))))
                 .transpose()
         };
         let unit = |field: &str, value: Option<f64>| {
@@ -372,13 +321,7 @@ async fn list_memories(
     let page = memories::list(&mut tx, &filter, limit, offset).await?;
     tx.commit().await?;
     let has_more = offset + (page.memories.len() as i64) < page.total;
-    Ok(Json(MemoryPage {
-        memories: page.memories,
-        total: page.total,
-        limit,
-        offset,
-        has_more,
-    }))
+    Ok(Json(MemoryPage { memories: page.memories, total: page.total, limit, offset, has_more }))
 }
 
 /// Get a memory by id (counts as an access).
@@ -388,34 +331,19 @@ async fn list_memories(
         (status = 200, description = "The memory", body = Memory),
         (status = 404, description = "No such memory in this tenant", body = crate::error::ErrorBody)
     ))]
-async fn get_memory(
-    State(state): State<AppState>,
-    auth: Auth,
-    PathId(id): PathId,
-) -> Result<Json<Memory>, ApiError> {
+async fn get_memory(State(state): State<AppState>, auth: Auth, PathId(id): PathId) -> Result<Json<Memory>, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let memory = memories::get_and_touch(&mut tx, id)
-        .await?
-        .ok_or_else(|| not_found(id))?;
+    let memory = memories::get_and_touch(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     tx.commit().await?;
     Ok(Json(memory))
 }
 
-async fn update(
-    state: &AppState,
-    auth: &Auth,
-    id: Uuid,
-    patch: MemoryPatch,
-) -> Result<Json<Memory>, ApiError> {
+async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> Result<Json<Memory>, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let current = memories::get(&mut tx, id, true)
-        .await?
-        .ok_or_else(|| not_found(id))?;
+    let current = memories::get(&mut tx, id, true).await?.ok_or_else(|| not_found(id))?;
     let (updated, embedding) = patch.apply(&current, &parse_ctx(state))?;
     if updated.content_hash != current.content_hash {
-        if let Some(existing_id) =
-            memories::find_by_hash(&mut tx, &updated.content_hash, Some(id)).await?
-        {
+        if let Some(existing_id) = memories::find_by_hash(&mut tx, &updated.content_hash, Some(id)).await? {
             return Err(duplicate(existing_id, "content"));
         }
     }
@@ -495,11 +423,7 @@ async fn delete_memory(
         return Err(not_found(id));
     }
     tx.commit().await?;
-    Ok(Json(Deleted {
-        status: "success",
-        id,
-        deleted: true,
-    }))
+    Ok(Json(Deleted { status: "success", id, deleted: true }))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -554,15 +478,7 @@ async fn list_by_tag(
     tx.commit().await?;
     let count = page.memories.len();
     let has_more = offset + (count as i64) < page.total;
-    Ok(Json(ByTagPage {
-        tags,
-        memories: page.memories,
-        count,
-        total: page.total,
-        limit,
-        offset,
-        has_more,
-    }))
+    Ok(Json(ByTagPage { tags, memories: page.memories, count, total: page.total, limit, offset, has_more }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -588,11 +504,7 @@ async fn delete_by_tag(
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let deleted_count = memories::delete_by_tags(&mut tx, &tags, &auth.actor()).await?;
     tx.commit().await?;
-    Ok(Json(DeletedByTag {
-        status: "success",
-        tags,
-        deleted_count,
-    }))
+    Ok(Json(DeletedByTag { status: "success", tags, deleted_count }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -620,8 +532,5 @@ async fn memory_history(
     if events.is_empty() {
         return Err(not_found(id));
     }
-    Ok(Json(History {
-        memory_id: id,
-        events,
-    }))
+    Ok(Json(History { memory_id: id, events }))
 }

@@ -8,7 +8,5 @@ use utoipa_axum::router::OpenApiRouter;
 use super::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .merge(memories::router())
-        .merge(keys::router())
+    OpenApiRouter::new().merge(memories::router()).merge(keys::router())
 }

@@ -116,3 +116,15 @@ async fn the_server_refuses_to_start_when_its_role_owns_the_tables() {
     let err = err.expect("start-up must fail");
     assert!(format!("{err:#}").contains("refusing to start"), "{err:#}");
 }
+
+#[tokio::test]
+async fn the_server_role_cannot_read_the_control_plane() {
+    let app = spawn().await;
+    let mut conn = app.owner_conn().await;
+    for table in ["tenants", "api_keys", "admins"] {
+        let mut tx = conn.begin().await.unwrap();
+        tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+        let err = sqlx::query(&format!("SELECT count(*) FROM {table}")).execute(&mut *tx).await.unwrap_err();
+        assert!(err.to_string().contains("permission denied"), "{table}: {err}");
+    }
+}

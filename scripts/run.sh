@@ -3,7 +3,7 @@
 # migrations at start-up. Arguments are passed on to `cairn serve`, e.g. `scripts/run.sh --help`.
 #
 # Environment (read by cairn itself; see `cairn serve --help` for the rest):
-#   DATABASE_URL   Postgres to use; default from scripts/setup.sh (postgres://postgres@127.0.0.1:5432/postgres)
+#   DATABASE_URL   Postgres to use; default from scripts/setup.sh (postgres://postgres@127.0.0.1:5432/cairn)
 #   CAIRN_LISTEN   address to listen on; default 127.0.0.1:4545
 #   RUST_LOG       log filter, e.g. info or cairn=debug
 set -euo pipefail

@@ -420,13 +420,29 @@ ensure_model() {
 
 # ---------------------------------------------------------------------------------------------------------------
 
+# The service's own database, `cairn`, on the server chosen above (a DATABASE_URL from the environment is used
+# as given). Tests only use DATABASE_URL to create and drop their own databases, so this suits them too.
+ensure_service_database() {
+  [[ -n "${CAIRN_URL_FROM_ENV:-}" ]] && return
+  local server="${DATABASE_URL%/*}"
+  if [[ "$(psql "$DATABASE_URL" -X -q -At -c "SELECT 1 FROM pg_database WHERE datname = 'cairn'")" != 1 ]]; then
+    log "creating database cairn"
+    psql "$DATABASE_URL" -X -q -c "CREATE DATABASE cairn" >/dev/null 2>&1 ||
+      [[ "$(psql "$DATABASE_URL" -X -q -At -c "SELECT 1 FROM pg_database WHERE datname = 'cairn'")" == 1 ]] ||
+      die "could not create database cairn"
+  fi
+  DATABASE_URL="$server/cairn"
+}
+
 main() {
   local start=$SECONDS
+  [[ -n "${DATABASE_URL:-}" ]] && CAIRN_URL_FROM_ENV=1
   export CAIRN_MODEL_DIR="${CAIRN_MODEL_DIR:-$HOME/.cache/cairn/models/all-MiniLM-L6-v2}"
   export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/cairn/target}"
   ensure_postgres
   export DATABASE_URL
   ensure_pgvector
+  ensure_service_database
   ensure_model
   mkdir -p "$CARGO_TARGET_DIR"
   log "ready in $((SECONDS - start)) s: DATABASE_URL=$DATABASE_URL CAIRN_MODEL_DIR=$CAIRN_MODEL_DIR CARGO_TARGET_DIR=$CARGO_TARGET_DIR"

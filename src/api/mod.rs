@@ -16,7 +16,8 @@ use axum::{middleware, Json, Router};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
-use tower_http::trace::TraceLayer;
+use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
+use tower_http::LatencyUnit;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{OpenApi as OpenApiDoc, Ref, RefOr, Response as OaResponse};
 use utoipa::{Modify, OpenApi};
@@ -148,11 +149,16 @@ pub fn router(state: AppState) -> Router {
             StatusCode::SERVICE_UNAVAILABLE,
             Duration::from_secs(state.config.request_timeout_secs),
         ))
-        .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
-            let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default();
-            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id,
-                    tenant_id = tracing::field::Empty)
-        }))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|req: &Request| {
+                    let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default();
+                    tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
+                        request_id = %id, tenant_id = tracing::field::Empty)
+                })
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Micros))
+                .on_failure(DefaultOnFailure::new().level(tracing::Level::WARN)),
+        )
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
 }

@@ -115,6 +115,11 @@ impl From<sqlx::Error> for ApiError {
         if is_unavailable(&err) {
             return Self::Unavailable("database unavailable, retry later".into());
         }
+        if let sqlx::Error::Database(db) = &err {
+            if matches!(db.code().as_deref(), Some("40P01" | "40001")) {
+                return Self::Unavailable("the write conflicted with a concurrent one; retry".into());
+            }
+        }
         if let Some(rejected) = rejected_input(&err) {
             return rejected;
         }

@@ -90,8 +90,10 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
         let Path(raw) = Path::<String>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::bad_request(format!("id: {}", e.body_text())))?;
-        Uuid::parse_str(raw.trim())
-            .map(PathId)
-            .map_err(|_| ApiError::bad_request(format!("id: not a valid UUID: {raw:?}")))
+        Uuid::parse_str(raw.trim()).map(PathId).map_err(|_| {
+            let shown: String = raw.chars().take(64).collect();
+            let more = if raw.chars().count() > 64 { "…" } else { "" };
+            ApiError::bad_request(format!("id: not a valid UUID: {shown:?}{more}"))
+        })
     }
 }

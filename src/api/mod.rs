@@ -26,6 +26,7 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::KeyVerifier;
 use crate::config::AppArgs;
+use crate::embed::EmbedderSlot;
 use crate::error::{envelope, ApiError, ErrorBody};
 use crate::store::Db;
 
@@ -34,14 +35,16 @@ use crate::store::Db;
 pub struct AppState {
     pub db: Db,
     pub keys: KeyVerifier,
+    /// The embedder, once loaded.
+    pub embedder: EmbedderSlot,
     pub config: Arc<AppArgs>,
     pub started: Instant,
 }
 
 impl AppState {
-    pub fn new(db: Db, config: AppArgs) -> Self {
+    pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> Self {
         let keys = KeyVerifier::new(db.owner().clone(), Duration::from_secs(config.key_cache_ttl_secs));
-        Self { db, keys, config: Arc::new(config), started: Instant::now() }
+        Self { db, keys, embedder, config: Arc::new(config), started: Instant::now() }
     }
 }
 
@@ -58,6 +61,7 @@ impl AppState {
     security(("bearer" = []), ("api_key_header" = []), ("api_key_query" = [])),
     tags(
         (name = "memories", description = "Store, read, update and delete memories"),
+        (name = "recall", description = "Find memories by meaning, keywords, tags and time"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
         (name = "health", description = "Liveness and database reachability")
     )
@@ -107,6 +111,10 @@ impl Modify for ErrorResponses {
                 }
                 responses.entry("400".into()).or_insert_with(|| error("Invalid request; the message names the field"));
                 responses.entry("503".into()).or_insert_with(|| error("Database unavailable; retry later"));
+                if op.request_body.is_some() {
+                    responses.entry("413".into()).or_insert_with(|| error("Body over the size limit"));
+                    responses.entry("415".into()).or_insert_with(|| error("Body is not JSON"));
+                }
             }
         }
     }
@@ -143,12 +151,13 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("method not allowed on this route".into()) })
         .with_state(state.clone())
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
-        .layer(middleware::map_response(envelope_errors))
         .layer(CatchPanicLayer::custom(|_| envelope(StatusCode::INTERNAL_SERVER_ERROR, "internal error")))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::SERVICE_UNAVAILABLE,
             Duration::from_secs(state.config.request_timeout_secs),
         ))
+        // Outside the timeout, so its bare 503 is rewritten too.
+        .layer(middleware::map_response(envelope_errors))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request| {

@@ -188,6 +188,10 @@ impl ParseCtx {
             if tag.chars().count() > MAX_TAG_CHARS {
                 return Err(self.err("tags", format!("each tag must be at most {MAX_TAG_CHARS} characters")));
             }
+            if tag.split([':', '/']).count() > MAX_TAG_LEVELS {
+                return Err(self
+                    .err("tags", format!("each tag may have at most {MAX_TAG_LEVELS} levels (split on ':' and '/')")));
+            }
             tags.push(tag);
         }
         if tags.len() > MAX_TAGS {

@@ -20,6 +20,8 @@ pub const MAX_CONTENT_CHARS: usize = 2000;
 pub const MAX_TAGS: usize = 64;
 /// Longest tag, in characters.
 pub const MAX_TAG_CHARS: usize = 128;
+/// Most levels in a hierarchical tag (`a:b:c` has 3); bounds the prefixes one memory can carry.
+pub const MAX_TAG_LEVELS: usize = 8;
 /// Longest scope or episode identifier (`user_id`, `agent_id`, `run_id`, `episode_id`) and emotion label.
 pub const MAX_ID_CHARS: usize = 256;
 /// Arousal at or above which a new memory is a flashbulb memory (remem).

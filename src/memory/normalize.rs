@@ -1,6 +1,6 @@
 //! Normalisation shared by every surface: tags, tag prefixes, the content hash, timestamps.
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
 use sha2::{Digest, Sha256};
 
 /// sha-256 (hex) of the content with case and whitespace differences removed, so "Use Postgres" and
@@ -40,7 +40,13 @@ pub fn normalize_tag_filter(raw: &[String]) -> Vec<String> {
 }
 
 /// Parses an ISO 8601 timestamp: RFC 3339 with an offset, or a local date-time or date taken as UTC.
+/// Years outside 0001..=9999 are refused: ISO 8601 without expansion has four-digit years, and Postgres
+/// cannot store all of them.
 pub fn parse_timestamp(value: &str) -> Option<DateTime<Utc>> {
+    parse_any_timestamp(value).filter(|t| (1..=9999).contains(&t.year()))
+}
+
+fn parse_any_timestamp(value: &str) -> Option<DateTime<Utc>> {
     let value = value.trim();
     if let Ok(t) = DateTime::parse_from_rfc3339(value) {
         return Some(t.with_timezone(&Utc));
@@ -77,6 +83,8 @@ mod tests {
         assert!(parse_timestamp("2024-12-05").is_some());
         assert!(parse_timestamp("yesterday").is_none());
         assert!(parse_timestamp("2024-13-05").is_none());
+        assert!(parse_timestamp("+12345-01-01T00:00:00Z").is_none());
+        assert!(parse_timestamp("-0001-06-01").is_none());
     }
 
     #[test]

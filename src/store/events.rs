@@ -10,8 +10,8 @@ use uuid::Uuid;
 use super::TenantTx;
 use crate::error::ApiError;
 
-/// A row snapshot for the trail.
-const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id'";
+/// A row snapshot for the trail (of a row aliased `m`).
+pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id'";
 
 /// Appended to `WITH d AS (DELETE ... RETURNING *)` with the actor as `$3`: records one `deleted` event per
 /// deleted row and returns the deleted ids.
@@ -22,14 +22,12 @@ pub const RECORD_DELETED_FROM_D: &str = "INSERT INTO memory_events (tenant_id, m
 #[derive(Debug, Clone, Copy)]
 pub enum EventType {
     Created,
-    Updated,
 }
 
 impl EventType {
     fn as_str(self) -> &'static str {
         match self {
             Self::Created => "created",
-            Self::Updated => "updated",
         }
     }
 }
@@ -51,13 +49,6 @@ pub struct MemoryEvent {
     #[schema(value_type = Option<Object>)]
     pub after: Option<Value>,
     pub created_at: DateTime<Utc>,
-}
-
-/// The current state of a memory, as the trail stores it.
-pub async fn snapshot(tx: &mut TenantTx, memory_id: Uuid) -> Result<Option<Value>, ApiError> {
-    let tenant_id = tx.tenant_id();
-    let sql = format!("SELECT {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = $2");
-    Ok(sqlx::query_scalar(&sql).bind(tenant_id).bind(memory_id).fetch_optional(tx.conn()).await?)
 }
 
 /// Records an event whose `after` is the memory's current row.

@@ -20,6 +20,15 @@ pub enum Inserted {
 /// Inserts one memory; a duplicate of the tenant's existing content is reported, not an error.
 #[tracing::instrument(skip_all, fields(tenant_id = %tx.tenant_id()))]
 pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Inserted, ApiError> {
+    insert_attempt(tx, m, actor, 3).await
+}
+
+async fn insert_attempt(
+    tx: &mut TenantTx,
+    m: &NewMemory,
+    actor: &str,
+    attempts_left: u8,
+) -> Result<Inserted, ApiError> {
     let tenant_id = tx.tenant_id();
     let (status, model) = if m.embedding.is_some() { ("ready", Some("client")) } else { ("pending", None) };
     let sql = format!(
@@ -70,12 +79,12 @@ pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Ins
             events::record(tx, memory.id, EventType::Created, actor, None).await?;
             Ok(Inserted::Stored(Box::new(memory)))
         }
-        None => {
-            let existing_id = find_by_hash(tx, &m.content_hash, None)
-                .await?
-                .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("content-hash conflict without a row")))?;
-            Ok(Inserted::Duplicate { existing_id })
-        }
+        None => match find_by_hash(tx, &m.content_hash, None).await? {
+            Some(existing_id) => Ok(Inserted::Duplicate { existing_id }),
+            // The conflicting row was deleted between our insert and the lookup: insert again.
+            None if attempts_left > 0 => Box::pin(insert_attempt(tx, m, actor, attempts_left - 1)).await,
+            None => Err(ApiError::Unavailable("content changed concurrently; retry".into())),
+        },
     }
 }
 
@@ -112,15 +121,21 @@ pub async fn get_and_touch(tx: &mut TenantTx, id: Uuid) -> Result<Option<Memory>
     Ok(sqlx::query_as(&sql).bind(tenant_id).bind(id).fetch_optional(tx.conn()).await?)
 }
 
-/// Writes back an updated memory (see [`crate::memory::MemoryPatch::apply`]).
+/// Writes back an updated memory (see [`crate::memory::MemoryPatch::apply`]) and records the `updated`
+/// event in the same statement: the `before` snapshot is taken by Postgres, never round-tripped through
+/// Rust (where floats in metadata could drift).
 pub async fn update(
     tx: &mut TenantTx,
     id: Uuid,
     m: &NewMemory,
     embedding: EmbeddingChange,
+    actor: &str,
 ) -> Result<Memory, ApiError> {
     let tenant_id = tx.tenant_id();
-    let mut qb: QueryBuilder<Postgres> = QueryBuilder::new("UPDATE memories SET updated_at = now()");
+    let mut qb: QueryBuilder<Postgres> = QueryBuilder::new("WITH old AS (SELECT ");
+    qb.push(events::SNAPSHOT).push(" AS snap FROM memories m WHERE tenant_id = ").push_bind(tenant_id);
+    qb.push(" AND id = ").push_bind(id);
+    qb.push("), upd AS (UPDATE memories SET updated_at = now()");
     qb.push(", content = ").push_bind(&m.content);
     qb.push(", content_hash = ").push_bind(&m.content_hash);
     qb.push(", type = ").push_bind(&m.kind);
@@ -158,7 +173,13 @@ pub async fn update(
     }
     qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
     qb.push(" AND id = ").push_bind(id);
-    qb.push(" RETURNING ").push(MEMORY_COLUMNS);
+    qb.push(" RETURNING *), ev AS (INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after) SELECT m.tenant_id, m.id, 'updated', ");
+    qb.push_bind(actor.to_owned());
+    qb.push(", (SELECT snap FROM old), ")
+        .push(events::SNAPSHOT)
+        .push(" FROM upd m) SELECT ")
+        .push(MEMORY_COLUMNS)
+        .push(" FROM upd");
     Ok(qb.build_query_as().fetch_one(tx.conn()).await?)
 }
 
@@ -192,10 +213,16 @@ pub struct ListFilter {
     pub max_importance: Option<f32>,
     /// Include archived and expired memories.
     pub include_archived: bool,
+    /// Leave out memories carrying any of these (exact) tags.
+    pub exclude_tags: Vec<String>,
+    pub episode_id: Option<String>,
+    /// Only memories valid at this instant (`t_valid <= t < t_invalid`, open ends allowed).
+    pub valid_at: Option<DateTime<Utc>>,
 }
 
 impl ListFilter {
-    fn push(&self, qb: &mut QueryBuilder<'_, Postgres>, tenant_id: Uuid) {
+    /// Appends ` WHERE tenant_id = .. AND ..` for these filters.
+    pub fn push(&self, qb: &mut QueryBuilder<'_, Postgres>, tenant_id: Uuid) {
         qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
         if !self.kinds.is_empty() {
             qb.push(" AND type = ANY(").push_bind(self.kinds.clone()).push(")");
@@ -224,6 +251,16 @@ impl ListFilter {
         }
         if let Some(v) = self.max_importance {
             qb.push(" AND importance <= ").push_bind(v);
+        }
+        if !self.exclude_tags.is_empty() {
+            qb.push(" AND NOT (tags && ").push_bind(self.exclude_tags.clone()).push(")");
+        }
+        if let Some(episode) = &self.episode_id {
+            qb.push(" AND episode_id = ").push_bind(episode.clone());
+        }
+        if let Some(t) = self.valid_at {
+            qb.push(" AND (t_valid IS NULL OR t_valid <= ").push_bind(t);
+            qb.push(") AND (t_invalid IS NULL OR t_invalid > ").push_bind(t).push(")");
         }
         if !self.include_archived {
             qb.push(" AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())");

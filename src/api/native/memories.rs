@@ -17,11 +17,9 @@ use crate::api::extract::{ApiJson, ApiQuery, PathId};
 use crate::api::AppState;
 use crate::auth::{Auth, Writer};
 use crate::error::ApiError;
-use crate::memory::{
-    canonical_type, normalize_tag_filter, parse_timestamp, EmbeddingChange, Lifecycle, Memory, MemoryInput,
-    MemoryPatch, NewMemory, ParseCtx, TYPES,
-};
-use crate::store::events::{self, EventType, MemoryEvent};
+use crate::memory::{normalize_tag_filter, EmbeddingChange, Memory, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
+use crate::recall::params;
+use crate::store::events::{self, MemoryEvent};
 use crate::store::memories::{self, Inserted, ListFilter};
 
 /// Most memories in one batch (AutoMem's limit).
@@ -52,19 +50,6 @@ fn not_found(id: Uuid) -> ApiError {
 
 fn parse_ctx(state: &AppState) -> ParseCtx {
     ParseCtx::new(Utc::now(), state.config.embedding_dim)
-}
-
-/// Validates `limit` (1..=max, default 20) and `offset` (>= 0).
-fn page_bounds(limit: Option<i64>, offset: Option<i64>, max: i64) -> Result<(i64, i64), ApiError> {
-    let limit = limit.unwrap_or(DEFAULT_PAGE);
-    if !(1..=max).contains(&limit) {
-        return Err(ApiError::bad_request(format!("limit: must be between 1 and {max} (got {limit})")));
-    }
-    let offset = offset.unwrap_or(0);
-    if offset < 0 {
-        return Err(ApiError::bad_request(format!("offset: must not be negative (got {offset})")));
-    }
-    Ok((limit, offset))
 }
 
 /// Store a memory.
@@ -178,18 +163,23 @@ async fn create_batch(
         }
         parsed.push(new);
     }
+    // Insert in content-hash order: two batches holding the same items in different orders then take
+    // their unique-index locks in the same order and cannot deadlock.
+    let mut order: Vec<usize> = (0..parsed.len()).collect();
+    order.sort_by(|a, b| parsed[*a].content_hash.cmp(&parsed[*b].content_hash));
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let actor = auth.actor();
-    let mut stored = Vec::with_capacity(parsed.len());
-    for (index, new) in parsed.iter().enumerate() {
-        match memories::insert(&mut tx, new, &actor).await? {
-            Inserted::Stored(memory) => stored.push(*memory),
+    let mut stored: Vec<Option<Memory>> = vec![None; parsed.len()];
+    for index in order {
+        match memories::insert(&mut tx, &parsed[index], &actor).await? {
+            Inserted::Stored(memory) => stored[index] = Some(*memory),
             Inserted::Duplicate { existing_id } => {
                 return Err(duplicate(existing_id, &format!("memories[{index}].content")));
             }
         }
     }
     tx.commit().await?;
+    let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     Ok((
         StatusCode::CREATED,
         Json(BatchStored { stored: stored.len(), memory_ids: stored.iter().map(|m| m.id).collect(), memories: stored }),
@@ -232,62 +222,21 @@ pub struct ListQuery {
 
 impl ListQuery {
     fn filter(self) -> Result<ListFilter, ApiError> {
-        let bad = |field: &str, message: String| ApiError::bad_request(format!("{field}: {message}"));
-        let kinds = normalize_tag_filter(&self.kind)
-            .iter()
-            .map(|k| {
-                canonical_type(k)
-                    .map(str::to_owned)
-                    .ok_or_else(|| bad("type", format!("unknown type {k:?}; expected one of {}", TYPES.join(", "))))
-            })
-            .collect::<Result<_, _>>()?;
-        let memory_type = self
-            .memory_type
-            .map(|m| {
-                Lifecycle::parse(&m)
-                    .ok_or_else(|| bad("memory_type", format!("must be short_term or long_term (got {m:?})")))
-            })
-            .transpose()?;
-        let tags_all = match self.tag_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None | Some("any") => false,
-            Some("all") => true,
-            Some(other) => return Err(bad("tag_mode", format!("must be any or all (got {other:?})"))),
-        };
-        let tags_prefix = match self.tag_match.as_deref().map(str::to_ascii_lowercase).as_deref() {
-            None | Some("exact") => false,
-            Some("prefix") => true,
-            Some(other) => return Err(bad("tag_match", format!("must be exact or prefix (got {other:?})"))),
-        };
-        let time = |field: &str, value: Option<String>| {
-            value
-                .map(|v| parse_timestamp(&v).ok_or_else(|| bad(field, format!("not an ISO 8601 timestamp: {v:?}"))))
-                .transpose()
-        };
-        let unit = |field: &str, value: Option<f64>| {
-            value
-                .map(|v| {
-                    if (0.0..=1.0).contains(&v) {
-                        Ok(v as f32)
-                    } else {
-                        Err(bad(field, format!("must be between 0 and 1 (got {v})")))
-                    }
-                })
-                .transpose()
-        };
         Ok(ListFilter {
-            kinds,
-            memory_type,
+            kinds: params::kinds("type", &self.kind)?,
+            memory_type: params::lifecycle(self.memory_type)?,
             tags: normalize_tag_filter(&self.tags),
-            tags_all,
-            tags_prefix,
+            tags_all: params::tag_mode_all(self.tag_mode.as_deref())?,
+            tags_prefix: params::tag_match_prefix(self.tag_match.as_deref())?,
             user_id: self.user_id,
             agent_id: self.agent_id,
             run_id: self.run_id,
-            created_after: time("created_after", self.created_after)?,
-            created_before: time("created_before", self.created_before)?,
-            min_importance: unit("min_importance", self.min_importance)?,
-            max_importance: unit("max_importance", self.max_importance)?,
+            created_after: params::timestamp("created_after", self.created_after)?,
+            created_before: params::timestamp("created_before", self.created_before)?,
+            min_importance: params::unit("min_importance", self.min_importance)?,
+            max_importance: params::unit("max_importance", self.max_importance)?,
             include_archived: self.include_archived.unwrap_or(false),
+            ..ListFilter::default()
         })
     }
 }
@@ -315,7 +264,7 @@ async fn list_memories(
     auth: Auth,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Json<MemoryPage>, ApiError> {
-    let (limit, offset) = page_bounds(query.limit, query.offset, MAX_PAGE)?;
+    let (limit, offset) = params::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
     let filter = query.filter()?;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let page = memories::list(&mut tx, &filter, limit, offset).await?;
@@ -347,9 +296,7 @@ async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> 
             return Err(duplicate(existing_id, "content"));
         }
     }
-    let before = events::snapshot(&mut tx, id).await?;
-    let memory = memories::update(&mut tx, id, &updated, embedding.clone()).await?;
-    events::record(&mut tx, id, EventType::Updated, &auth.actor(), before).await?;
+    let memory = memories::update(&mut tx, id, &updated, embedding.clone(), &auth.actor()).await?;
     tx.commit().await?;
     if embedding == EmbeddingChange::Reset {
         tracing::debug!(memory_id = %id, "content changed; embedding reset to pending");
@@ -472,7 +419,7 @@ async fn list_by_tag(
     ApiQuery(query): ApiQuery<ByTagQuery>,
 ) -> Result<Json<ByTagPage>, ApiError> {
     let tags = query.tags()?;
-    let (limit, offset) = page_bounds(query.limit, query.offset, MAX_PAGE)?;
+    let (limit, offset) = params::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let page = memories::list_by_tags(&mut tx, &tags, limit, offset).await?;
     tx.commit().await?;

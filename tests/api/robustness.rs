@@ -1,0 +1,93 @@
+//! Regressions found by fuzzing (schemathesis and hand-made races): none of these may ever be a 500.
+
+use std::time::{Duration, Instant};
+
+use cairn::config::AppArgs;
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::helpers::{spawn, spawn_with};
+
+#[tokio::test]
+async fn metadata_numbers_survive_every_round_trip_exactly() {
+    let app = spawn().await;
+    let metadata = json!({"max": 1.7976931348623157e308, "min": -1.7976931348623157e308, "near": 1.7976931348623153e308,
+                          "tenth": 0.1, "third": 0.333_333_333_333_333_3, "tiny": 5e-324, "big_int": 9_007_199_254_740_993_u64});
+    let stored = app.store(&app.a.key, json!({"content": "numbers", "metadata": metadata})).await;
+    assert_eq!(stored["metadata"], metadata);
+    let id = stored["id"].as_str().unwrap();
+    let path = format!("/api/v1/memories/{id}");
+    let patched = app.patch(&app.a.key, &path, &json!({"importance": 0.7})).await.ok(200).clone();
+    assert_eq!(patched["metadata"], metadata);
+    app.patch(&app.a.key, &path, &json!({"metadata": {}})).await.ok(200);
+    let history = app.get(&app.a.key, &format!("{path}/history")).await.ok(200).clone();
+    assert_eq!(history["events"][1]["before"]["metadata"], metadata);
+    assert_eq!(history["events"][2]["before"]["metadata"], metadata);
+}
+
+#[tokio::test]
+async fn concurrent_batches_in_opposite_orders_never_deadlock_into_a_500() {
+    let app = spawn().await;
+    for round in 0..5 {
+        let items: Vec<Value> = (0..30).map(|i| json!({"content": format!("round {round} item {i}")})).collect();
+        let reversed: Vec<Value> = items.iter().rev().cloned().collect();
+        let (forward, backward) = (json!({ "memories": items }), json!({ "memories": reversed }));
+        let (a, b) = tokio::join!(
+            app.post(&app.a.key, "/api/v1/memories/batch", &forward),
+            app.post(&app.a.key, "/api/v1/memories/batch", &backward),
+        );
+        let mut statuses = [a.status, b.status];
+        statuses.sort();
+        assert_eq!(statuses, [201, 409], "round {round}: {} / {}", a.body, b.body);
+    }
+}
+
+#[tokio::test]
+async fn inserts_racing_deletes_of_the_same_content_never_500() {
+    let app = spawn().await;
+    let deadline = Instant::now() + Duration::from_millis(1500);
+    let body = json!({"content": "raced content", "tags": ["race"]});
+    let insert = || async {
+        let mut statuses = Vec::new();
+        while Instant::now() < deadline {
+            statuses.push(app.post(&app.a.key, "/api/v1/memories", &body).await.status);
+        }
+        statuses
+    };
+    let delete = async {
+        let mut statuses = Vec::new();
+        while Instant::now() < deadline {
+            statuses.push(app.delete(&app.a.key, "/api/v1/memories/by-tag?tags=race").await.status);
+        }
+        statuses
+    };
+    let (i1, i2, d1) = tokio::join!(insert(), insert(), delete);
+    for status in i1.iter().chain(&i2) {
+        assert!(matches!(status, 201 | 409), "insert answered {status}");
+    }
+    assert!(d1.iter().all(|s| *s == 200));
+}
+
+#[tokio::test]
+async fn a_request_that_times_out_still_gets_the_envelope() {
+    let app = spawn_with(AppArgs { request_timeout_secs: 1, ..AppArgs::default() }, None).await;
+    let mut stream = tokio::net::TcpStream::connect(app.addr).await.unwrap();
+    let head = format!(
+        "POST /api/v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n{{\"co",
+        app.a.key
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response)).await;
+    let text = String::from_utf8_lossy(&response);
+    assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+    assert!(text.contains(r#""status":"error""#) && text.contains(r#""code":503"#), "{text}");
+}
+
+#[tokio::test]
+async fn long_bad_ids_are_not_echoed_in_full() {
+    let app = spawn().await;
+    let res = app.get(&app.a.key, &format!("/api/v1/memories/{}", "x".repeat(5000))).await;
+    res.assert_error(400, "id: not a valid UUID");
+    assert!(res.body["message"].as_str().unwrap().len() < 200);
+}

@@ -3,10 +3,13 @@
 //! `DATABASE_URL` is the only required setting; everything else has a default that suits a local run.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use secrecy::SecretString;
 use uuid::Uuid;
+
+use crate::recall::score::Fusion;
 
 /// Cairn: a hosted, multi-tenant memory service for AI agents.
 #[derive(Debug, Parser)]
@@ -94,14 +97,56 @@ pub struct AppArgs {
     #[arg(long, env = "CAIRN_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
 
-    /// Dimension of embedding vectors; a supplied embedding of another length is a 400.
+    /// Dimension of embedding vectors; a supplied embedding of another length is a 400, and a model of
+    /// another dimension is refused at start-up.
     #[arg(long, env = "CAIRN_EMBEDDING_DIM", default_value_t = 384)]
     pub embedding_dim: usize,
+
+    /// Which embedder computes vectors: `local` (a sentence-transformers model on CPU) or `none`.
+    #[arg(long, env = "CAIRN_EMBEDDER", value_enum, default_value_t = EmbedderKind::Local)]
+    pub embedder: EmbedderKind,
+
+    /// Directory of the local sentence-transformers model (default: the set-up's cache,
+    /// ~/.cache/cairn/models/all-MiniLM-L6-v2).
+    #[arg(long, env = "CAIRN_MODEL_DIR")]
+    pub model_dir: Option<PathBuf>,
+
+    /// How recall fuses vector and keyword candidates.
+    #[arg(long, env = "CAIRN_RECALL_FUSION", value_enum, default_value_t = Fusion::Weighted)]
+    pub recall_fusion: Fusion,
+}
+
+/// The embedder a deployment uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EmbedderKind {
+    /// A sentence-transformers model on CPU (candle), from `CAIRN_MODEL_DIR`.
+    Local,
+    /// No embedder: keyword recall only.
+    None,
+}
+
+impl AppArgs {
+    /// The model directory: `model_dir`, else the set-up's cache.
+    pub fn model_dir(&self) -> PathBuf {
+        self.model_dir.clone().unwrap_or_else(|| {
+            let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+            home.join(".cache/cairn/models/all-MiniLM-L6-v2")
+        })
+    }
 }
 
 impl Default for AppArgs {
+    /// The command line's defaults.
     fn default() -> Self {
-        Self { key_cache_ttl_secs: 30, max_body_bytes: 4 * 1024 * 1024, request_timeout_secs: 30, embedding_dim: 384 }
+        Self {
+            key_cache_ttl_secs: 30,
+            max_body_bytes: 4 * 1024 * 1024,
+            request_timeout_secs: 30,
+            embedding_dim: 384,
+            embedder: EmbedderKind::Local,
+            model_dir: None,
+            recall_fusion: Fusion::Weighted,
+        }
     }
 }
 

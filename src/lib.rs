@@ -7,9 +7,11 @@ pub mod api;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod embed;
 pub mod error;
 pub mod jobs;
 pub mod memory;
+pub mod recall;
 pub mod server;
 pub mod store;
 

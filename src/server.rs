@@ -6,7 +6,8 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::api::{self, AppState};
-use crate::config::{AppArgs, DbArgs};
+use crate::config::{AppArgs, DbArgs, EmbedderKind};
+use crate::embed::EmbedderSlot;
 use crate::store::Db;
 
 /// A bound, ready-to-serve application.
@@ -16,13 +17,28 @@ pub struct Application {
 }
 
 impl Application {
-    /// Migrates, checks that tenant queries are bound by RLS, and binds `listen`.
+    /// Migrates, checks that tenant queries are bound by RLS, binds `listen`, and starts loading the
+    /// configured embedder in the background.
     pub async fn build(db_args: &DbArgs, app: AppArgs, listen: SocketAddr) -> anyhow::Result<Self> {
+        let slot = EmbedderSlot::disabled();
+        if app.embedder == EmbedderKind::Local {
+            slot.load_local_in_background(app.model_dir(), app.embedding_dim);
+        }
+        Self::build_with_embedder(db_args, app, listen, slot).await
+    }
+
+    /// As [`Application::build`], with an embedder slot supplied by the caller (tests share one model).
+    pub async fn build_with_embedder(
+        db_args: &DbArgs,
+        app: AppArgs,
+        listen: SocketAddr,
+        embedder: EmbedderSlot,
+    ) -> anyhow::Result<Self> {
         let db = Db::connect_lazy(db_args)?;
         db.migrate().await?;
         db.check_app_role().await?;
         let listener = TcpListener::bind(listen).await.with_context(|| format!("binding {listen}"))?;
-        Ok(Self { listener, state: AppState::new(db, app) })
+        Ok(Self { listener, state: AppState::new(db, app, embedder) })
     }
 
     pub fn local_addr(&self) -> SocketAddr {

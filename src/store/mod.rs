@@ -7,6 +7,7 @@
 
 pub mod events;
 pub mod memories;
+pub mod recall;
 pub mod tenants;
 
 use std::time::Duration;

@@ -1,8 +1,11 @@
 //! `TestApp`: a migrated database of its own, a running server, two tenants with keys, typed helpers.
 
 use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
 
 use cairn::config::{AppArgs, DbArgs};
+use cairn::embed::local::LocalEmbedder;
+use cairn::embed::{Embedder, EmbedderSlot, LocalModel};
 use cairn::server::Application;
 use cairn::store::{tenants, Db};
 use reqwest::Method;
@@ -53,9 +56,33 @@ pub struct TestApp {
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
-/// A server on a fresh database with the default settings.
+/// A server on a fresh database with the default settings, without an embedder (keyword recall only).
 pub async fn spawn() -> TestApp {
     spawn_with(AppArgs::default(), None).await
+}
+
+/// The real local model, loaded once per test binary.
+pub fn local_model() -> Arc<dyn Embedder> {
+    static MODEL: OnceLock<Arc<dyn Embedder>> = OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let dir = AppArgs::default().model_dir();
+            let model = LocalEmbedder::load(&dir)
+                .unwrap_or_else(|e| panic!("model in {}: {e:#} (run scripts/setup.sh)", dir.display()));
+            Arc::new(LocalModel::new(model))
+        })
+        .clone()
+}
+
+/// A server whose embedder is `embedder`, ready at once.
+pub async fn spawn_with_embedder(embedder: Arc<dyn Embedder>) -> TestApp {
+    spawn_inner(AppArgs::default(), None, EmbedderSlot::ready(embedder), &[]).await
+}
+
+/// As [`spawn_with_embedder`], running `prepare` (e.g. `ALTER DATABASE {db} SET ...`, with `{db}` replaced by
+/// the test database's name) before the server opens its first connection.
+pub async fn spawn_prepared(embedder: Arc<dyn Embedder>, prepare: &[&str]) -> TestApp {
+    spawn_inner(AppArgs::default(), None, EmbedderSlot::ready(embedder), prepare).await
 }
 
 /// Creates an empty database for a test; dropped by [`drop_database`].
@@ -88,11 +115,22 @@ pub fn db_args(url: &str) -> DbArgs {
 /// A server with `app` settings; `server_db_url` overrides the URL the server uses (the outage test points
 /// it through a proxy).
 pub async fn spawn_with(app: AppArgs, server_db_url: Option<String>) -> TestApp {
+    spawn_inner(app, server_db_url, EmbedderSlot::disabled(), &[]).await
+}
+
+async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: EmbedderSlot, prepare: &[&str]) -> TestApp {
     let (db_name, db_url) = create_database().await;
+    if !prepare.is_empty() {
+        let mut conn = PgConnection::connect(&db_url).await.unwrap();
+        for sql in prepare {
+            conn.execute(sql.replace("{db}", &db_name).as_str()).await.unwrap();
+        }
+    }
     let server_url = server_db_url.map(|u| with_database(&u, &db_name)).unwrap_or_else(|| db_url.clone());
-    let application = Application::build(&db_args(&server_url), app, "127.0.0.1:0".parse().unwrap())
-        .await
-        .expect("application builds");
+    let application =
+        Application::build_with_embedder(&db_args(&server_url), app, "127.0.0.1:0".parse().unwrap(), embedder)
+            .await
+            .expect("application builds");
     let addr = application.local_addr();
     let db = application.state().db.clone();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();

@@ -67,7 +67,7 @@ async fn invalid_listing_parameters_are_400s() {
         ("limit=0", "limit: must be between 1 and 200"),
         ("limit=201", "limit: must be between 1 and 200"),
         ("limit=ten", "limit: invalid digit"),
-        ("offset=-1", "offset: must not be negative"),
+        ("offset=-1", "offset: must be between 0 and 1000000"),
         ("type=Banana", "type: unknown type"),
         ("memory_type=forever", "memory_type: must be short_term or long_term"),
         ("tag_mode=some", "tag_mode: must be any or all"),

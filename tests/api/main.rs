@@ -16,4 +16,6 @@ mod listing;
 mod memories;
 mod openapi;
 mod outage;
+mod recall;
+mod robustness;
 mod update;

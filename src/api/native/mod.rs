@@ -2,11 +2,12 @@
 
 mod keys;
 mod memories;
+mod recall;
 
 use utoipa_axum::router::OpenApiRouter;
 
 use super::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().merge(memories::router()).merge(keys::router())
+    OpenApiRouter::new().merge(memories::router()).merge(recall::router()).merge(keys::router())
 }

@@ -1,0 +1,140 @@
+//! Embedders: one trait, chosen by configuration (`CAIRN_EMBEDDER`), loaded in the background.
+//!
+//! The server starts answering before the model is ready: an [`EmbedderSlot`] is empty until loading
+//! finishes, and recall falls back to keywords (or answers 503 for `mode=semantic`) meanwhile.
+
+pub mod local;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock, RwLock};
+
+/// Future returned by [`Embedder::embed`].
+pub type EmbedFuture<'a> = Pin<Box<dyn Future<Output = anyhow::Result<Vec<Vec<f32>>>> + Send + 'a>>;
+
+/// Turns texts into unit-length vectors of a fixed dimension.
+pub trait Embedder: Send + Sync {
+    /// The model's name, stored with each vector (`embedding_model`).
+    fn model(&self) -> &str;
+    /// The vector dimension.
+    fn dimension(&self) -> usize;
+    /// Embeds a batch; the result has one vector per text, in order.
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a>;
+}
+
+/// The local sentence-transformers model, run on the blocking pool (it is CPU-bound).
+pub struct LocalModel {
+    inner: Arc<local::LocalEmbedder>,
+    name: String,
+}
+
+impl LocalModel {
+    pub fn new(inner: local::LocalEmbedder) -> Self {
+        let name = inner.model_name();
+        Self { inner: Arc::new(inner), name }
+    }
+}
+
+impl Embedder for LocalModel {
+    fn model(&self) -> &str {
+        &self.name
+    }
+
+    fn dimension(&self) -> usize {
+        self.inner.dimension()
+    }
+
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let inner = self.inner.clone();
+        let texts = texts.to_vec();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+                inner.embed_batch(&refs)
+            })
+            .await?
+        })
+    }
+}
+
+/// Where the deployment's embedder lives once loaded.
+#[derive(Clone, Default)]
+pub struct EmbedderSlot {
+    ready: Arc<OnceLock<Arc<dyn Embedder>>>,
+    state: Arc<RwLock<SlotState>>,
+}
+
+/// What the slot holds, for health and error messages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum SlotState {
+    /// No embedder is configured (`CAIRN_EMBEDDER=none`).
+    #[default]
+    Disabled,
+    Loading,
+    Ready,
+    /// Loading failed; the message says why.
+    Failed(String),
+}
+
+impl EmbedderSlot {
+    /// A slot that will stay empty.
+    pub fn disabled() -> Self {
+        Self::default()
+    }
+
+    /// A slot holding `embedder` already.
+    pub fn ready(embedder: Arc<dyn Embedder>) -> Self {
+        let slot = Self::default();
+        slot.fill(embedder);
+        slot
+    }
+
+    pub fn get(&self) -> Option<Arc<dyn Embedder>> {
+        self.ready.get().cloned()
+    }
+
+    pub fn state(&self) -> SlotState {
+        self.state.read().map(|s| s.clone()).unwrap_or(SlotState::Loading)
+    }
+
+    fn set_state(&self, state: SlotState) {
+        if let Ok(mut s) = self.state.write() {
+            *s = state;
+        }
+    }
+
+    pub fn fill(&self, embedder: Arc<dyn Embedder>) {
+        let _ = self.ready.set(embedder);
+        self.set_state(SlotState::Ready);
+    }
+
+    /// Loads the local model from `dir` on the blocking pool; the slot fills when done. A model whose
+    /// dimension differs from `expected_dim` is refused (`Failed`), never silently used.
+    pub fn load_local_in_background(&self, dir: std::path::PathBuf, expected_dim: usize) {
+        self.set_state(SlotState::Loading);
+        let slot = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
+            match local::LocalEmbedder::load(&dir).and_then(|m| check_dimension(m, expected_dim)) {
+                Ok(model) => {
+                    tracing::info!(model = %model.model_name(), dim = model.dimension(), elapsed_ms = started.elapsed().as_millis() as u64, "embedding model ready");
+                    slot.fill(Arc::new(LocalModel::new(model)));
+                }
+                Err(err) => {
+                    tracing::error!(error = format!("{err:#}"), dir = %dir.display(), "embedding model failed to load");
+                    slot.set_state(SlotState::Failed(format!("{err:#}")));
+                }
+            }
+        });
+    }
+}
+
+fn check_dimension(model: local::LocalEmbedder, expected: usize) -> anyhow::Result<local::LocalEmbedder> {
+    anyhow::ensure!(
+        model.dimension() == expected,
+        "the model produces {}-dimensional vectors but the deployment is configured for {expected} \
+         (CAIRN_EMBEDDING_DIM, and the database's vector column)",
+        model.dimension()
+    );
+    Ok(model)
+}

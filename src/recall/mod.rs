@@ -1,0 +1,436 @@
+//! Recall: find a tenant's memories by meaning, keywords, tags, time and the other filters, scored and
+//! explained. `params` parses filters, `time` natural-language time, `score` fusion and scoring; the
+//! SQL lives in `store::recall`.
+
+pub mod params;
+pub mod score;
+pub mod time;
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use pgvector::Vector;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use self::params::StringList;
+use self::score::{Fusion, ScoreComponents, ScoreOptions, Signals};
+use crate::embed::{EmbedderSlot, SlotState};
+use crate::error::ApiError;
+use crate::memory::{normalize_tag_filter, Memory};
+use crate::store::memories::ListFilter;
+use crate::store::{recall as sql, Db};
+
+pub const MAX_QUERY_CHARS: usize = 1000;
+pub const MAX_LIMIT: i64 = 100;
+pub const DEFAULT_LIMIT: i64 = 10;
+/// Most query words used for keyword search.
+const MAX_KEYWORDS: usize = 32;
+
+/// A recall request: the same fields as a JSON body (POST) or a query string (GET, lists as repeated keys).
+#[derive(Debug, Default, Deserialize, ToSchema, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[schema(example = json!({"query": "which database did we choose?", "limit": 5, "tags": ["project-alpha"], "since": "last month"}))]
+pub struct RecallParams {
+    /// What to look for, 1..=1000 characters. Without it: filters and ordering only.
+    pub query: Option<String>,
+    /// `hybrid` (default), `semantic` or `keyword`.
+    pub mode: Option<String>,
+    /// 1..=100, default 10.
+    pub limit: Option<i64>,
+    /// Results to skip.
+    pub offset: Option<i64>,
+    /// Tags to require (see `tag_mode`, `tag_match`).
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    #[param(value_type = Vec<String>)]
+    pub tags: StringList,
+    /// `any` (default) or `all`.
+    pub tag_mode: Option<String>,
+    /// `exact` (default) or `prefix`.
+    pub tag_match: Option<String>,
+    /// Leave out memories with any of these tags.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    #[param(value_type = Vec<String>)]
+    pub exclude_tags: StringList,
+    /// Classifications to keep.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    #[param(value_type = Vec<String>)]
+    pub types: StringList,
+    /// `short_term` or `long_term`.
+    pub memory_type: Option<String>,
+    pub user_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub run_id: Option<String>,
+    pub episode_id: Option<String>,
+    pub min_importance: Option<f64>,
+    /// Lower time bound: ISO 8601 or English/German ("last week", "vor 2 Wochen"). Alias `from`.
+    #[serde(alias = "from")]
+    pub since: Option<String>,
+    /// Upper time bound, inclusive of a named day or period. Aliases `before`, `to`.
+    #[serde(alias = "before", alias = "to")]
+    pub until: Option<String>,
+    /// Only memories valid at this time (t_valid/t_invalid); ISO 8601 or natural language.
+    pub valid_at: Option<String>,
+    /// Include archived and expired memories (default false).
+    pub include_archived: Option<bool>,
+    /// `score` (default with a query), `time_desc` (default without), `time_asc`.
+    pub sort: Option<String>,
+    /// Blend in `quality_score` (SHODH).
+    pub quality_boost: Option<bool>,
+    /// Weight of quality when `quality_boost` is on, 0..=1 (default 0.3).
+    pub quality_weight: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Hybrid,
+    Semantic,
+    Keyword,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sort {
+    Score,
+    TimeDesc,
+    TimeAsc,
+}
+
+/// A validated recall request.
+#[derive(Debug, Clone)]
+pub struct RecallRequest {
+    pub query: Option<String>,
+    pub mode: Mode,
+    pub limit: i64,
+    pub offset: i64,
+    pub filter: ListFilter,
+    pub sort: Sort,
+    pub quality_weight: f64,
+}
+
+fn bad(field: &str, message: String) -> ApiError {
+    ApiError::bad_request(format!("{field}: {message}"))
+}
+
+fn time_bound(
+    field: &str,
+    value: Option<String>,
+    now: DateTime<Utc>,
+    upper: bool,
+) -> Result<Option<DateTime<Utc>>, ApiError> {
+    value
+        .map(|v| {
+            let span = time::parse_time(&v, now)
+                .ok_or_else(|| bad(field, format!("cannot understand the time {v:?}; use ISO 8601 or e.g. \"last week\", \"3 days ago\", \"vor 2 Wochen\"")))?;
+            Ok(if upper { span.end } else { span.start })
+        })
+        .transpose()
+}
+
+impl RecallRequest {
+    pub fn parse(p: RecallParams, now: DateTime<Utc>) -> Result<Self, ApiError> {
+        let query = match p.query {
+            None => None,
+            Some(q) => {
+                let q = q.trim().to_owned();
+                let chars = q.chars().count();
+                if chars == 0 || chars > MAX_QUERY_CHARS || q.contains('\0') {
+                    return Err(bad(
+                        "query",
+                        format!("must be 1..={MAX_QUERY_CHARS} characters without NUL (got {chars})"),
+                    ));
+                }
+                Some(q)
+            }
+        };
+        let mode = match p.mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("hybrid") => Mode::Hybrid,
+            Some("semantic") => Mode::Semantic,
+            Some("keyword") => Mode::Keyword,
+            Some(other) => return Err(bad("mode", format!("must be hybrid, semantic or keyword (got {other:?})"))),
+        };
+        let sort = match p.sort.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None if query.is_some() => Sort::Score,
+            None => Sort::TimeDesc,
+            Some("score") => Sort::Score,
+            Some("time_desc") => Sort::TimeDesc,
+            Some("time_asc") => Sort::TimeAsc,
+            Some(other) => return Err(bad("sort", format!("must be score, time_desc or time_asc (got {other:?})"))),
+        };
+        let (limit, offset) = params::page(p.limit, p.offset, MAX_LIMIT, DEFAULT_LIMIT)?;
+        let quality_weight = match (p.quality_boost.unwrap_or(false), p.quality_weight) {
+            (_, Some(w)) if !(0.0..=1.0).contains(&w) => {
+                return Err(bad("quality_weight", format!("must be between 0 and 1 (got {w})")))
+            }
+            (true, w) => w.unwrap_or(0.3),
+            (false, _) => 0.0,
+        };
+        let since = time_bound("since", p.since, now, false)?;
+        let until = time_bound("until", p.until, now, true)?;
+        let valid_at = time_bound("valid_at", p.valid_at, now, false)?;
+        let filter = ListFilter {
+            kinds: params::kinds("types", &p.types.0)?,
+            memory_type: params::lifecycle(p.memory_type)?,
+            tags: normalize_tag_filter(&p.tags.0),
+            tags_all: params::tag_mode_all(p.tag_mode.as_deref())?,
+            tags_prefix: params::tag_match_prefix(p.tag_match.as_deref())?,
+            user_id: p.user_id,
+            agent_id: p.agent_id,
+            run_id: p.run_id,
+            created_after: since,
+            created_before: until,
+            min_importance: params::unit("min_importance", p.min_importance)?,
+            max_importance: None,
+            include_archived: p.include_archived.unwrap_or(false),
+            exclude_tags: normalize_tag_filter(&p.exclude_tags.0),
+            episode_id: p.episode_id,
+            valid_at,
+        };
+        Ok(Self { query, mode, limit, offset, filter, sort, quality_weight })
+    }
+}
+
+/// One recalled memory.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecallHit {
+    pub memory: Memory,
+    /// Overall score in [0, 1].
+    pub score: f64,
+    /// `hybrid` (found by meaning and keywords), `semantic`, `keyword`, or `filter` (no query).
+    pub match_type: &'static str,
+    pub score_components: ScoreComponents,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RecallResponse {
+    pub results: Vec<RecallHit>,
+    /// Results on this page.
+    pub count: usize,
+    /// Whether more results follow (`offset + limit`).
+    pub has_more: bool,
+    /// The mode actually used (`keyword` when the model is not ready for a hybrid request).
+    pub mode: &'static str,
+    /// Set when the answer is degraded, saying why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+}
+
+/// The words of a query as a tsquery matching any of them (`a | b | c`); None when there are none.
+pub fn keyword_query(text: &str) -> Option<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        let word = word.to_lowercase();
+        if !words.contains(&word) {
+            words.push(word);
+        }
+        if words.len() == MAX_KEYWORDS {
+            break;
+        }
+    }
+    (!words.is_empty()).then(|| words.join(" | "))
+}
+
+/// Which signals a request can use, given the embedder's state.
+fn plan(mode: Mode, slot: &EmbedderSlot) -> Result<(bool, bool, Option<String>), ApiError> {
+    let ready = slot.get().is_some();
+    let why = match slot.state() {
+        SlotState::Disabled => "no embedding model is configured (CAIRN_EMBEDDER=none)",
+        SlotState::Loading => "the embedding model is still loading",
+        _ => "the embedding model is unavailable",
+    };
+    match (mode, ready) {
+        (Mode::Keyword, _) => Ok((false, true, None)),
+        (Mode::Semantic, true) => Ok((true, false, None)),
+        (Mode::Hybrid, true) => Ok((true, true, None)),
+        (Mode::Semantic, false) if slot.state() == SlotState::Disabled => {
+            Err(ApiError::bad_request(format!("mode: semantic recall needs an embedder: {why}")))
+        }
+        (Mode::Semantic, false) => Err(ApiError::Unavailable(format!("{why}; retry shortly or use mode=keyword"))),
+        (Mode::Hybrid, false) => Ok((false, true, Some(format!("{why}: keyword results only")))),
+    }
+}
+
+async fn embed_query(slot: &EmbedderSlot, query: &str) -> Result<Vector, ApiError> {
+    let embedder = slot.get().ok_or_else(|| ApiError::Unavailable("the embedding model is unavailable".into()))?;
+    let texts = [query.to_owned()];
+    let mut vectors = embedder.embed(&texts).await.map_err(|e| {
+        tracing::error!(error = format!("{e:#}"), "embedding the query failed");
+        ApiError::Unavailable("embedding the query failed; retry later".into())
+    })?;
+    vectors.pop().map(Vector::from).ok_or_else(|| ApiError::Internal(anyhow::anyhow!("embedder returned no vector")))
+}
+
+/// Share of the requested tags a memory carries.
+fn tag_match(memory: &Memory, filter: &ListFilter) -> Option<f64> {
+    if filter.tags.is_empty() {
+        return None;
+    }
+    let pool = if filter.tags_prefix { &memory.tag_prefixes } else { &memory.tags };
+    let hits = filter.tags.iter().filter(|t| pool.contains(t)).count();
+    Some(hits as f64 / filter.tags.len() as f64)
+}
+
+fn signals(memory: &Memory, filter: &ListFilter) -> Signals {
+    Signals {
+        importance: f64::from(memory.importance),
+        confidence: f64::from(memory.confidence),
+        credibility: f64::from(memory.credibility),
+        quality: memory.quality_score.map(f64::from),
+        created_at: Some(memory.created_at),
+        tag_match: tag_match(memory, filter),
+        ..Signals::default()
+    }
+}
+
+/// Runs a recall for one tenant.
+pub async fn recall(
+    db: &Db,
+    slot: &EmbedderSlot,
+    fusion: Fusion,
+    tenant_id: Uuid,
+    req: RecallRequest,
+) -> Result<RecallResponse, ApiError> {
+    let now = Utc::now();
+    let Some(query) = req.query.clone() else {
+        return recall_without_query(db, tenant_id, req, now).await;
+    };
+    let (use_semantic, use_keyword, notice) = plan(req.mode, slot)?;
+    let vector = if use_semantic { Some(embed_query(slot, &query).await?) } else { None };
+    let tsquery = keyword_query(&query).filter(|_| use_keyword);
+    let pool_size = ((req.offset + req.limit) * 4).clamp(50, 400);
+
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let keyword_hits = match &tsquery {
+        Some(q) => sql::keyword_candidates(&mut tx, &req.filter, q, pool_size).await?,
+        None => Vec::new(),
+    };
+    let vector_hits = match &vector {
+        Some(v) => sql::vector_candidates(&mut tx, &req.filter, v, pool_size).await?,
+        None => Vec::new(),
+    };
+    let mut ranks: HashMap<Uuid, (Option<usize>, Option<usize>)> = HashMap::new();
+    for (rank, (id, _)) in vector_hits.iter().enumerate() {
+        ranks.entry(*id).or_default().0 = Some(rank + 1);
+    }
+    for (rank, (id, _)) in keyword_hits.iter().enumerate() {
+        ranks.entry(*id).or_default().1 = Some(rank + 1);
+    }
+    let ids: Vec<Uuid> = ranks.keys().copied().collect();
+    let candidates = sql::load_candidates(&mut tx, &ids, vector.as_ref(), tsquery.as_deref()).await?;
+    tx.commit().await?;
+
+    let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);
+    let opts =
+        ScoreOptions { fusion, has_query: true, use_semantic, use_keyword, quality_weight: req.quality_weight, now };
+    let mut hits: Vec<RecallHit> = candidates
+        .into_iter()
+        .map(|c| {
+            let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
+            let s = Signals {
+                cosine: c.cosine,
+                vector_rank,
+                keyword: c.keyword.filter(|k| *k > 0.0),
+                keyword_rank,
+                ..signals(&c.memory, &req.filter)
+            };
+            let (value, components) = score::score(&s, best_keyword, &opts);
+            let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
+                (true, true) => "hybrid",
+                (false, true) => "keyword",
+                _ => "semantic",
+            };
+            RecallHit { memory: c.memory, score: value, match_type, score_components: components }
+        })
+        .collect();
+    sort_hits(&mut hits, req.sort);
+    let mode = if use_semantic && use_keyword {
+        "hybrid"
+    } else if use_semantic {
+        "semantic"
+    } else {
+        "keyword"
+    };
+    Ok(page(db, tenant_id, hits, &req, mode, notice))
+}
+
+async fn recall_without_query(
+    db: &Db,
+    tenant_id: Uuid,
+    req: RecallRequest,
+    now: DateTime<Utc>,
+) -> Result<RecallResponse, ApiError> {
+    let (order, fetch) = match req.sort {
+        Sort::TimeDesc => ("created_at DESC, id DESC", req.offset + req.limit + 1),
+        Sort::TimeAsc => ("created_at ASC, id ASC", req.offset + req.limit + 1),
+        Sort::Score => ("importance DESC, created_at DESC, id DESC", ((req.offset + req.limit) * 4).clamp(50, 400)),
+    };
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let memories = sql::filtered(&mut tx, &req.filter, order, fetch).await?;
+    tx.commit().await?;
+    let opts = ScoreOptions {
+        fusion: Fusion::default(),
+        has_query: false,
+        use_semantic: false,
+        use_keyword: false,
+        quality_weight: req.quality_weight,
+        now,
+    };
+    let mut hits: Vec<RecallHit> = memories
+        .into_iter()
+        .map(|m| {
+            let (value, components) = score::score(&signals(&m, &req.filter), 0.0, &opts);
+            RecallHit { memory: m, score: value, match_type: "filter", score_components: components }
+        })
+        .collect();
+    sort_hits(&mut hits, req.sort);
+    Ok(page(db, tenant_id, hits, &req, "filter", None))
+}
+
+fn sort_hits(hits: &mut [RecallHit], sort: Sort) {
+    match sort {
+        Sort::Score => hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(b.memory.created_at.cmp(&a.memory.created_at))
+                .then(a.memory.id.cmp(&b.memory.id))
+        }),
+        Sort::TimeDesc => {
+            hits.sort_by(|a, b| b.memory.created_at.cmp(&a.memory.created_at).then(b.memory.id.cmp(&a.memory.id)))
+        }
+        Sort::TimeAsc => {
+            hits.sort_by(|a, b| a.memory.created_at.cmp(&b.memory.created_at).then(a.memory.id.cmp(&b.memory.id)))
+        }
+    }
+}
+
+/// Cuts the page, and counts an access of each returned memory in the background.
+fn page(
+    db: &Db,
+    tenant_id: Uuid,
+    hits: Vec<RecallHit>,
+    req: &RecallRequest,
+    mode: &'static str,
+    notice: Option<String>,
+) -> RecallResponse {
+    let total = hits.len();
+    let results: Vec<RecallHit> = hits.into_iter().skip(req.offset as usize).take(req.limit as usize).collect();
+    let has_more = total > (req.offset + req.limit) as usize;
+    let ids: Vec<Uuid> = results.iter().map(|h| h.memory.id).collect();
+    if !ids.is_empty() {
+        let db = db.clone();
+        tokio::spawn(async move {
+            let touched = async {
+                let mut tx = db.begin_tenant(tenant_id).await?;
+                sql::touch(&mut tx, &ids).await?;
+                tx.commit().await
+            };
+            if let Err(err) = touched.await {
+                tracing::warn!(error = %err, "could not count recall accesses");
+            }
+        });
+    }
+    RecallResponse { count: results.len(), results, has_more, mode, notice }
+}

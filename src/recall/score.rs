@@ -1,0 +1,234 @@
+//! Scoring recall candidates: fusing the vector and keyword signals, then blending in importance,
+//! recency, confidence, credibility, tag match and (SHODH's `quality_boost`) quality. Pure functions;
+//! every score and component is in [0, 1].
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// How vector and keyword candidates are combined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Fusion {
+    /// `w·cosine + (1-w)·(keyword rank / best keyword rank)`.
+    #[default]
+    Weighted,
+    /// Reciprocal-rank fusion, `Σ 1/(60 + rank)`, scaled so a first place in both lists scores 1.
+    Rrf,
+}
+
+/// Weight of the cosine similarity in weighted fusion.
+pub const SEMANTIC_WEIGHT: f64 = 0.7;
+/// The RRF constant.
+pub const RRF_K: f64 = 60.0;
+/// Recency half-life in days.
+pub const RECENCY_HALF_LIFE_DAYS: f64 = 30.0;
+
+/// Weights of the final blend; they sum to 1 (a missing signal's weight is shared out among the rest).
+const W_RELEVANCE: f64 = 0.70;
+const W_IMPORTANCE: f64 = 0.12;
+const W_RECENCY: f64 = 0.08;
+const W_CONFIDENCE: f64 = 0.03;
+const W_CREDIBILITY: f64 = 0.03;
+const W_TAGS: f64 = 0.04;
+
+/// One candidate's raw signals.
+#[derive(Debug, Clone, Default)]
+pub struct Signals {
+    /// Cosine similarity to the query (None: no vector yet, or no query vector).
+    pub cosine: Option<f64>,
+    /// 1-based rank in the vector candidate list.
+    pub vector_rank: Option<usize>,
+    /// Keyword rank value (ts_rank_cd), > 0 when the memory matched the keywords.
+    pub keyword: Option<f64>,
+    /// 1-based rank in the keyword candidate list.
+    pub keyword_rank: Option<usize>,
+    pub importance: f64,
+    pub confidence: f64,
+    pub credibility: f64,
+    pub quality: Option<f64>,
+    pub created_at: Option<DateTime<Utc>>,
+    /// Share of the requested tags the memory carries (None: no tags requested).
+    pub tag_match: Option<f64>,
+}
+
+/// Why a result scored as it did.
+#[derive(Debug, Clone, Default, Serialize, ToSchema, PartialEq)]
+pub struct ScoreComponents {
+    /// Cosine similarity to the query, clamped to [0, 1].
+    pub semantic: Option<f64>,
+    /// Keyword rank relative to the best keyword match, [0, 1].
+    pub keyword: Option<f64>,
+    /// The fused query relevance.
+    pub relevance: Option<f64>,
+    pub importance: f64,
+    /// `0.5^(age / 30 days)`.
+    pub recency: f64,
+    pub confidence: f64,
+    pub credibility: f64,
+    /// Share of the requested tags present.
+    pub tag_match: Option<f64>,
+    /// The quality score used when `quality_boost` is on.
+    pub quality: Option<f64>,
+}
+
+/// Scoring options of one request.
+#[derive(Debug, Clone, Copy)]
+pub struct ScoreOptions {
+    pub fusion: Fusion,
+    /// Whether the request had a query (else relevance is absent).
+    pub has_query: bool,
+    pub use_semantic: bool,
+    pub use_keyword: bool,
+    /// SHODH's quality_boost, as the weight of quality (0: off).
+    pub quality_weight: f64,
+    pub now: DateTime<Utc>,
+}
+
+fn unit(x: f64) -> f64 {
+    if x.is_finite() {
+        x.clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// The fused relevance of one candidate; `best_keyword` is the best keyword value among all candidates.
+pub fn relevance(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (Option<f64>, Option<f64>, f64) {
+    let semantic = s.cosine.filter(|_| opts.use_semantic).map(unit);
+    let keyword =
+        s.keyword.filter(|_| opts.use_keyword).map(|k| if best_keyword > 0.0 { unit(k / best_keyword) } else { 0.0 });
+    let fused = match (opts.use_semantic, opts.use_keyword) {
+        (true, false) => semantic.unwrap_or(0.0),
+        (false, true) => keyword.unwrap_or(0.0),
+        _ => match opts.fusion {
+            Fusion::Weighted => {
+                SEMANTIC_WEIGHT * semantic.unwrap_or(0.0) + (1.0 - SEMANTIC_WEIGHT) * keyword.unwrap_or(0.0)
+            }
+            Fusion::Rrf => {
+                let rr = |rank: Option<usize>| rank.map_or(0.0, |r| 1.0 / (RRF_K + r as f64));
+                (rr(s.vector_rank.filter(|_| opts.use_semantic)) + rr(s.keyword_rank)) * (RRF_K + 1.0) / 2.0
+            }
+        },
+    };
+    (semantic, keyword, unit(fused))
+}
+
+/// The final score in [0, 1] and its components.
+pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, ScoreComponents) {
+    let recency = s.created_at.map_or(0.5, |t| {
+        let days = (opts.now - t).num_seconds().max(0) as f64 / 86_400.0;
+        0.5_f64.powf(days / RECENCY_HALF_LIFE_DAYS)
+    });
+    let mut c = ScoreComponents {
+        importance: unit(s.importance),
+        recency: unit(recency),
+        confidence: unit(s.confidence),
+        credibility: unit(s.credibility),
+        tag_match: s.tag_match.map(unit),
+        ..Default::default()
+    };
+    let mut parts: Vec<(f64, f64)> = vec![
+        (W_IMPORTANCE, c.importance),
+        (W_RECENCY, c.recency),
+        (W_CONFIDENCE, c.confidence),
+        (W_CREDIBILITY, c.credibility),
+    ];
+    if opts.has_query {
+        let (semantic, keyword, fused) = relevance(s, best_keyword, opts);
+        (c.semantic, c.keyword, c.relevance) = (semantic, keyword, Some(fused));
+        parts.push((W_RELEVANCE, fused));
+    }
+    if let Some(t) = c.tag_match {
+        parts.push((W_TAGS, t));
+    }
+    let total_weight: f64 = parts.iter().map(|(w, _)| w).sum();
+    let mut value = parts.iter().map(|(w, v)| w * v).sum::<f64>() / total_weight;
+    if opts.quality_weight > 0.0 {
+        let quality = unit(s.quality.unwrap_or(0.5));
+        c.quality = Some(quality);
+        value = (1.0 - opts.quality_weight) * value + opts.quality_weight * quality;
+    }
+    (unit(value), c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(fusion: Fusion) -> ScoreOptions {
+        ScoreOptions {
+            fusion,
+            has_query: true,
+            use_semantic: true,
+            use_keyword: true,
+            quality_weight: 0.0,
+            now: Utc::now(),
+        }
+    }
+
+    fn signals(cosine: f64, keyword: f64) -> Signals {
+        Signals {
+            cosine: Some(cosine),
+            vector_rank: Some(1),
+            keyword: Some(keyword),
+            keyword_rank: Some(1),
+            importance: 0.5,
+            confidence: 0.9,
+            credibility: 1.0,
+            created_at: Some(Utc::now()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn weighted_fusion_blends_cosine_and_relative_keyword_rank() {
+        let (semantic, keyword, fused) = relevance(&signals(0.8, 0.05), 0.1, &opts(Fusion::Weighted));
+        assert_eq!((semantic, keyword), (Some(0.8), Some(0.5)));
+        assert!((fused - (0.7 * 0.8 + 0.3 * 0.5)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn rrf_scores_first_in_both_lists_as_one() {
+        let (_, _, fused) = relevance(&signals(0.8, 0.05), 0.1, &opts(Fusion::Rrf));
+        assert!((fused - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn scores_and_components_stay_in_unit_range() {
+        let mut s = signals(1.5, 9.0);
+        s.importance = 3.0;
+        s.created_at = Some(Utc::now() + chrono::Duration::days(5));
+        let (value, c) = score(&s, 0.1, &ScoreOptions { quality_weight: 0.3, ..opts(Fusion::Weighted) });
+        assert!((0.0..=1.0).contains(&value));
+        assert!(c.semantic.unwrap() <= 1.0 && c.keyword.unwrap() <= 1.0 && c.importance <= 1.0 && c.recency <= 1.0);
+        assert_eq!(c.quality, Some(0.5));
+    }
+
+    #[test]
+    fn more_relevant_and_more_important_memories_score_higher() {
+        let o = opts(Fusion::Weighted);
+        let (near, _) = score(&signals(0.9, 0.1), 0.1, &o);
+        let (far, _) = score(&signals(0.2, 0.0), 0.1, &o);
+        assert!(near > far);
+        let mut important = signals(0.5, 0.05);
+        important.importance = 1.0;
+        assert!(score(&important, 0.1, &o).0 > score(&signals(0.5, 0.05), 0.1, &o).0);
+    }
+
+    #[test]
+    fn recency_halves_every_thirty_days() {
+        let mut s = signals(0.5, 0.0);
+        s.created_at = Some(Utc::now() - chrono::Duration::days(30));
+        let (_, c) = score(&s, 0.1, &opts(Fusion::Weighted));
+        assert!((c.recency - 0.5).abs() < 1e-3);
+    }
+
+    #[test]
+    fn without_a_query_relevance_is_absent_and_weights_renormalise() {
+        let s = signals(0.0, 0.0);
+        let (value, c) = score(&s, 0.0, &ScoreOptions { has_query: false, ..opts(Fusion::Weighted) });
+        assert_eq!(c.relevance, None);
+        let expected = (0.12 * 0.5 + 0.08 * c.recency + 0.03 * 0.9 + 0.03 * 1.0) / 0.26;
+        assert!((value - expected).abs() < 1e-9);
+    }
+}

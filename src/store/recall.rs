@@ -1,0 +1,103 @@
+//! SQL for recall: keyword and vector candidates under the request's filters, then one query that loads
+//! the candidates with both signals computed for each (so fusion never guesses a missing one).
+
+use pgvector::Vector;
+use sqlx::QueryBuilder;
+use uuid::Uuid;
+
+use super::memories::ListFilter;
+use super::TenantTx;
+use crate::error::ApiError;
+use crate::memory::{Memory, MEMORY_COLUMNS};
+
+/// Keyword candidates: memories matching any query word, best `ts_rank_cd` first.
+pub async fn keyword_candidates(
+    tx: &mut TenantTx,
+    filter: &ListFilter,
+    tsquery: &str,
+    limit: i64,
+) -> Result<Vec<(Uuid, f64)>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let mut qb = QueryBuilder::new(
+        "SELECT id, ts_rank_cd(search_tsv, q, 32)::float8 AS rank FROM memories, to_tsquery('english', ",
+    );
+    qb.push_bind(tsquery).push(") AS q");
+    filter.push(&mut qb, tenant_id);
+    qb.push(" AND search_tsv @@ q ORDER BY rank DESC, id LIMIT ").push_bind(limit);
+    Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
+}
+
+/// Vector candidates: nearest by cosine distance. The tenant filter is explicit and the HNSW scan is
+/// iterative (`relaxed_order`, then re-sorted), so filters never make it return fewer rows than exist.
+pub async fn vector_candidates(
+    tx: &mut TenantTx,
+    filter: &ListFilter,
+    query: &Vector,
+    limit: i64,
+) -> Result<Vec<(Uuid, f64)>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
+    let ef_search = limit.clamp(40, 1000);
+    sqlx::query(&format!("SET LOCAL hnsw.ef_search = {ef_search}")).execute(tx.conn()).await?;
+    let mut qb = QueryBuilder::new("WITH c AS MATERIALIZED (SELECT id, embedding <=> ");
+    qb.push_bind(query.clone()).push(" AS distance FROM memories");
+    filter.push(&mut qb, tenant_id);
+    qb.push(" AND embedding IS NOT NULL ORDER BY embedding <=> ").push_bind(query.clone());
+    qb.push(" LIMIT ").push_bind(limit);
+    qb.push(") SELECT id, (1 - distance)::float8 FROM c ORDER BY distance, id");
+    Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
+}
+
+/// A candidate with its signals.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Candidate {
+    #[sqlx(flatten)]
+    pub memory: Memory,
+    pub cosine: Option<f64>,
+    pub keyword: Option<f64>,
+}
+
+/// Loads the candidates, computing cosine similarity and keyword rank for every one of them.
+pub async fn load_candidates(
+    tx: &mut TenantTx,
+    ids: &[Uuid],
+    query: Option<&Vector>,
+    tsquery: Option<&str>,
+) -> Result<Vec<Candidate>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "SELECT {MEMORY_COLUMNS},
+            CASE WHEN $3::vector IS NULL OR embedding IS NULL THEN NULL ELSE (1 - (embedding <=> $3))::float8 END AS cosine,
+            CASE WHEN $4::text IS NULL THEN NULL
+                 ELSE ts_rank_cd(search_tsv, to_tsquery('english', $4), 32)::float8 END AS keyword
+         FROM memories WHERE tenant_id = $1 AND id = ANY($2)"
+    );
+    Ok(sqlx::query_as(&sql).bind(tenant_id).bind(ids).bind(query.cloned()).bind(tsquery).fetch_all(tx.conn()).await?)
+}
+
+/// Without a query: memories under the filters in the requested order.
+pub async fn filtered(
+    tx: &mut TenantTx,
+    filter: &ListFilter,
+    order: &str,
+    limit: i64,
+) -> Result<Vec<Memory>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let mut qb = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS} FROM memories"));
+    filter.push(&mut qb, tenant_id);
+    qb.push(format_args!(" ORDER BY {order} LIMIT ")).push_bind(limit);
+    Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
+}
+
+/// Counts one access of each memory.
+pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), ApiError> {
+    let tenant_id = tx.tenant_id();
+    sqlx::query(
+        "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE tenant_id = $1 AND id = ANY($2)",
+    )
+    .bind(tenant_id)
+    .bind(ids)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}

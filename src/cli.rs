@@ -1,19 +1,16 @@
 //! The `cairn` commands. Logs go to stderr, so `--json` output on stdout is exactly one JSON value.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{bail, Context};
 use chrono::Utc;
 use serde_json::json;
 
-use crate::config::{Cli, Command, DbArgs, KeyCommand, LogFormat, TenantCommand};
+use crate::config::{Cli, Command, DbArgs, EmbedderKind, KeyCommand, LogFormat, TenantCommand};
+use crate::embed::EmbedderSlot;
 use crate::server::{shutdown_signal, Application};
 use crate::store::{tenants, Db};
 use crate::{auth, jobs};
-
-/// How often the in-process workers run their periodic pass.
-const WORKER_INTERVAL: Duration = Duration::from_secs(30);
 
 fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -50,10 +47,10 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             let app = Application::build(&args.db, args.app, args.listen).await?;
             tracing::info!(addr = %app.local_addr(), version = crate::VERSION, "cairn serving");
             let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
-            let db = app.state().db.clone();
+            let (db, embedder) = (app.state().db.clone(), app.state().embedder.clone());
             let mut stop_workers = stop_rx.clone();
             let workers = tokio::spawn(async move {
-                jobs::run_workers(db, WORKER_INTERVAL, async move {
+                jobs::run_workers(db, embedder, async move {
                     let _ = stop_workers.changed().await;
                 })
                 .await
@@ -66,8 +63,12 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Worker(args) => {
             let db = connect(&args.db).await?;
             db.check_app_role().await?;
+            let embedder = EmbedderSlot::disabled();
+            if args.app.embedder == EmbedderKind::Local {
+                embedder.load_local_in_background(args.app.model_dir(), args.app.embedding_dim);
+            }
             tracing::info!("cairn workers running");
-            jobs::run_workers(db, WORKER_INTERVAL, shutdown_signal()).await;
+            jobs::run_workers(db, embedder, shutdown_signal()).await;
             Ok(())
         }
         Command::Migrate(db) => {

@@ -155,6 +155,9 @@ impl Default for AppArgs {
 pub struct WorkerArgs {
     #[command(flatten)]
     pub db: DbArgs,
+
+    #[command(flatten)]
+    pub app: AppArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -1,20 +1,78 @@
 //! Background work, one job per file. `cairn serve` runs the workers in-process; `cairn worker` runs
-//! them alone. Each pass works tenant by tenant, in that tenant's own transaction.
+//! them alone. Queued jobs (apalis, Postgres storage) carry their tenant and work in that tenant's own
+//! transaction; periodic passes go tenant by tenant.
 
+pub mod embed;
 pub mod expire;
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use apalis::prelude::{Monitor, WorkerBuilder, WorkerBuilderExt, WorkerFactoryFn};
+use apalis_sql::postgres::PostgresStorage;
+use apalis_sql::Config;
+
+use crate::embed::{EmbedderSlot, SlotState};
 use crate::store::Db;
 
-/// Runs every periodic job until `shutdown` resolves.
-pub async fn run_workers(db: Db, every: Duration, shutdown: impl std::future::Future<Output = ()>) {
-    tokio::pin!(shutdown);
-    let mut tick = tokio::time::interval(every);
+/// How often the periodic passes run.
+pub const PERIODIC_INTERVAL: Duration = Duration::from_secs(30);
+/// Embedding jobs handled at once by one process.
+const EMBED_CONCURRENCY: usize = 2;
+
+/// Runs every worker until `shutdown` resolves: the embedding queue (unless this process has no
+/// embedder) and the periodic expiry pass.
+pub async fn run_workers(
+    db: Db,
+    embedder: EmbedderSlot,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) {
+    let (stop, _) = tokio::sync::broadcast::channel::<()>(1);
+    let mut stop_embed = stop.subscribe();
+    let mut stop_periodic = stop.subscribe();
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop.send(());
+    });
+    tokio::join!(
+        embed_worker(db.clone(), embedder, async move {
+            let _ = stop_embed.recv().await;
+        }),
+        periodic(db, async move {
+            let _ = stop_periodic.recv().await;
+        })
+    );
+}
+
+async fn embed_worker(db: Db, embedder: EmbedderSlot, stop: impl std::future::Future<Output = ()> + Send + 'static) {
+    if embedder.state() == SlotState::Disabled {
+        tracing::info!("no embedder configured: this process does not take embedding jobs");
+        return;
+    }
+    let config = Config::new(embed::QUEUE).set_poll_interval(Duration::from_millis(250));
+    let storage: PostgresStorage<embed::EmbedJob> = PostgresStorage::new_with_config(db.queue_pool(), config);
+    let ctx = Arc::new(embed::EmbedContext { db, embedder });
+    let worker = WorkerBuilder::new(format!("cairn-embed-{}", uuid::Uuid::new_v4()))
+        .data(ctx)
+        .concurrency(EMBED_CONCURRENCY)
+        .backend(storage)
+        .build_fn(embed::handle);
+    let signal = async move {
+        stop.await;
+        Ok(())
+    };
+    if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
+        tracing::error!(error = %err, "embedding worker stopped");
+    }
+}
+
+async fn periodic(db: Db, stop: impl std::future::Future<Output = ()>) {
+    tokio::pin!(stop);
+    let mut tick = tokio::time::interval(PERIODIC_INTERVAL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            _ = &mut shutdown => return,
+            _ = &mut stop => return,
             _ = tick.tick() => {
                 match expire::run_once(&db, chrono::Utc::now()).await {
                     Ok(report) if report.promoted + report.archived > 0 => {

@@ -102,7 +102,8 @@ impl Lifecycle {
     "flashbulb_until": null, "episode_id": null, "sequence_number": null,
     "user_id": "user-42", "agent_id": null, "run_id": null, "t_valid": null, "t_invalid": null,
     "created_at": "2026-11-29T10:30:00Z", "updated_at": "2026-11-29T10:30:00Z", "last_accessed_at": null,
-    "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null
+    "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null,
+    "embedding_error": null
 }))]
 pub struct Memory {
     pub id: Uuid,
@@ -150,6 +151,8 @@ pub struct Memory {
     /// `pending`, `ready` or `failed`.
     pub embedding_status: String,
     pub embedding_model: Option<String>,
+    /// Why the last embedding attempt failed, while it is failing.
+    pub embedding_error: Option<String>,
 }
 
 /// The columns selected into a [`Memory`].
@@ -157,4 +160,4 @@ pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, m
     expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, emotion, \
     emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
     run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
-    embedding_status, embedding_model";
+    embedding_status, embedding_model, embedding_error";

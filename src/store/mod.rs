@@ -27,8 +27,6 @@ pub const APP_ROLE: &str = "cairn_app";
 /// The tables under row-level security.
 pub const TENANT_TABLES: &[&str] = &["memories", "relations", "entities", "memory_entities", "memory_events"];
 
-static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
-
 /// Both pools of one deployment.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -66,10 +64,21 @@ impl Db {
         &self.owner
     }
 
-    /// Applies pending migrations.
+    /// Applies pending migrations: apalis's job tables (schema `apalis`) first, then Cairn's. Both record
+    /// themselves in `_sqlx_migrations`, so each ignores the other's entries.
     pub async fn migrate(&self) -> anyhow::Result<()> {
-        MIGRATOR.run(&self.owner).await.context("running migrations")?;
+        let mut apalis = apalis_sql::postgres::PostgresStorage::migrations();
+        apalis.set_ignore_missing(true);
+        apalis.run(&self.owner).await.context("running the job queue's migrations")?;
+        let mut cairn = sqlx::migrate!("./migrations");
+        cairn.set_ignore_missing(true);
+        cairn.run(&self.owner).await.context("running migrations")?;
         Ok(())
+    }
+
+    /// A pool for the job queue's own tables (owner connection; never tenant data).
+    pub fn queue_pool(&self) -> PgPool {
+        self.owner.clone()
     }
 
     /// Refuses to go on unless tenant queries run as a role that row-level security binds: not superuser,

@@ -53,6 +53,7 @@ pub struct TestApp {
     pub db_name: String,
     pub a: TestTenant,
     pub b: TestTenant,
+    pub embedder: EmbedderSlot,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -133,13 +134,14 @@ async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: Embe
             .expect("application builds");
     let addr = application.local_addr();
     let db = application.state().db.clone();
+    let embedder = application.state().embedder.clone();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(application.run(async move {
         let _ = rx.await;
     }));
     let a = create_tenant(&db, "tenant-a").await;
     let b = create_tenant(&db, "tenant-b").await;
-    TestApp { addr, client: reqwest::Client::new(), db, db_url, db_name, a, b, shutdown: Some(tx) }
+    TestApp { addr, client: reqwest::Client::new(), db, db_url, db_name, a, b, embedder, shutdown: Some(tx) }
 }
 
 async fn create_tenant(db: &Db, name: &str) -> TestTenant {
@@ -264,5 +266,42 @@ impl TestApp {
                 .unwrap();
         }
         sqlx::query_scalar(&format!("SELECT count(*) FROM {table}")).fetch_one(&mut *tx).await.unwrap()
+    }
+}
+
+impl TestApp {
+    /// Runs every queued embedding job synchronously, as the worker would (first attempt); returns how many.
+    pub async fn drain_jobs(&self) -> usize {
+        let ctx = cairn::jobs::embed::EmbedContext { db: self.db.clone(), embedder: self.embedder.clone() };
+        let mut conn = self.owner_conn().await;
+        let jobs: Vec<(String, serde_json::Value)> = sqlx::query_as(
+            "SELECT id, job::jsonb FROM apalis.jobs WHERE job_type = $1 AND status = 'Pending' ORDER BY run_at, id",
+        )
+        .bind(cairn::jobs::embed::QUEUE)
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+        for (id, job) in &jobs {
+            let job: cairn::jobs::embed::EmbedJob = serde_json::from_value(job.clone()).unwrap();
+            let outcome = cairn::jobs::embed::process(&ctx, &job, 0).await;
+            let status = if outcome.is_ok() { "Done" } else { "Failed" };
+            sqlx::query("UPDATE apalis.jobs SET status = $2, done_at = now(), attempts = attempts + 1 WHERE id = $1")
+                .bind(id)
+                .bind(status)
+                .execute(&mut conn)
+                .await
+                .unwrap();
+        }
+        jobs.len()
+    }
+
+    /// The queued embedding jobs' payloads, oldest first.
+    pub async fn queued_jobs(&self) -> Vec<serde_json::Value> {
+        let mut conn = self.owner_conn().await;
+        sqlx::query_scalar("SELECT job::jsonb FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id")
+            .bind(cairn::jobs::embed::QUEUE)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap()
     }
 }

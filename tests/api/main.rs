@@ -7,6 +7,7 @@ mod auth;
 mod batch;
 mod by_tag;
 mod cli;
+mod embedding;
 mod errors;
 mod health;
 mod history;

@@ -17,6 +17,7 @@ use crate::api::extract::{ApiJson, ApiQuery, PathId};
 use crate::api::AppState;
 use crate::auth::{Auth, Writer};
 use crate::error::ApiError;
+use crate::jobs::embed;
 use crate::memory::{normalize_tag_filter, EmbeddingChange, Memory, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
 use crate::recall::params;
 use crate::store::events::{self, MemoryEvent};
@@ -74,6 +75,9 @@ async fn create_memory(
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     match memories::insert(&mut tx, &new, &auth.actor()).await? {
         Inserted::Stored(memory) => {
+            if memory.embedding_status == "pending" {
+                embed::enqueue(&mut tx, &[memory.id]).await?;
+            }
             tx.commit().await?;
             Ok((StatusCode::CREATED, Json(*memory)))
         }
@@ -178,8 +182,10 @@ async fn create_batch(
             }
         }
     }
-    tx.commit().await?;
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
+    let pending: Vec<Uuid> = stored.iter().filter(|m| m.embedding_status == "pending").map(|m| m.id).collect();
+    embed::enqueue(&mut tx, &pending).await?;
+    tx.commit().await?;
     Ok((
         StatusCode::CREATED,
         Json(BatchStored { stored: stored.len(), memory_ids: stored.iter().map(|m| m.id).collect(), memories: stored }),
@@ -296,11 +302,12 @@ async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> 
             return Err(duplicate(existing_id, "content"));
         }
     }
-    let memory = memories::update(&mut tx, id, &updated, embedding.clone(), &auth.actor()).await?;
-    tx.commit().await?;
-    if embedding == EmbeddingChange::Reset {
-        tracing::debug!(memory_id = %id, "content changed; embedding reset to pending");
+    let reembed = embedding == EmbeddingChange::Reset;
+    let memory = memories::update(&mut tx, id, &updated, embedding, &auth.actor()).await?;
+    if reembed {
+        embed::enqueue(&mut tx, &[id]).await?;
     }
+    tx.commit().await?;
     Ok(Json(memory))
 }
 

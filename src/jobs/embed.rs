@@ -1,0 +1,168 @@
+//! The embedding job (queue `cairn::embed`): computes vectors for pending memories, in batches.
+//!
+//! Storing a memory (or changing its content) enqueues `{tenant_id, memory_ids}` in the same transaction,
+//! through `cairn_enqueue`, which stamps the job with that transaction's tenant. A job embeds its memories
+//! *and* sweeps up other pending memories of the tenant, so under load a single job fills a whole forward
+//! pass and the jobs behind it find nothing left to do. No lock is held while the model runs: a vector is
+//! written back only if the memory's content hash is still the one that was embedded. Redelivery is
+//! harmless (ready memories are skipped). Failures retry with backoff; after the last attempt the memory
+//! shows `embedding_status = failed` and `embedding_error`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use apalis::prelude::{Attempt, Data, Error as JobError};
+use pgvector::Vector;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::embed::{Embedder, EmbedderSlot};
+use crate::error::ApiError;
+use crate::store::{Db, TenantTx};
+
+/// The queue's stable name.
+pub const QUEUE: &str = "cairn::embed";
+/// Attempts before a memory is marked `failed` (the enqueue function's default).
+pub const MAX_ATTEMPTS: usize = 8;
+/// Memories per forward pass.
+pub const BATCH: usize = 32;
+/// Other pending memories of the tenant a job takes along.
+pub const SWEEP: i64 = 256;
+
+/// The job's payload.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EmbedJob {
+    pub tenant_id: Uuid,
+    pub memory_ids: Vec<Uuid>,
+}
+
+/// Enqueues embedding of `memory_ids` in the caller's tenant transaction.
+pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    let payload = serde_json::json!({ "memory_ids": memory_ids });
+    sqlx::query("SELECT cairn_enqueue($1, $2)").bind(QUEUE).bind(payload).execute(tx.conn()).await?;
+    Ok(())
+}
+
+#[derive(sqlx::FromRow)]
+struct Pending {
+    id: Uuid,
+    content: String,
+    content_hash: String,
+}
+
+/// Embeds the listed memories that are still pending plus up to `sweep` other pending memories of the
+/// tenant; returns how many vectors were written.
+pub async fn embed_pending(
+    db: &Db,
+    embedder: &dyn Embedder,
+    tenant_id: Uuid,
+    memory_ids: &[Uuid],
+    sweep: i64,
+) -> anyhow::Result<usize> {
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let pending: Vec<Pending> = sqlx::query_as(
+        "(SELECT id, content, content_hash FROM memories
+            WHERE tenant_id = $1 AND id = ANY($2) AND embedding_status <> 'ready')
+         UNION
+         (SELECT id, content, content_hash FROM memories
+            WHERE tenant_id = $1 AND embedding_status = 'pending' ORDER BY updated_at LIMIT $3)",
+    )
+    .bind(tenant_id)
+    .bind(memory_ids)
+    .bind(sweep)
+    .fetch_all(tx.conn())
+    .await?;
+    tx.commit().await?;
+
+    let mut written = 0;
+    for chunk in pending.chunks(BATCH) {
+        let texts: Vec<String> = chunk.iter().map(|p| p.content.clone()).collect();
+        let vectors = embedder.embed(&texts).await?;
+        anyhow::ensure!(
+            vectors.len() == chunk.len(),
+            "the embedder returned {} vectors for {} texts",
+            vectors.len(),
+            chunk.len()
+        );
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        for (memory, vector) in chunk.iter().zip(vectors) {
+            let done = sqlx::query(
+                "UPDATE memories SET embedding = $3, embedding_status = 'ready', embedding_model = $4, embedding_error = NULL
+                 WHERE tenant_id = $1 AND id = $2 AND content_hash = $5 AND embedding_status <> 'ready'",
+            )
+            .bind(tenant_id)
+            .bind(memory.id)
+            .bind(Vector::from(vector))
+            .bind(embedder.model())
+            .bind(&memory.content_hash)
+            .execute(tx.conn())
+            .await?;
+            written += done.rows_affected() as usize;
+        }
+        tx.commit().await?;
+    }
+    Ok(written)
+}
+
+/// Records a failed attempt on the memories (still pending), or marks them `failed` after the last one.
+pub async fn record_failure(db: &Db, job: &EmbedJob, error: &str, last: bool) -> anyhow::Result<()> {
+    let mut tx = db.begin_tenant(job.tenant_id).await?;
+    let status = if last { "failed" } else { "pending" };
+    sqlx::query(
+        "UPDATE memories SET embedding_status = $3, embedding_error = $4
+         WHERE tenant_id = $1 AND id = ANY($2) AND embedding_status <> 'ready'",
+    )
+    .bind(job.tenant_id)
+    .bind(&job.memory_ids)
+    .bind(status)
+    .bind(error)
+    .execute(tx.conn())
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// What the worker needs.
+pub struct EmbedContext {
+    pub db: Db,
+    pub embedder: EmbedderSlot,
+}
+
+/// Backoff before attempt `n` is retried: 2^n seconds, at most a minute.
+pub fn backoff(attempt: usize) -> Duration {
+    Duration::from_secs(1u64 << attempt.min(6)).min(Duration::from_secs(60))
+}
+
+/// Runs one delivery of a job: Ok when done (or given up after the last attempt, with the failure
+/// recorded on the memories), Err with the reason when it should be retried.
+pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Result<(), String> {
+    let result = match ctx.embedder.get() {
+        Some(embedder) => embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP).await,
+        None => Err(anyhow::anyhow!("the embedding model is not ready")),
+    };
+    let Err(err) = result else { return Ok(()) };
+    let last = attempt + 1 >= MAX_ATTEMPTS;
+    let message = format!("{err:#}");
+    tracing::warn!(tenant_id = %job.tenant_id, attempt, last, error = %message, "embedding failed");
+    if let Err(record) = record_failure(&ctx.db, job, &message, last).await {
+        tracing::warn!(error = format!("{record:#}"), "could not record the embedding failure");
+    }
+    if last {
+        return Ok(()); // visible on the memories; retrying further would not help
+    }
+    Err(message)
+}
+
+/// The apalis handler: [`process`], then a backoff before a retry.
+pub async fn handle(job: EmbedJob, ctx: Data<Arc<EmbedContext>>, attempt: Attempt) -> Result<(), JobError> {
+    match process(&ctx, &job, attempt.current()).await {
+        Ok(()) => Ok(()),
+        Err(message) => {
+            tokio::time::sleep(backoff(attempt.current())).await;
+            Err(JobError::Failed(Arc::new(message.into())))
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! The embedding pipeline: jobs enqueued in the storing transaction, batched embedding, retries and
+//! visible failures, and the real apalis worker end to end.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cairn::embed::{EmbedFuture, Embedder};
+use cairn::jobs::embed::{process, EmbedContext, EmbedJob};
+use serde_json::json;
+use sqlx::{Connection, Executor};
+
+use crate::helpers::{local_model, spawn, spawn_with_embedder};
+
+#[tokio::test]
+async fn storing_enqueues_an_embedding_job_in_the_same_transaction() {
+    let app = spawn().await;
+    let id = app.store_text(&app.a.key, "embed me").await;
+    let jobs = app.queued_jobs().await;
+    assert_eq!(jobs, [json!({"tenant_id": app.a.id, "memory_ids": [id]})]);
+
+    // A rejected store enqueues nothing: the job shares the memory's transaction.
+    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "EMBED me"})).await.assert_error(409, "already exists");
+    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": [{"content": "ok"}, {"content": ""}]}))
+        .await
+        .assert_error(400, "memories[1].content");
+    assert_eq!(app.queued_jobs().await.len(), 1);
+
+    // A batch is one job; a supplied embedding needs none.
+    let batch = app
+        .post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": [{"content": "b1"}, {"content": "b2"}, {"content": "b3", "embedding": vec![0.1_f32; 384]}]}))
+        .await
+        .ok(201)
+        .clone();
+    let jobs = app.queued_jobs().await;
+    assert_eq!(jobs.len(), 2);
+    assert_eq!(jobs[1]["memory_ids"].as_array().unwrap().len(), 2);
+    assert!(!jobs[1]["memory_ids"].as_array().unwrap().contains(&batch["memory_ids"][2]));
+
+    // Only a content change re-embeds.
+    app.patch(&app.a.key, &format!("/api/v1/memories/{id}"), &json!({"importance": 0.9})).await.ok(200);
+    assert_eq!(app.queued_jobs().await.len(), 2);
+    app.patch(&app.a.key, &format!("/api/v1/memories/{id}"), &json!({"content": "embed me again"})).await.ok(200);
+    assert_eq!(app.queued_jobs().await.len(), 3);
+}
+
+#[tokio::test]
+async fn the_server_role_can_only_enqueue_for_its_own_tenant_and_cannot_read_the_queue() {
+    let app = spawn().await;
+    let mut conn = app.owner_conn().await;
+    let forged = json!({"tenant_id": app.b.id, "memory_ids": []});
+
+    // As tenant A, a payload naming tenant B is stamped with A.
+    let mut tx = conn.begin().await.unwrap();
+    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
+        .bind(app.a.id.to_string())
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    sqlx::query("SELECT cairn_enqueue('cairn::embed', $1)").bind(&forged).execute(&mut *tx).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(app.queued_jobs().await, [json!({"tenant_id": app.a.id, "memory_ids": []})]);
+
+    // The queue itself is out of the role's reach.
+    let mut tx = conn.begin().await.unwrap();
+    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    let read = sqlx::query("SELECT count(*) FROM apalis.jobs").execute(&mut *tx).await.unwrap_err();
+    assert!(read.to_string().contains("permission denied"), "{read}");
+    drop(tx);
+
+    // Without a tenant, nothing can be enqueued.
+    let mut tx = conn.begin().await.unwrap();
+    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    let err =
+        sqlx::query("SELECT cairn_enqueue('cairn::embed', $1)").bind(&forged).execute(&mut *tx).await.unwrap_err();
+    assert!(err.to_string().contains("needs app.tenant_id"), "{err}");
+}
+
+#[tokio::test]
+async fn the_worker_embeds_pending_memories_and_recall_then_finds_them_by_meaning() {
+    let app = spawn_with_embedder(local_model()).await;
+    let items = json!({"memories": [
+        {"content": "We chose PostgreSQL as the primary datastore for its ACID transactions."},
+        {"content": "The office plants need watering twice a week."},
+        {"content": "Bob is allergic to peanuts."}
+    ]});
+    let stored = app.post(&app.a.key, "/api/v1/memories/batch", &items).await.ok(201).clone();
+    assert!(stored["memories"].as_array().unwrap().iter().all(|m| m["embedding_status"] == "pending"));
+    assert_eq!(app.drain_jobs().await, 1);
+    let listed = app.get(&app.a.key, "/api/v1/memories").await.ok(200).clone();
+    for m in listed["memories"].as_array().unwrap() {
+        assert_eq!(
+            (m["embedding_status"].as_str(), m["embedding_model"].as_str()),
+            (Some("ready"), Some("all-MiniLM-L6-v2"))
+        );
+    }
+    let found = app
+        .post(
+            &app.a.key,
+            "/api/v1/recall",
+            &json!({"query": "which database do we use?", "mode": "semantic", "limit": 1}),
+        )
+        .await
+        .ok(200)
+        .clone();
+    assert!(found["results"][0]["memory"]["content"].as_str().unwrap().contains("PostgreSQL"));
+
+    // New content is embedded again.
+    let id = found["results"][0]["memory"]["id"].as_str().unwrap().to_owned();
+    app.patch(&app.a.key, &format!("/api/v1/memories/{id}"), &json!({"content": "Our cat is named Miso."}))
+        .await
+        .ok(200);
+    app.drain_jobs().await;
+    let cat = app
+        .post(&app.a.key, "/api/v1/recall", &json!({"query": "pet's name", "mode": "semantic", "limit": 1}))
+        .await
+        .ok(200)
+        .clone();
+    assert_eq!(cat["results"][0]["memory"]["id"], id.as_str());
+    assert_eq!(cat["results"][0]["memory"]["embedding_status"], "ready");
+}
+
+#[tokio::test]
+async fn a_job_takes_other_pending_memories_of_its_tenant_along() {
+    let app = spawn_with_embedder(local_model()).await;
+    for i in 0..5 {
+        app.store_text(&app.a.key, &format!("sweep candidate {i}")).await;
+    }
+    let job = EmbedJob { tenant_id: app.a.id, memory_ids: vec![] };
+    let ctx = EmbedContext { db: app.db.clone(), embedder: app.embedder.clone() };
+    process(&ctx, &job, 0).await.unwrap();
+    let listed = app.get(&app.a.key, "/api/v1/memories").await.ok(200).clone();
+    assert!(listed["memories"].as_array().unwrap().iter().all(|m| m["embedding_status"] == "ready"));
+}
+
+struct FailingEmbedder;
+
+impl Embedder for FailingEmbedder {
+    fn model(&self) -> &str {
+        "failing"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, _texts: &'a [String]) -> EmbedFuture<'a> {
+        Box::pin(async { Err(anyhow::anyhow!("upstream embedding service answered 503")) })
+    }
+}
+
+#[tokio::test]
+async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_failed() {
+    let app = spawn_with_embedder(Arc::new(FailingEmbedder)).await;
+    let id = app.store_text(&app.a.key, "doomed").await;
+    let job = EmbedJob { tenant_id: app.a.id, memory_ids: vec![id.parse().unwrap()] };
+    let ctx = EmbedContext { db: app.db.clone(), embedder: app.embedder.clone() };
+    let retry = process(&ctx, &job, 0).await.unwrap_err();
+    assert!(retry.contains("503"));
+    let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    assert_eq!(m["embedding_status"], "pending");
+    assert!(m["embedding_error"].as_str().unwrap().contains("upstream embedding service answered 503"));
+
+    process(&ctx, &job, cairn::jobs::embed::MAX_ATTEMPTS - 1).await.expect("the last attempt gives up cleanly");
+    let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    assert_eq!(m["embedding_status"], "failed");
+    // The memory is still found by its words.
+    let found =
+        app.post(&app.a.key, "/api/v1/recall", &json!({"query": "doomed", "mode": "keyword"})).await.ok(200).clone();
+    assert_eq!(found["count"], 1);
+    assert!(cairn::jobs::embed::backoff(1) < cairn::jobs::embed::backoff(3));
+    assert_eq!(cairn::jobs::embed::backoff(30), Duration::from_secs(60));
+}
+
+#[tokio::test]
+async fn the_apalis_worker_processes_the_queue_end_to_end() {
+    let app = spawn_with_embedder(local_model()).await;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let workers = tokio::spawn(cairn::jobs::run_workers(app.db.clone(), app.embedder.clone(), async move {
+        let _ = stopped.await;
+    }));
+    let id = app.store_text(&app.a.key, "processed by the real worker").await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+        if m["embedding_status"] == "ready" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the worker never embedded the memory: {m}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let _ = stop.send(());
+    tokio::time::timeout(Duration::from_secs(10), workers).await.expect("workers stop on shutdown").unwrap();
+}

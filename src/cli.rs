@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use chrono::Utc;
 use serde_json::json;
 
-use crate::config::{Cli, Command, DbArgs, EmbedderKind, KeyCommand, LogFormat, TenantCommand};
+use crate::config::{AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, KeyCommand, LogFormat, TenantCommand};
 use crate::embed::EmbedderSlot;
 use crate::server::{shutdown_signal, Application};
 use crate::store::{tenants, Db};
@@ -80,6 +80,10 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
+        Command::Eval(EvalCommand::Locomo { data, url, mode, keep_tenants, db, app }) => {
+            eval_locomo(&data, url, &mode, keep_tenants, &db, app).await
+        }
+        Command::Reembed { tenant, db, app } => reembed(tenant, &db, &app).await,
         Command::Tenant(command) => tenant(command).await,
         Command::Key(command) => key(command).await,
     }
@@ -181,4 +185,77 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// Runs the LoCoMo evaluation against `url`, or against a server (with workers) started here.
+async fn eval_locomo(
+    data: &std::path::Path,
+    url: Option<String>,
+    mode: &str,
+    keep_tenants: bool,
+    db_args: &DbArgs,
+    app: AppArgs,
+) -> anyhow::Result<()> {
+    use crate::eval::locomo::{self, EvalOptions};
+    if let Some(url) = url {
+        let db = connect(db_args).await?;
+        return locomo::run(&db, EvalOptions { data, url: url.trim_end_matches('/'), mode, keep_tenants }).await;
+    }
+    let application = Application::build(db_args, app, "127.0.0.1:0".parse()?).await?;
+    let url = format!("http://{}", application.local_addr());
+    let (db, embedder) = (application.state().db.clone(), application.state().embedder.clone());
+    let (stop, stopped) = tokio::sync::watch::channel(());
+    let (mut stop_server, mut stop_workers) = (stopped.clone(), stopped);
+    let server = tokio::spawn(application.run(async move {
+        let _ = stop_server.changed().await;
+    }));
+    let workers = tokio::spawn(jobs::run_workers(db.clone(), embedder, async move {
+        let _ = stop_workers.changed().await;
+    }));
+    let outcome = locomo::run(&db, EvalOptions { data, url: &url, mode, keep_tenants }).await;
+    drop(stop);
+    let _ = server.await;
+    let _ = workers.await;
+    outcome
+}
+
+/// Re-embeds one tenant's or every tenant's memories with the local model.
+async fn reembed(tenant: Option<uuid::Uuid>, db_args: &DbArgs, app: &AppArgs) -> anyhow::Result<()> {
+    if app.embedder != EmbedderKind::Local {
+        bail!("reembed needs an embedder: set CAIRN_EMBEDDER=local");
+    }
+    let db = connect(db_args).await?;
+    let dir = app.model_dir();
+    let model = tokio::task::spawn_blocking(move || crate::embed::local::LocalEmbedder::load(&dir)).await??;
+    if model.dimension() != app.embedding_dim {
+        bail!(
+            "the model produces {}-dimensional vectors; the deployment is configured for {}",
+            model.dimension(),
+            app.embedding_dim
+        );
+    }
+    let model = crate::embed::LocalModel::new(model);
+    let tenant_ids = match tenant {
+        Some(id) if tenants::tenant_exists(db.owner(), id).await? => vec![id],
+        Some(id) => bail!("no tenant with id {id}"),
+        None => tenants::tenant_ids(db.owner()).await?,
+    };
+    let mut total = 0;
+    for id in &tenant_ids {
+        total += jobs::embed::count_memories(&db, *id).await?;
+    }
+    let bar = indicatif::ProgressBar::new(total.max(0) as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} memories ({per_sec}, eta {eta})",
+        )?
+        .progress_chars("=> "),
+    );
+    let mut written = 0;
+    for id in tenant_ids {
+        written += jobs::embed::reembed_tenant(&db, &model, id, |n| bar.inc(n as u64)).await?;
+    }
+    bar.finish();
+    eprintln!("re-embedded {written} of {total} memories with {}", crate::embed::Embedder::model(&model));
+    Ok(())
 }

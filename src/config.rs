@@ -47,6 +47,42 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Measure retrieval quality.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Re-embed memories with the configured local model (after a model change), with a progress bar.
+    Reembed {
+        /// Only this tenant (default: every tenant).
+        #[arg(long)]
+        tenant: Option<Uuid>,
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(flatten)]
+        app: AppArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Evidence recall@k, hit@k, MRR and latency of /api/v1/recall on LoCoMo conversations.
+    Locomo {
+        /// The LoCoMo JSON file (a list of conversations with their questions).
+        #[arg(long)]
+        data: PathBuf,
+        /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
+        #[arg(long)]
+        url: Option<String>,
+        /// Recall mode to evaluate: hybrid, semantic or keyword.
+        #[arg(long, default_value = "hybrid")]
+        mode: String,
+        /// Keep the evaluation's tenants (default: delete them afterwards).
+        #[arg(long)]
+        keep_tenants: bool,
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(flatten)]
+        app: AppArgs,
+    },
 }
 
 /// How to reach Postgres.

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod embed;
 pub mod error;
+pub mod eval;
 pub mod jobs;
 pub mod memory;
 pub mod recall;

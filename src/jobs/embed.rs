@@ -166,3 +166,59 @@ pub async fn handle(job: EmbedJob, ctx: Data<Arc<EmbedContext>>, attempt: Attemp
         }
     }
 }
+
+/// Re-embeds every memory of a tenant with `embedder` (after a model change), 32 per forward pass, in id
+/// order; `progress` is told how many were done after each pass. Returns how many vectors were written.
+pub async fn reembed_tenant(
+    db: &Db,
+    embedder: &dyn Embedder,
+    tenant_id: Uuid,
+    mut progress: impl FnMut(usize),
+) -> anyhow::Result<usize> {
+    let mut after = Uuid::nil();
+    let mut written = 0;
+    loop {
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        let page: Vec<Pending> = sqlx::query_as(
+            "SELECT id, content, content_hash FROM memories WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+        )
+        .bind(tenant_id)
+        .bind(after)
+        .bind(BATCH as i64)
+        .fetch_all(tx.conn())
+        .await?;
+        tx.commit().await?;
+        let Some(last) = page.last() else { return Ok(written) };
+        after = last.id;
+        let texts: Vec<String> = page.iter().map(|p| p.content.clone()).collect();
+        let vectors = embedder.embed(&texts).await?;
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        for (memory, vector) in page.iter().zip(vectors) {
+            let done = sqlx::query(
+                "UPDATE memories SET embedding = $3, embedding_status = 'ready', embedding_model = $4, embedding_error = NULL
+                 WHERE tenant_id = $1 AND id = $2 AND content_hash = $5",
+            )
+            .bind(tenant_id)
+            .bind(memory.id)
+            .bind(Vector::from(vector))
+            .bind(embedder.model())
+            .bind(&memory.content_hash)
+            .execute(tx.conn())
+            .await?;
+            written += done.rows_affected() as usize;
+        }
+        tx.commit().await?;
+        progress(page.len());
+    }
+}
+
+/// How many memories a tenant has.
+pub async fn count_memories(db: &Db, tenant_id: Uuid) -> anyhow::Result<i64> {
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let n = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1")
+        .bind(tenant_id)
+        .fetch_one(tx.conn())
+        .await?;
+    tx.commit().await?;
+    Ok(n)
+}

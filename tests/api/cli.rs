@@ -76,3 +76,30 @@ fn openapi_command_prints_the_document() {
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(printed, serde_json::to_value(cairn::api::openapi()).unwrap());
 }
+
+#[tokio::test]
+async fn reembed_rewrites_every_vector_with_the_local_model() {
+    let app = spawn().await;
+    let items = json!({"memories": [
+        {"content": "first, with a client vector", "embedding": vec![0.5_f32; 384]},
+        {"content": "second, still pending"}
+    ]});
+    app.post(&app.a.key, "/api/v1/memories/batch", &items).await.ok(201);
+    app.store_text(&app.b.key, "tenant b's memory").await;
+    let tenant = app.a.id.to_string();
+    let db_url = app.db_url.clone();
+    let out = tokio::task::spawn_blocking(move || cairn(&db_url, &["reembed", "--tenant", &tenant])).await.unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("re-embedded 2 of 2 memories with all-MiniLM-L6-v2"));
+    let listed = app.get(&app.a.key, "/api/v1/memories").await.ok(200).clone();
+    for m in listed["memories"].as_array().unwrap() {
+        assert_eq!(
+            (m["embedding_status"].as_str(), m["embedding_model"].as_str()),
+            (Some("ready"), Some("all-MiniLM-L6-v2"))
+        );
+    }
+    let other = app.get(&app.b.key, "/api/v1/memories").await.ok(200).clone();
+    assert_eq!(other["memories"][0]["embedding_status"], "pending", "only the named tenant");
+    let missing = cairn(&app.db_url, &["reembed", "--tenant", &uuid::Uuid::new_v4().to_string()]);
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no tenant with id"));
+}

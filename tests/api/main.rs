@@ -9,6 +9,7 @@ mod by_tag;
 mod cli;
 mod embedding;
 mod errors;
+mod eval;
 mod health;
 mod history;
 mod isolation;

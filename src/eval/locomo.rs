@@ -1,0 +1,345 @@
+//! `cairn eval locomo`: evidence recall of `/api/v1/recall` on LoCoMo conversations.
+//!
+//! Each conversation goes into a fresh tenant (created through DATABASE_URL), one memory per dialog turn
+//! ("Speaker: text", the session's date as the memory's time, the dia_id in metadata), stored through the
+//! HTTP API. Every question is asked through `/api/v1/recall`; a question's evidence turns found in the top
+//! k give recall@k (share of its evidence), hit@k (any), and MRR. Turns with identical text are one memory
+//! (the service deduplicates), standing for all their dia_ids. Nothing here is tuned to LoCoMo.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use chrono::{NaiveDateTime, TimeZone, Utc};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::memory::content_hash;
+use crate::store::{tenants, Db};
+
+#[derive(Debug, Deserialize)]
+struct Sample {
+    sample_id: String,
+    conversation: serde_json::Map<String, Value>,
+    qa: Vec<Qa>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Qa {
+    question: String,
+    #[serde(default)]
+    evidence: Vec<String>,
+    category: u8,
+}
+
+#[derive(Debug, Deserialize)]
+struct Turn {
+    speaker: String,
+    dia_id: String,
+    text: String,
+}
+
+/// One conversation's turns: content, time, and the dia_ids that content stands for.
+struct Turns {
+    memories: Vec<(String, chrono::DateTime<Utc>, Vec<String>)>,
+    known: HashSet<String>,
+}
+
+fn session_time(text: &str) -> Option<chrono::DateTime<Utc>> {
+    let cleaned = text.trim().replace("  ", " ");
+    NaiveDateTime::parse_from_str(&cleaned, "%I:%M %p on %d %B, %Y").ok().map(|t| Utc.from_utc_datetime(&t))
+}
+
+fn turns(sample: &Sample) -> anyhow::Result<Turns> {
+    let mut by_hash: HashMap<String, usize> = HashMap::new();
+    let mut memories: Vec<(String, chrono::DateTime<Utc>, Vec<String>)> = Vec::new();
+    let mut known = HashSet::new();
+    let mut sessions: Vec<(u32, &Value)> = sample
+        .conversation
+        .iter()
+        .filter_map(|(k, v)| k.strip_prefix("session_").and_then(|n| n.parse::<u32>().ok()).map(|n| (n, v)))
+        .collect();
+    sessions.sort_by_key(|(n, _)| *n);
+    for (n, value) in sessions {
+        let when = sample
+            .conversation
+            .get(&format!("session_{n}_date_time"))
+            .and_then(Value::as_str)
+            .and_then(session_time)
+            .with_context(|| format!("{}: session {n} has no readable date", sample.sample_id))?;
+        let turns: Vec<Turn> =
+            serde_json::from_value(value.clone()).with_context(|| format!("{}: session {n}", sample.sample_id))?;
+        for (i, turn) in turns.into_iter().enumerate() {
+            known.insert(turn.dia_id.clone());
+            let content: String =
+                format!("{}: {}", turn.speaker, turn.text).chars().take(crate::memory::MAX_CONTENT_CHARS).collect();
+            // Turns keep their order within a session: one second apart.
+            let at = when + chrono::Duration::seconds(i as i64);
+            match by_hash.get(&content_hash(&content)) {
+                Some(&index) => memories[index].2.push(turn.dia_id),
+                None => {
+                    by_hash.insert(content_hash(&content), memories.len());
+                    memories.push((content, at, vec![turn.dia_id]));
+                }
+            }
+        }
+    }
+    Ok(Turns { memories, known })
+}
+
+/// Evidence ids as given, split on ';' and whitespace, keeping only ids of existing turns.
+fn clean_evidence(raw: &[String], known: &HashSet<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for id in raw.iter().flat_map(|e| e.split([';', ',', ' '])).map(str::trim).filter(|s| !s.is_empty()) {
+        if known.contains(id) && !out.iter().any(|o| o == id) {
+            out.push(id.to_owned());
+        }
+    }
+    out
+}
+
+const KS: [usize; 4] = [1, 5, 10, 20];
+
+#[derive(Default, Clone)]
+struct Totals {
+    questions: usize,
+    recall: [f64; 4],
+    hit: [f64; 4],
+    mrr: f64,
+    latencies: Vec<Duration>,
+}
+
+impl Totals {
+    fn add(&mut self, evidence: &[String], ranked: &[Vec<String>], latency: Duration) {
+        self.questions += 1;
+        self.latencies.push(latency);
+        for (slot, k) in KS.iter().enumerate() {
+            let top: HashSet<&String> = ranked.iter().take(*k).flatten().collect();
+            let found = evidence.iter().filter(|e| top.contains(e)).count();
+            self.recall[slot] += found as f64 / evidence.len() as f64;
+            self.hit[slot] += if found > 0 { 1.0 } else { 0.0 };
+        }
+        if let Some(rank) = ranked.iter().position(|ids| ids.iter().any(|id| evidence.contains(id))) {
+            self.mrr += 1.0 / (rank + 1) as f64;
+        }
+    }
+
+    fn merge(&mut self, other: &Totals) {
+        self.questions += other.questions;
+        for i in 0..4 {
+            self.recall[i] += other.recall[i];
+            self.hit[i] += other.hit[i];
+        }
+        self.mrr += other.mrr;
+        self.latencies.extend(other.latencies.iter().copied());
+    }
+
+    fn percentile(&self, p: f64) -> f64 {
+        let mut ms: Vec<f64> = self.latencies.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+        if ms.is_empty() {
+            return 0.0;
+        }
+        ms.sort_by(f64::total_cmp);
+        ms[((ms.len() as f64 - 1.0) * p).round() as usize]
+    }
+
+    fn line(&self, label: &str) -> String {
+        let n = self.questions.max(1) as f64;
+        format!(
+            "{label}: n={} recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} hit@1={:.3} hit@5={:.3} hit@10={:.3} hit@20={:.3} mrr={:.3} p50={:.1}ms p95={:.1}ms",
+            self.questions,
+            self.recall[0] / n, self.recall[1] / n, self.recall[2] / n, self.recall[3] / n,
+            self.hit[0] / n, self.hit[1] / n, self.hit[2] / n, self.hit[3] / n,
+            self.mrr / n, self.percentile(0.5), self.percentile(0.95)
+        )
+    }
+}
+
+/// Options of one evaluation run.
+pub struct EvalOptions<'a> {
+    pub data: &'a Path,
+    pub url: &'a str,
+    pub mode: &'a str,
+    pub keep_tenants: bool,
+}
+
+/// Ingests, waits for embeddings, asks every question; prints the figures. `db` creates (and afterwards
+/// deletes) the tenants.
+pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
+    let samples: Vec<Sample> =
+        serde_json::from_slice(&std::fs::read(opts.data).with_context(|| format!("reading {}", opts.data.display()))?)
+            .context("parsing the LoCoMo file")?;
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build()?;
+    let mut by_category: BTreeMap<u8, Totals> = BTreeMap::new();
+    let mut created: Vec<Uuid> = Vec::new();
+    let outcome = async {
+        for sample in &samples {
+            let turns = turns(sample)?;
+            let tenant = tenants::create_tenant(
+                db.owner(),
+                &format!("eval-locomo-{}-{}", sample.sample_id, Uuid::new_v4().simple()),
+            )
+            .await?;
+            created.push(tenant.id);
+            let scopes = vec!["read".to_owned(), "write".to_owned()];
+            let (_, key) = crate::auth::create_key(db.owner(), tenant.id, &scopes, Some("eval"), None).await?;
+            let memory_dias = ingest(&client, opts.url, &key, &turns).await?;
+            wait_for_embeddings(db, tenant.id).await?;
+            for qa in &sample.qa {
+                let evidence = clean_evidence(&qa.evidence, &turns.known);
+                if evidence.is_empty() {
+                    continue;
+                }
+                let started = Instant::now();
+                let ranked = ask(&client, opts.url, &key, &qa.question, opts.mode, &memory_dias).await?;
+                by_category.entry(qa.category).or_default().add(&evidence, &ranked, started.elapsed());
+            }
+            eprintln!("[eval] {}: {} memories, {} questions", sample.sample_id, turns.memories.len(), sample.qa.len());
+        }
+        anyhow::Ok(())
+    }
+    .await;
+    if !opts.keep_tenants {
+        for id in &created {
+            sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(db.owner()).await?;
+        }
+    }
+    outcome?;
+    let mut main = Totals::default();
+    for (category, totals) in &by_category {
+        println!("{}", totals.line(&format!("category {category}")));
+        if (1..=4).contains(category) {
+            main.merge(totals);
+        }
+    }
+    println!("{}", main.line("categories 1-4 (detail)"));
+    let n = main.questions.max(1) as f64;
+    println!(
+        "categories 1-4: recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} mrr={:.3}",
+        main.recall[0] / n,
+        main.recall[1] / n,
+        main.recall[2] / n,
+        main.recall[3] / n,
+        main.mrr / n
+    );
+    Ok(())
+}
+
+/// Stores the turns (batches of 500); returns memory id -> the dia_ids it stands for.
+async fn ingest(
+    client: &reqwest::Client,
+    url: &str,
+    key: &str,
+    turns: &Turns,
+) -> anyhow::Result<HashMap<String, Vec<String>>> {
+    let mut dias = HashMap::new();
+    for chunk in turns.memories.chunks(500) {
+        let items: Vec<Value> = chunk
+            .iter()
+            .map(|(content, at, ids)| json!({"content": content, "created_at": at.to_rfc3339(), "metadata": {"dia_id": ids[0], "dia_ids": ids}}))
+            .collect();
+        let res = client
+            .post(format!("{url}/api/v1/memories/batch"))
+            .bearer_auth(key)
+            .json(&json!({ "memories": items }))
+            .send()
+            .await?;
+        let status = res.status();
+        let body: Value = res.json().await?;
+        if status.as_u16() != 201 {
+            bail!("storing turns failed ({status}): {body}");
+        }
+        for (id, (_, _, ids)) in body["memory_ids"].as_array().context("memory_ids")?.iter().zip(chunk) {
+            dias.insert(id.as_str().unwrap_or_default().to_owned(), ids.clone());
+        }
+    }
+    Ok(dias)
+}
+
+/// Waits until every memory of the tenant has its embedding (or failed), at most ten minutes.
+async fn wait_for_embeddings(db: &Db, tenant_id: Uuid) -> anyhow::Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        let pending: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND embedding_status = 'pending'")
+                .bind(tenant_id)
+                .fetch_one(tx.conn())
+                .await?;
+        tx.commit().await?;
+        if pending == 0 {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("{pending} memories still have no embedding after ten minutes: is a worker with a model running?");
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// Asks one question; returns, per result in rank order, the dia_ids it stands for.
+async fn ask(
+    client: &reqwest::Client,
+    url: &str,
+    key: &str,
+    question: &str,
+    mode: &str,
+    dias: &HashMap<String, Vec<String>>,
+) -> anyhow::Result<Vec<Vec<String>>> {
+    let query: String = question.chars().take(crate::recall::MAX_QUERY_CHARS).collect();
+    let res = client
+        .post(format!("{url}/api/v1/recall"))
+        .bearer_auth(key)
+        .json(&json!({"query": query, "mode": mode, "limit": 20}))
+        .send()
+        .await?;
+    let status = res.status();
+    let body: Value = res.json().await?;
+    if !status.is_success() {
+        bail!("recall failed ({status}): {body}");
+    }
+    Ok(body["results"]
+        .as_array()
+        .context("results")?
+        .iter()
+        .map(|r| dias.get(r["memory"]["id"].as_str().unwrap_or_default()).cloned().unwrap_or_default())
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_is_split_and_unknown_ids_dropped() {
+        let known: HashSet<String> = ["D8:6", "D9:17", "D1:3"].iter().map(|s| s.to_string()).collect();
+        let raw = vec!["D8:6; D9:17".to_owned(), "D1:3".to_owned(), "D99:1".to_owned(), "D1:3".to_owned()];
+        assert_eq!(clean_evidence(&raw, &known), ["D8:6", "D9:17", "D1:3"]);
+    }
+
+    #[test]
+    fn session_dates_parse() {
+        assert_eq!(session_time("1:56 pm on 8 May, 2023").unwrap().to_rfc3339(), "2023-05-08T13:56:00+00:00");
+        assert!(session_time("10:37 am on 27 June, 2023").is_some());
+    }
+
+    #[test]
+    fn metrics_count_shares_hits_and_reciprocal_rank() {
+        let mut t = Totals::default();
+        let evidence = vec!["a".to_owned(), "b".to_owned()];
+        let ranked = vec![
+            vec!["x".to_owned()],
+            vec!["a".to_owned()],
+            vec!["y".to_owned()],
+            vec![],
+            vec![],
+            vec!["b".to_owned()],
+        ];
+        t.add(&evidence, &ranked, Duration::from_millis(3));
+        assert_eq!((t.recall[0], t.recall[1], t.recall[2]), (0.0, 0.5, 1.0));
+        assert_eq!((t.hit[0], t.hit[1]), (0.0, 1.0));
+        assert!((t.mrr - 0.5).abs() < 1e-9);
+    }
+}

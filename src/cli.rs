@@ -63,10 +63,8 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Worker(args) => {
             let db = connect(&args.db).await?;
             db.check_app_role().await?;
-            let embedder = EmbedderSlot::disabled();
-            if args.app.embedder == EmbedderKind::Local {
-                embedder.load_local_in_background(args.app.model_dir(), args.app.embedding_dim);
-            }
+            db.check_embedding_dimension(args.app.embedding_dim).await?;
+            let embedder = EmbedderSlot::from_config(&args.app)?;
             tracing::info!("cairn workers running");
             jobs::run_workers(db, embedder, shutdown_signal()).await;
             Ok(())

@@ -53,7 +53,7 @@ pub enum Command {
     /// Re-embed memories with the configured local model (after a model change), with a progress bar.
     Reembed {
         /// Only this tenant (default: every tenant).
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_TENANT")]
         tenant: Option<Uuid>,
         #[command(flatten)]
         db: DbArgs,
@@ -67,16 +67,16 @@ pub enum EvalCommand {
     /// Evidence recall@k, hit@k, MRR and latency of /api/v1/recall on LoCoMo conversations.
     Locomo {
         /// The LoCoMo JSON file (a list of conversations with their questions).
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_EVAL_DATA")]
         data: PathBuf,
         /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_EVAL_URL")]
         url: Option<String>,
         /// Recall mode to evaluate: hybrid, semantic or keyword.
-        #[arg(long, default_value = "hybrid")]
+        #[arg(long, env = "CAIRN_EVAL_MODE", default_value = "hybrid")]
         mode: String,
         /// Keep the evaluation's tenants (default: delete them afterwards).
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
         keep_tenants: bool,
         #[command(flatten)]
         db: DbArgs,
@@ -150,6 +150,34 @@ pub struct AppArgs {
     /// How recall fuses vector and keyword candidates.
     #[arg(long, env = "CAIRN_RECALL_FUSION", value_enum, default_value_t = Fusion::Weighted)]
     pub recall_fusion: Fusion,
+
+    /// OpenAI-compatible embeddings endpoint's base URL, with its version (`CAIRN_EMBEDDER=openai`).
+    #[arg(long, env = "CAIRN_OPENAI_BASE_URL", default_value = "https://api.openai.com/v1")]
+    pub openai_base_url: String,
+
+    /// API key for the embeddings endpoint (optional for local servers such as Ollama).
+    #[arg(long, env = "CAIRN_OPENAI_API_KEY", hide_env_values = true, value_parser = parse_secret)]
+    pub openai_api_key: Option<SecretString>,
+
+    /// Embedding model name.
+    #[arg(long, env = "CAIRN_OPENAI_MODEL", default_value = "text-embedding-3-small")]
+    pub openai_model: String,
+
+    /// `dimensions` to request (default: CAIRN_EMBEDDING_DIM; 0 sends none, for servers that reject it).
+    #[arg(long, env = "CAIRN_OPENAI_DIMENSIONS")]
+    pub openai_dimensions: Option<usize>,
+
+    /// Texts per embeddings request.
+    #[arg(long, env = "CAIRN_OPENAI_BATCH", default_value_t = 64)]
+    pub openai_batch: usize,
+
+    /// Seconds before an embeddings request is abandoned (and retried).
+    #[arg(long, env = "CAIRN_OPENAI_TIMEOUT_SECS", default_value_t = 30)]
+    pub openai_timeout_secs: u64,
+
+    /// Retries of a failed embeddings request (429, 5xx, timeouts), with exponential backoff.
+    #[arg(long, env = "CAIRN_OPENAI_RETRIES", default_value_t = 5)]
+    pub openai_retries: usize,
 }
 
 /// The embedder a deployment uses.
@@ -157,11 +185,33 @@ pub struct AppArgs {
 pub enum EmbedderKind {
     /// A sentence-transformers model on CPU (candle), from `CAIRN_MODEL_DIR`.
     Local,
+    /// An OpenAI-compatible `/v1/embeddings` server (`CAIRN_OPENAI_*`).
+    #[value(name = "openai")]
+    OpenAi,
     /// No embedder: keyword recall only.
     None,
 }
 
 impl AppArgs {
+    /// The OpenAI-compatible embedder's settings.
+    pub fn openai(&self) -> crate::embed::openai::OpenAiConfig {
+        let dimensions = match self.openai_dimensions {
+            Some(0) => None,
+            Some(d) => Some(d),
+            None => Some(self.embedding_dim),
+        };
+        crate::embed::openai::OpenAiConfig {
+            base_url: self.openai_base_url.clone(),
+            api_key: self.openai_api_key.clone(),
+            model: self.openai_model.clone(),
+            dimensions,
+            expected_dim: self.embedding_dim,
+            batch: self.openai_batch.max(1),
+            timeout: std::time::Duration::from_secs(self.openai_timeout_secs.max(1)),
+            retries: self.openai_retries,
+        }
+    }
+
     /// The model directory: `model_dir`, else the set-up's cache.
     pub fn model_dir(&self) -> PathBuf {
         self.model_dir.clone().unwrap_or_else(|| {
@@ -182,6 +232,13 @@ impl Default for AppArgs {
             embedder: EmbedderKind::Local,
             model_dir: None,
             recall_fusion: Fusion::Weighted,
+            openai_base_url: "https://api.openai.com/v1".into(),
+            openai_api_key: None,
+            openai_model: "text-embedding-3-small".into(),
+            openai_dimensions: None,
+            openai_batch: 64,
+            openai_timeout_secs: 30,
+            openai_retries: 5,
         }
     }
 }
@@ -203,7 +260,7 @@ pub enum TenantCommand {
         /// The tenant's unique name.
         name: String,
         /// Print exactly one JSON object `{"tenant_id", "name", "api_key"}` on stdout.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_JSON")]
         json: bool,
         #[command(flatten)]
         db: DbArgs,
@@ -211,7 +268,7 @@ pub enum TenantCommand {
     /// List tenants.
     List {
         /// Print a JSON array.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_JSON")]
         json: bool,
         #[command(flatten)]
         db: DbArgs,
@@ -223,19 +280,19 @@ pub enum KeyCommand {
     /// Create an API key for a tenant; the secret is printed once.
     Create {
         /// The tenant's id.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_TENANT")]
         tenant: Uuid,
         /// Comma-separated scopes: read, write (implies read), admin (implies both).
-        #[arg(long, default_value = "read,write", value_delimiter = ',')]
+        #[arg(long, env = "CAIRN_KEY_SCOPES", default_value = "read,write", value_delimiter = ',')]
         scopes: Vec<String>,
         /// A label for the key.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_KEY_NAME")]
         name: Option<String>,
         /// Days until the key expires (never, if absent).
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_KEY_EXPIRES_IN_DAYS")]
         expires_in_days: Option<u32>,
         /// Print exactly one JSON object on stdout.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_JSON")]
         json: bool,
         #[command(flatten)]
         db: DbArgs,
@@ -250,10 +307,10 @@ pub enum KeyCommand {
     /// List a tenant's keys (never their secrets).
     List {
         /// The tenant's id.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_TENANT")]
         tenant: Uuid,
         /// Print a JSON array.
-        #[arg(long)]
+        #[arg(long, env = "CAIRN_JSON")]
         json: bool,
         #[command(flatten)]
         db: DbArgs,

@@ -6,7 +6,7 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::api::{self, AppState};
-use crate::config::{AppArgs, DbArgs, EmbedderKind};
+use crate::config::{AppArgs, DbArgs};
 use crate::embed::EmbedderSlot;
 use crate::store::Db;
 
@@ -20,10 +20,7 @@ impl Application {
     /// Migrates, checks that tenant queries are bound by RLS, binds `listen`, and starts loading the
     /// configured embedder in the background.
     pub async fn build(db_args: &DbArgs, app: AppArgs, listen: SocketAddr) -> anyhow::Result<Self> {
-        let slot = EmbedderSlot::disabled();
-        if app.embedder == EmbedderKind::Local {
-            slot.load_local_in_background(app.model_dir(), app.embedding_dim);
-        }
+        let slot = EmbedderSlot::from_config(&app)?;
         Self::build_with_embedder(db_args, app, listen, slot).await
     }
 
@@ -37,6 +34,7 @@ impl Application {
         let db = Db::connect_lazy(db_args)?;
         db.migrate().await?;
         db.check_app_role().await?;
+        db.check_embedding_dimension(app.embedding_dim).await?;
         let listener = TcpListener::bind(listen).await.with_context(|| format!("binding {listen}"))?;
         Ok(Self { listener, state: AppState::new(db, app, embedder) })
     }

@@ -4,6 +4,7 @@
 //! finishes, and recall falls back to keywords (or answers 503 for `mode=semantic`) meanwhile.
 
 pub mod local;
+pub mod openai;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -127,6 +128,57 @@ impl EmbedderSlot {
             }
         });
     }
+
+    /// The slot a deployment's configuration asks for, loading in the background. Refuses at once a local
+    /// model whose `config.json` declares another dimension than the deployment's.
+    pub fn from_config(app: &crate::config::AppArgs) -> anyhow::Result<Self> {
+        let slot = Self::disabled();
+        match app.embedder {
+            crate::config::EmbedderKind::None => {}
+            crate::config::EmbedderKind::Local => {
+                let dir = app.model_dir();
+                if let Some(dim) = declared_dimension(&dir) {
+                    anyhow::ensure!(
+                        dim == app.embedding_dim,
+                        "the model in {} produces {dim}-dimensional vectors but CAIRN_EMBEDDING_DIM is {}",
+                        dir.display(),
+                        app.embedding_dim
+                    );
+                }
+                slot.load_local_in_background(dir, app.embedding_dim);
+            }
+            crate::config::EmbedderKind::OpenAi => slot.load_openai_in_background(app.openai())?,
+        }
+        Ok(slot)
+    }
+
+    /// Starts the OpenAI-compatible embedder; one probe request in the background checks the server and
+    /// the dimension before the slot fills.
+    pub fn load_openai_in_background(&self, config: openai::OpenAiConfig) -> anyhow::Result<()> {
+        let embedder = Arc::new(openai::OpenAiEmbedder::new(config)?);
+        self.set_state(SlotState::Loading);
+        let slot = self.clone();
+        tokio::spawn(async move {
+            match embedder.embed(&["dimension check".to_owned()]).await {
+                Ok(_) => {
+                    tracing::info!(model = %embedder.model(), "embedding server ready");
+                    slot.fill(embedder);
+                }
+                Err(err) => {
+                    tracing::error!(error = format!("{err:#}"), "embedding server check failed");
+                    slot.set_state(SlotState::Failed(format!("{err:#}")));
+                }
+            }
+        });
+        Ok(())
+    }
+}
+
+/// `hidden_size` from a model directory's `config.json`, if it can be read.
+fn declared_dimension(dir: &std::path::Path) -> Option<usize> {
+    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    let config: serde_json::Value = serde_json::from_str(&text).ok()?;
+    config.get("hidden_size")?.as_u64().map(|d| d as usize)
 }
 
 fn check_dimension(model: local::LocalEmbedder, expected: usize) -> anyhow::Result<local::LocalEmbedder> {

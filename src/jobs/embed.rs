@@ -79,31 +79,46 @@ pub async fn embed_pending(
 
     let mut written = 0;
     for chunk in pending.chunks(BATCH) {
-        let texts: Vec<String> = chunk.iter().map(|p| p.content.clone()).collect();
-        let vectors = embedder.embed(&texts).await?;
-        anyhow::ensure!(
-            vectors.len() == chunk.len(),
-            "the embedder returned {} vectors for {} texts",
-            vectors.len(),
-            chunk.len()
-        );
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        for (memory, vector) in chunk.iter().zip(vectors) {
-            let done = sqlx::query(
-                "UPDATE memories SET embedding = $3, embedding_status = 'ready', embedding_model = $4, embedding_error = NULL
-                 WHERE tenant_id = $1 AND id = $2 AND content_hash = $5 AND embedding_status <> 'ready'",
-            )
-            .bind(tenant_id)
-            .bind(memory.id)
-            .bind(Vector::from(vector))
-            .bind(embedder.model())
-            .bind(&memory.content_hash)
-            .execute(tx.conn())
-            .await?;
-            written += done.rows_affected() as usize;
-        }
-        tx.commit().await?;
+        written += embed_and_write(db, embedder, tenant_id, chunk, true).await?;
     }
+    Ok(written)
+}
+
+/// Embeds one batch in a single forward pass and writes the vectors back, each only if its memory's
+/// content is still the one embedded (and, with `only_unready`, if it has no vector yet).
+async fn embed_and_write(
+    db: &Db,
+    embedder: &dyn Embedder,
+    tenant_id: Uuid,
+    batch: &[Pending],
+    only_unready: bool,
+) -> anyhow::Result<usize> {
+    let texts: Vec<String> = batch.iter().map(|p| p.content.clone()).collect();
+    let vectors = embedder.embed(&texts).await?;
+    anyhow::ensure!(
+        vectors.len() == batch.len(),
+        "the embedder returned {} vectors for {} texts",
+        vectors.len(),
+        batch.len()
+    );
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let mut written = 0;
+    for (memory, vector) in batch.iter().zip(vectors) {
+        let done = sqlx::query(
+            "UPDATE memories SET embedding = $3, embedding_status = 'ready', embedding_model = $4, embedding_error = NULL
+             WHERE tenant_id = $1 AND id = $2 AND content_hash = $5 AND (NOT $6 OR embedding_status <> 'ready')",
+        )
+        .bind(tenant_id)
+        .bind(memory.id)
+        .bind(Vector::from(vector))
+        .bind(embedder.model())
+        .bind(&memory.content_hash)
+        .bind(only_unready)
+        .execute(tx.conn())
+        .await?;
+        written += done.rows_affected() as usize;
+    }
+    tx.commit().await?;
     Ok(written)
 }
 
@@ -190,24 +205,7 @@ pub async fn reembed_tenant(
         tx.commit().await?;
         let Some(last) = page.last() else { return Ok(written) };
         after = last.id;
-        let texts: Vec<String> = page.iter().map(|p| p.content.clone()).collect();
-        let vectors = embedder.embed(&texts).await?;
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        for (memory, vector) in page.iter().zip(vectors) {
-            let done = sqlx::query(
-                "UPDATE memories SET embedding = $3, embedding_status = 'ready', embedding_model = $4, embedding_error = NULL
-                 WHERE tenant_id = $1 AND id = $2 AND content_hash = $5",
-            )
-            .bind(tenant_id)
-            .bind(memory.id)
-            .bind(Vector::from(vector))
-            .bind(embedder.model())
-            .bind(&memory.content_hash)
-            .execute(tx.conn())
-            .await?;
-            written += done.rows_affected() as usize;
-        }
-        tx.commit().await?;
+        written += embed_and_write(db, embedder, tenant_id, &page, false).await?;
         progress(page.len());
     }
 }

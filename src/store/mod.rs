@@ -106,6 +106,22 @@ impl Db {
         Ok(())
     }
 
+    /// Refuses to go on when the database's vector column has another dimension than `expected`.
+    pub async fn check_embedding_dimension(&self, expected: usize) -> anyhow::Result<()> {
+        let declared: i32 = sqlx::query_scalar(
+            "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding'",
+        )
+        .fetch_one(&self.owner)
+        .await?;
+        if declared > 0 && declared as usize != expected {
+            bail!(
+                "the database stores {declared}-dimensional embeddings but CAIRN_EMBEDDING_DIM is {expected}; \
+                 a different dimension needs a migration of memories.embedding (and a reembed)"
+            );
+        }
+        Ok(())
+    }
+
     /// Opens a transaction scoped to one tenant. The only way to reach tenant data.
     #[tracing::instrument(skip(self), err(Debug))]
     pub async fn begin_tenant(&self, tenant_id: Uuid) -> Result<TenantTx, ApiError> {

@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 use cairn::embed::{EmbedFuture, Embedder};
 use cairn::jobs::embed::{process, EmbedContext, EmbedJob};
 use serde_json::json;
-use sqlx::{Connection, Executor};
 
-use crate::helpers::{local_model, spawn, spawn_with_embedder};
+use crate::helpers::{app_role_tx, local_model, spawn, spawn_with_embedder};
 
 #[tokio::test]
 async fn storing_enqueues_an_embedding_job_in_the_same_transaction() {
@@ -50,8 +49,7 @@ async fn the_server_role_can_only_enqueue_for_its_own_tenant_and_cannot_read_the
     let forged = json!({"tenant_id": app.b.id, "memory_ids": []});
 
     // As tenant A, a payload naming tenant B is stamped with A.
-    let mut tx = conn.begin().await.unwrap();
-    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    let mut tx = app_role_tx(&mut conn, None).await;
     sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
         .bind(app.a.id.to_string())
         .execute(&mut *tx)
@@ -62,15 +60,13 @@ async fn the_server_role_can_only_enqueue_for_its_own_tenant_and_cannot_read_the
     assert_eq!(app.queued_jobs().await, [json!({"tenant_id": app.a.id, "memory_ids": []})]);
 
     // The queue itself is out of the role's reach.
-    let mut tx = conn.begin().await.unwrap();
-    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    let mut tx = app_role_tx(&mut conn, None).await;
     let read = sqlx::query("SELECT count(*) FROM apalis.jobs").execute(&mut *tx).await.unwrap_err();
     assert!(read.to_string().contains("permission denied"), "{read}");
     drop(tx);
 
     // Without a tenant, nothing can be enqueued.
-    let mut tx = conn.begin().await.unwrap();
-    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    let mut tx = app_role_tx(&mut conn, None).await;
     let err =
         sqlx::query("SELECT cairn_enqueue('cairn::embed', $1)").bind(&forged).execute(&mut *tx).await.unwrap_err();
     assert!(err.to_string().contains("needs app.tenant_id"), "{err}");

@@ -256,15 +256,7 @@ impl TestApp {
     /// Counts `table` rows as the server's role would see them with `tenant` (or nothing) set.
     pub async fn count_as_app_role(&self, table: &str, tenant: Option<Uuid>) -> i64 {
         let mut conn = self.owner_conn().await;
-        let mut tx = conn.begin().await.unwrap();
-        tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
-        if let Some(tenant) = tenant {
-            sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
-                .bind(tenant.to_string())
-                .execute(&mut *tx)
-                .await
-                .unwrap();
-        }
+        let mut tx = app_role_tx(&mut conn, tenant).await;
         sqlx::query_scalar(&format!("SELECT count(*) FROM {table}")).fetch_one(&mut *tx).await.unwrap()
     }
 }
@@ -304,4 +296,23 @@ impl TestApp {
             .await
             .unwrap()
     }
+}
+
+/// A timestamp field of a response.
+pub fn time(v: &serde_json::Value) -> chrono::DateTime<chrono::Utc> {
+    v.as_str().expect("a timestamp").parse().unwrap()
+}
+
+/// Begins a transaction as the server's role (`cairn_app`), with `tenant` set when given.
+pub async fn app_role_tx(conn: &mut PgConnection, tenant: Option<Uuid>) -> sqlx::Transaction<'_, sqlx::Postgres> {
+    let mut tx = conn.begin().await.unwrap();
+    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    if let Some(tenant) = tenant {
+        sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
+            .bind(tenant.to_string())
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+    }
+    tx
 }

@@ -6,7 +6,7 @@ use cairn::store::Db;
 use serde_json::json;
 use sqlx::{Connection, Executor};
 
-use crate::helpers::{create_database, db_args, drop_database, new_key, spawn};
+use crate::helpers::{app_role_tx, create_database, db_args, drop_database, new_key, spawn};
 
 #[tokio::test]
 async fn tenant_b_cannot_reach_tenant_a_on_any_route() {
@@ -122,8 +122,7 @@ async fn the_server_role_cannot_read_the_control_plane() {
     let app = spawn().await;
     let mut conn = app.owner_conn().await;
     for table in ["tenants", "api_keys", "admins"] {
-        let mut tx = conn.begin().await.unwrap();
-        tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+        let mut tx = app_role_tx(&mut conn, None).await;
         let err = sqlx::query(&format!("SELECT count(*) FROM {table}")).execute(&mut *tx).await.unwrap_err();
         assert!(err.to_string().contains("permission denied"), "{table}: {err}");
     }

@@ -1,13 +1,9 @@
 //! remem's lifecycle rules: flashbulb memories, TTL, and expiry (promotion or archive).
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{Duration, Utc};
 use serde_json::json;
 
-use crate::helpers::spawn;
-
-fn time(v: &serde_json::Value) -> DateTime<Utc> {
-    v.as_str().expect("a timestamp").parse().unwrap()
-}
+use crate::helpers::{spawn, time};
 
 #[tokio::test]
 async fn high_arousal_makes_a_protected_long_term_memory() {

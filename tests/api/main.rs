@@ -16,6 +16,7 @@ mod isolation;
 mod lifecycle;
 mod listing;
 mod memories;
+mod openai;
 mod openapi;
 mod outage;
 mod recall;

@@ -1,13 +1,9 @@
 //! POST/GET/DELETE /api/v1/memories/{id}: the success paths, every validation error, dedup.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{Duration, Utc};
 use serde_json::{json, Value};
 
-use crate::helpers::spawn;
-
-fn time(v: &Value) -> DateTime<Utc> {
-    v.as_str().expect("a timestamp").parse().unwrap()
-}
+use crate::helpers::{spawn, time};
 
 #[tokio::test]
 async fn store_returns_the_stored_memory_with_defaults() {

@@ -1,0 +1,158 @@
+//! The OpenAI-compatible embedder against a scripted `/v1/embeddings` server on loopback: batching,
+//! retries with backoff on 429 and 5xx, no retry on other 4xx, dimension checks.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use cairn::config::AppArgs;
+use cairn::embed::openai::{OpenAiConfig, OpenAiEmbedder};
+use cairn::embed::Embedder;
+use cairn::server::Application;
+use serde_json::{json, Value};
+
+use crate::helpers::{create_database, db_args, drop_database};
+
+/// A scripted failure: the status and an optional `Retry-After`.
+type Failure = (u16, Option<&'static str>);
+
+/// What the scripted server answers, request by request; after the script, 200s.
+#[derive(Clone, Default)]
+struct Script {
+    failures: Arc<Mutex<Vec<Failure>>>,
+    requests: Arc<AtomicUsize>,
+    batch_sizes: Arc<Mutex<Vec<usize>>>,
+    auth: Arc<Mutex<Vec<String>>>,
+    dim: usize,
+}
+
+async fn embeddings(State(script): State<Script>, headers: axum::http::HeaderMap, Json(body): Json<Value>) -> Response {
+    script.requests.fetch_add(1, Ordering::SeqCst);
+    script
+        .auth
+        .lock()
+        .unwrap()
+        .push(headers.get("authorization").and_then(|v| v.to_str().ok()).unwrap_or("").to_owned());
+    let next = {
+        let mut failures = script.failures.lock().unwrap();
+        (!failures.is_empty()).then(|| failures.remove(0))
+    };
+    if let Some((status, retry_after)) = next {
+        let mut res = (StatusCode::from_u16(status).unwrap(), "scripted failure").into_response();
+        if let Some(after) = retry_after {
+            res.headers_mut().insert("retry-after", after.parse().unwrap());
+        }
+        return res;
+    }
+    let inputs = body["input"].as_array().unwrap();
+    script.batch_sizes.lock().unwrap().push(inputs.len());
+    // Answer out of order, as servers may: the client must reorder by index.
+    let data: Vec<Value> = inputs
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, text)| {
+            let mut v = vec![0.0_f32; script.dim];
+            v[0] = text.as_str().unwrap().len() as f32;
+            json!({"object": "embedding", "index": i, "embedding": v})
+        })
+        .collect();
+    Json(json!({"object": "list", "data": data, "model": body["model"]})).into_response()
+}
+
+async fn serve(script: Script) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = Router::new().route("/v1/embeddings", post(embeddings)).with_state(script);
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}/v1")
+}
+
+fn config(base_url: String) -> OpenAiConfig {
+    OpenAiConfig {
+        base_url,
+        api_key: Some("sk-test".to_owned().into()),
+        model: "text-embedding-3-small".into(),
+        dimensions: Some(384),
+        expected_dim: 384,
+        batch: 2,
+        timeout: Duration::from_secs(5),
+        retries: 3,
+    }
+}
+
+fn texts(n: usize) -> Vec<String> {
+    (0..n).map(|i| "x".repeat(i + 1)).collect()
+}
+
+#[tokio::test]
+async fn batches_are_split_and_answers_reordered() {
+    let script = Script { dim: 384, ..Script::default() };
+    let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
+    let vectors = embedder.embed(&texts(5)).await.unwrap();
+    assert_eq!(vectors.iter().map(|v| v[0]).collect::<Vec<_>>(), [1.0, 2.0, 3.0, 4.0, 5.0]);
+    assert_eq!(*script.batch_sizes.lock().unwrap(), [2, 2, 1]);
+    assert!(script.auth.lock().unwrap().iter().all(|a| a == "Bearer sk-test"));
+}
+
+#[tokio::test]
+async fn rate_limits_and_server_errors_are_retried_with_backoff() {
+    let script = Script { dim: 384, ..Script::default() };
+    *script.failures.lock().unwrap() = vec![(429, Some("0")), (503, None), (502, None)];
+    let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
+    let vectors = embedder.embed(&texts(1)).await.unwrap();
+    assert_eq!(vectors.len(), 1);
+    assert_eq!(script.requests.load(Ordering::SeqCst), 4, "three failures, then success");
+}
+
+#[tokio::test]
+async fn retries_end_and_other_client_errors_are_not_retried() {
+    let script = Script { dim: 384, ..Script::default() };
+    *script.failures.lock().unwrap() = vec![(500, None); 10];
+    let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
+    let err = embedder.embed(&texts(1)).await.unwrap_err();
+    assert!(format!("{err:#}").contains("500"), "{err:#}");
+    assert_eq!(script.requests.load(Ordering::SeqCst), 4, "the first attempt and three retries");
+
+    // A server that always asks to retry later is still given up on.
+    let script = Script { dim: 384, ..Script::default() };
+    *script.failures.lock().unwrap() = vec![(429, Some("0")); 10];
+    let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
+    embedder.embed(&texts(1)).await.unwrap_err();
+    assert_eq!(script.requests.load(Ordering::SeqCst), 4);
+
+    let script = Script { dim: 384, ..Script::default() };
+    *script.failures.lock().unwrap() = vec![(400, None)];
+    let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
+    let err = embedder.embed(&texts(1)).await.unwrap_err();
+    assert!(format!("{err:#}").contains("400"));
+    assert_eq!(script.requests.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn vectors_of_another_dimension_are_refused() {
+    let script = Script { dim: 768, ..Script::default() };
+    let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
+    let err = embedder.embed(&texts(1)).await.unwrap_err();
+    assert!(format!("{err:#}").contains("768-dimensional"), "{err:#}");
+    assert_eq!(script.requests.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_deployment_dimension_unlike_the_database_column_is_a_start_up_error() {
+    let (name, url) = create_database().await;
+    let app = AppArgs { embedding_dim: 768, embedder: cairn::config::EmbedderKind::None, ..AppArgs::default() };
+    let err = Application::build(&db_args(&url), app, "127.0.0.1:0".parse().unwrap()).await.err();
+    drop_database(&name);
+    let err = format!("{:#}", err.expect("start-up must fail"));
+    assert!(err.contains("768") && err.contains("384"), "{err}");
+
+    let model = AppArgs { embedding_dim: 768, ..AppArgs::default() };
+    let err = cairn::embed::EmbedderSlot::from_config(&model).err().expect("the local model declares 384");
+    assert!(format!("{err:#}").contains("384-dimensional"), "{err:#}");
+}

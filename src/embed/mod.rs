@@ -59,10 +59,19 @@ impl Embedder for LocalModel {
 }
 
 /// Where the deployment's embedder lives once loaded.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct EmbedderSlot {
     ready: Arc<OnceLock<Arc<dyn Embedder>>>,
     state: Arc<RwLock<SlotState>>,
+    /// Embedding jobs one process should run at once: 1 for a local model (CPU-bound, and one forward pass
+    /// already uses every core; two jobs would also sweep the same pending rows), more for a remote server.
+    concurrency: usize,
+}
+
+impl Default for EmbedderSlot {
+    fn default() -> Self {
+        Self { ready: Arc::default(), state: Arc::default(), concurrency: 1 }
+    }
 }
 
 /// What the slot holds, for health and error messages.
@@ -88,6 +97,11 @@ impl EmbedderSlot {
         let slot = Self::default();
         slot.fill(embedder);
         slot
+    }
+
+    /// Embedding jobs to run at once in one process.
+    pub fn concurrency(&self) -> usize {
+        self.concurrency
     }
 
     pub fn get(&self) -> Option<Arc<dyn Embedder>> {
@@ -147,7 +161,10 @@ impl EmbedderSlot {
                 }
                 slot.load_local_in_background(dir, app.embedding_dim);
             }
-            crate::config::EmbedderKind::OpenAi => slot.load_openai_in_background(app.openai())?,
+            crate::config::EmbedderKind::OpenAi => {
+                slot.load_openai_in_background(app.openai())?;
+                return Ok(Self { concurrency: 4, ..slot });
+            }
         }
         Ok(slot)
     }

@@ -17,9 +17,6 @@ use crate::store::Db;
 
 /// How often the periodic passes run.
 pub const PERIODIC_INTERVAL: Duration = Duration::from_secs(30);
-/// Embedding jobs handled at once by one process.
-const EMBED_CONCURRENCY: usize = 2;
-
 /// Runs every worker until `shutdown` resolves: the embedding queue (unless this process has no
 /// embedder) and the periodic expiry pass.
 pub async fn run_workers(
@@ -51,10 +48,11 @@ async fn embed_worker(db: Db, embedder: EmbedderSlot, stop: impl std::future::Fu
     }
     let config = Config::new(embed::QUEUE).set_poll_interval(Duration::from_millis(250));
     let storage: PostgresStorage<embed::EmbedJob> = PostgresStorage::new_with_config(db.queue_pool(), config);
+    let concurrency = embedder.concurrency();
     let ctx = Arc::new(embed::EmbedContext { db, embedder });
     let worker = WorkerBuilder::new(format!("cairn-embed-{}", uuid::Uuid::new_v4()))
         .data(ctx)
-        .concurrency(EMBED_CONCURRENCY)
+        .concurrency(concurrency)
         .backend(storage)
         .build_fn(embed::handle);
     let signal = async move {

@@ -1,0 +1,228 @@
+//! `cargo bench --bench pipeline`: throughput and latency figures of the embedding pipeline and recall,
+//! printed, not asserted (timings belong here, not in tests).
+//!
+//! On a scratch database (from DATABASE_URL, dropped afterwards) with a real server on loopback:
+//! 1. raw model throughput (batches of 32, no database);
+//! 2. batch ingest throughput through `POST /api/v1/memories/batch` (500 per request);
+//! 3. embedding throughput through the queue and worker, and its share of (1);
+//! 4. recall latency p50/p95/p99 through HTTP for each mode, query embedding included, with
+//!    CAIRN_BENCH_MEMORIES memories in the measured tenant and half as many in two other tenants.
+//!
+//! Knobs: CAIRN_BENCH_MEMORIES (10000), CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database
+//! for EXPLAIN ANALYZE).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cairn::config::{AppArgs, DbArgs};
+use cairn::embed::local::LocalEmbedder;
+use cairn::embed::{Embedder, EmbedderSlot, LocalModel};
+use cairn::server::Application;
+use cairn::store::tenants;
+use secrecy::SecretString;
+use serde_json::{json, Value};
+use sqlx::{Connection, Executor, PgConnection};
+
+const SUBJECTS: &[&str] = &[
+    "The user",
+    "Alice",
+    "Bob",
+    "Our team",
+    "The client",
+    "My sister",
+    "The new hire",
+    "Priya",
+    "Marco",
+    "The ops team",
+];
+const VERBS: &[&str] = &[
+    "prefers",
+    "decided to use",
+    "is migrating to",
+    "complained about",
+    "wants to try",
+    "stopped using",
+    "recommended",
+    "is learning",
+    "fixed a bug in",
+    "wrote a guide on",
+];
+const OBJECTS: &[&str] = &[
+    "PostgreSQL",
+    "dark mode",
+    "Rust",
+    "the billing service",
+    "Kubernetes",
+    "a standing desk",
+    "TypeScript",
+    "the Berlin office",
+    "weekly retros",
+    "vim keybindings",
+    "the mobile app",
+    "GraphQL",
+    "pair programming",
+    "the staging cluster",
+    "Redis caching",
+    "hiking trips",
+    "sourdough baking",
+    "the quarterly report",
+    "accessibility audits",
+    "the onboarding checklist",
+];
+const REASONS: &[&str] = &[
+    "because it is faster",
+    "after the outage",
+    "for the next release",
+    "since last spring",
+    "to cut costs",
+    "on weekends",
+    "despite the risks",
+    "as agreed in the retro",
+];
+
+/// A deterministic, varied sentence.
+fn sentence(i: usize) -> String {
+    let mut x = (i as u64).wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut pick = |n: usize| {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((x >> 33) % n as u64) as usize
+    };
+    format!(
+        "{} {} {} {} (note {i}).",
+        SUBJECTS[pick(SUBJECTS.len())],
+        VERBS[pick(VERBS.len())],
+        OBJECTS[pick(OBJECTS.len())],
+        REASONS[pick(REASONS.len())]
+    )
+}
+
+fn question(i: usize) -> String {
+    format!("What does {} think about {}?", SUBJECTS[i % SUBJECTS.len()], OBJECTS[(i * 7) % OBJECTS.len()])
+}
+
+fn percentiles(mut ms: Vec<f64>) -> (f64, f64, f64) {
+    ms.sort_by(f64::total_cmp);
+    let at = |p: f64| ms[((ms.len() as f64 - 1.0) * p).round() as usize];
+    (at(0.5), at(0.95), at(0.99))
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+async fn ingest(client: &reqwest::Client, url: &str, key: &str, from: usize, count: usize) -> anyhow::Result<()> {
+    for start in (from..from + count).step_by(500) {
+        let end = (start + 500).min(from + count);
+        let items: Vec<Value> =
+            (start..end).map(|i| json!({"content": sentence(i), "tags": [format!("group:{}", i % 10)]})).collect();
+        let res = client
+            .post(format!("{url}/api/v1/memories/batch"))
+            .bearer_auth(key)
+            .json(&json!({"memories": items}))
+            .send()
+            .await?;
+        anyhow::ensure!(res.status().as_u16() == 201, "batch failed: {}", res.text().await?);
+    }
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let n = env_usize("CAIRN_BENCH_MEMORIES", 10_000);
+    let queries = env_usize("CAIRN_BENCH_QUERIES", 200);
+    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let name = format!("cairn_bench_{}", std::process::id());
+    let mut admin = PgConnection::connect(&base).await?;
+    admin.execute(format!("CREATE DATABASE {name}").as_str()).await?;
+    let url_db = format!("{}/{name}", base.rsplit_once('/').map_or(base.as_str(), |(head, _)| head));
+    let outcome = run(&url_db, n, queries).await;
+    if std::env::var_os("CAIRN_BENCH_KEEP_DB").is_some() {
+        eprintln!("kept database {name}");
+    } else {
+        admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await?;
+    }
+    outcome
+}
+
+async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
+    let app_args = AppArgs::default();
+    let model = LocalEmbedder::load(&app_args.model_dir())?;
+    let model: Arc<dyn Embedder> = Arc::new(LocalModel::new(model));
+    println!(
+        "pipeline benchmark: {n} memories in the measured tenant, {} in two others; {queries} queries per mode",
+        n
+    );
+
+    // 1. Raw model throughput.
+    let texts: Vec<String> = (0..1024).map(|i| sentence(10_000_000 + i)).collect();
+    let started = Instant::now();
+    for chunk in texts.chunks(32) {
+        model.embed(chunk).await?;
+    }
+    let raw = texts.len() as f64 / started.elapsed().as_secs_f64();
+    println!("model, raw (batches of 32):          {raw:8.1} texts/s");
+
+    let db_args = DbArgs {
+        database_url: SecretString::from(db_url.to_owned()),
+        db_max_connections: 16,
+        db_acquire_timeout_secs: 5,
+    };
+    let slot = EmbedderSlot::ready(model.clone());
+    let app = Application::build_with_embedder(&db_args, app_args, "127.0.0.1:0".parse()?, slot.clone()).await?;
+    let url = format!("http://{}", app.local_addr());
+    let db = app.state().db.clone();
+    tokio::spawn(app.run(std::future::pending()));
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(300)).build()?;
+    let mut keys = Vec::new();
+    for t in ["measured", "other-1", "other-2"] {
+        let tenant = tenants::create_tenant(db.owner(), t).await?;
+        let scopes = vec!["read".to_owned(), "write".to_owned()];
+        keys.push(cairn::auth::create_key(db.owner(), tenant.id, &scopes, None, None).await?.1);
+    }
+
+    // 2. Batch ingest (keyword-searchable at once; embeddings queued).
+    let started = Instant::now();
+    ingest(&client, &url, &keys[0], 0, n).await?;
+    let ingest_rate = n as f64 / started.elapsed().as_secs_f64();
+    println!("batch ingest via HTTP (500/request): {ingest_rate:8.1} memories/s");
+    ingest(&client, &url, &keys[1], n, n / 2).await?;
+    ingest(&client, &url, &keys[2], n + n / 2, n / 2).await?;
+
+    // 3. The worker drains the queue.
+    let total = 2 * n;
+    let started = Instant::now();
+    tokio::spawn(cairn::jobs::run_workers(db.clone(), slot, std::future::pending()));
+    loop {
+        let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM memories WHERE embedding_status <> 'ready'")
+            .fetch_one(db.owner())
+            .await?;
+        if pending == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let worker = total as f64 / started.elapsed().as_secs_f64();
+    println!("embedding through queue + worker:    {worker:8.1} memories/s ({:.0}% of raw)", 100.0 * worker / raw);
+
+    // 4. Recall latency per mode, in the steady state: statistics as autovacuum would have them by now (right
+    // after a bulk load they are stale and the planner scans the tenant exactly instead of using HNSW).
+    sqlx::query("ANALYZE memories").execute(db.owner()).await?;
+    for mode in ["hybrid", "semantic", "keyword"] {
+        let mut ms = Vec::with_capacity(queries);
+        for q in 0..queries {
+            let started = Instant::now();
+            let res = client
+                .post(format!("{url}/api/v1/recall"))
+                .bearer_auth(&keys[0])
+                .json(&json!({"query": question(q), "mode": mode, "limit": 10}))
+                .send()
+                .await?;
+            anyhow::ensure!(res.status().is_success(), "recall failed: {}", res.text().await?);
+            res.bytes().await?;
+            ms.push(started.elapsed().as_secs_f64() * 1000.0);
+        }
+        let (p50, p95, p99) = percentiles(ms);
+        println!("recall {mode:<8} via HTTP at {n:>6}:    p50 {p50:6.1} ms  p95 {p95:6.1} ms  p99 {p99:6.1} ms");
+    }
+    Ok(())
+}

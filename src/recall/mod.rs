@@ -298,15 +298,27 @@ pub async fn recall(
         return recall_without_query(db, tenant_id, req, now).await;
     };
     let (use_semantic, use_keyword, notice) = plan(req.mode, slot)?;
-    let vector = if use_semantic { Some(embed_query(slot, &query).await?) } else { None };
     let tsquery = keyword_query(&query).filter(|_| use_keyword);
     let pool_size = ((req.offset + req.limit) * 4).clamp(50, 400);
 
-    let mut tx = db.begin_tenant(tenant_id).await?;
-    let keyword_hits = match &tsquery {
-        Some(q) => sql::keyword_candidates(&mut tx, &req.filter, q, pool_size).await?,
-        None => Vec::new(),
+    // The query's embedding (CPU) and the keyword search (database) do not depend on each other: run them
+    // at once. They use separate transactions; a memory deleted in between simply does not load below.
+    let embedding = async {
+        match use_semantic {
+            true => embed_query(slot, &query).await.map(Some),
+            false => Ok(None),
+        }
     };
+    let keywords = async {
+        let Some(q) = &tsquery else { return Ok(Vec::new()) };
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        let hits = sql::keyword_candidates(&mut tx, &req.filter, q, pool_size).await?;
+        tx.commit().await?;
+        Ok::<_, ApiError>(hits)
+    };
+    let (vector, keyword_hits) = tokio::try_join!(embedding, keywords)?;
+
+    let mut tx = db.begin_tenant(tenant_id).await?;
     let vector_hits = match &vector {
         Some(v) => sql::vector_candidates(&mut tx, &req.filter, v, pool_size).await?,
         None => Vec::new(),

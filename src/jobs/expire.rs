@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::error::ApiError;
-use crate::store::{tenants, Db};
+use crate::store::{events, tenants, Db};
 
 /// Accesses at or above which an expiring short-term memory is kept as long-term.
 pub const PROMOTION_ACCESS_COUNT: i64 = 3;
@@ -16,6 +16,7 @@ pub struct ExpireReport {
     pub archived: u64,
 }
 
+/// `$1` tenant, `$2` now, `$3` the promotion threshold; `{snapshot}` is the audit trail's row snapshot.
 const EXPIRE_SQL: &str = "
 WITH due AS (
     SELECT id, access_count >= $3 AS promote FROM memories
@@ -31,9 +32,9 @@ WITH due AS (
     RETURNING m.*
 )
 INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
-SELECT tenant_id, id, 'promoted', 'system:expire', to_jsonb(p) - 'embedding' - 'search_tsv' - 'tenant_id' FROM promoted p
+SELECT tenant_id, id, 'promoted', 'system:expire', {snapshot} FROM promoted m
 UNION ALL
-SELECT tenant_id, id, 'archived', 'system:expire', to_jsonb(a) - 'embedding' - 'search_tsv' - 'tenant_id' FROM archived a
+SELECT tenant_id, id, 'archived', 'system:expire', {snapshot} FROM archived m
 RETURNING event_type";
 
 /// One pass over every tenant, as of `now` (injectable so tests need not wait).
@@ -41,7 +42,8 @@ pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, ApiEr
     let mut report = ExpireReport::default();
     for tenant_id in tenants::tenant_ids(db.owner()).await? {
         let mut tx = db.begin_tenant(tenant_id).await?;
-        let outcomes: Vec<String> = sqlx::query_scalar(EXPIRE_SQL)
+        let sql = EXPIRE_SQL.replace("{snapshot}", events::SNAPSHOT);
+        let outcomes: Vec<String> = sqlx::query_scalar(&sql)
             .bind(tenant_id)
             .bind(now)
             .bind(PROMOTION_ACCESS_COUNT)

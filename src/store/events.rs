@@ -15,21 +15,11 @@ pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_i
 
 /// Appended to `WITH d AS (DELETE ... RETURNING *)` with the actor as `$3`: records one `deleted` event per
 /// deleted row and returns the deleted ids.
-pub const RECORD_DELETED_FROM_D: &str = "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before)
-     SELECT m.tenant_id, m.id, 'deleted', $3, to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id' FROM d AS m
-     RETURNING memory_id";
-
-#[derive(Debug, Clone, Copy)]
-pub enum EventType {
-    Created,
-}
-
-impl EventType {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Created => "created",
-        }
-    }
+pub fn record_deleted_from_d() -> String {
+    format!(
+        "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before)
+         SELECT m.tenant_id, m.id, 'deleted', $3, {SNAPSHOT} FROM d AS m RETURNING memory_id"
+    )
 }
 
 /// One change to a memory.
@@ -51,27 +41,15 @@ pub struct MemoryEvent {
     pub created_at: DateTime<Utc>,
 }
 
-/// Records an event whose `after` is the memory's current row.
-pub async fn record(
-    tx: &mut TenantTx,
-    memory_id: Uuid,
-    event_type: EventType,
-    actor: &str,
-    before: Option<Value>,
-) -> Result<(), ApiError> {
+/// Records the `created` event of a memory just inserted (its `after` is the row as stored). Updates,
+/// deletes and expiry write their events in the same SQL statement as the change.
+pub async fn record_created(tx: &mut TenantTx, memory_id: Uuid, actor: &str) -> Result<(), ApiError> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
-        "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after)
-         SELECT tenant_id, id, $3, $4, $5, {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = $2"
+        "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
+         SELECT tenant_id, id, 'created', $3, {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = $2"
     );
-    sqlx::query(&sql)
-        .bind(tenant_id)
-        .bind(memory_id)
-        .bind(event_type.as_str())
-        .bind(actor)
-        .bind(before)
-        .execute(tx.conn())
-        .await?;
+    sqlx::query(&sql).bind(tenant_id).bind(memory_id).bind(actor).execute(tx.conn()).await?;
     Ok(())
 }
 

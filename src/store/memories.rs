@@ -6,7 +6,7 @@ use pgvector::Vector;
 use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
-use super::events::{self, EventType};
+use super::events;
 use super::TenantTx;
 use crate::error::ApiError;
 use crate::memory::{EmbeddingChange, Lifecycle, Memory, NewMemory, MEMORY_COLUMNS};
@@ -76,7 +76,7 @@ async fn insert_attempt(
         .await?;
     match stored {
         Some(memory) => {
-            events::record(tx, memory.id, EventType::Created, actor, None).await?;
+            events::record_created(tx, memory.id, actor).await?;
             Ok(Inserted::Stored(Box::new(memory)))
         }
         None => match find_by_hash(tx, &m.content_hash, None).await? {
@@ -188,7 +188,7 @@ pub async fn delete(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<bool, Ap
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND id = $2 RETURNING *) {}",
-        events::RECORD_DELETED_FROM_D
+        events::record_deleted_from_d()
     );
     let deleted: Vec<Uuid> = sqlx::query_scalar(&sql).bind(tenant_id).bind(id).bind(actor).fetch_all(tx.conn()).await?;
     Ok(!deleted.is_empty())
@@ -310,7 +310,7 @@ pub async fn delete_by_tags(tx: &mut TenantTx, tags: &[String], actor: &str) -> 
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND tags && $2 RETURNING *) {}",
-        events::RECORD_DELETED_FROM_D
+        events::record_deleted_from_d()
     );
     let deleted: Vec<Uuid> =
         sqlx::query_scalar(&sql).bind(tenant_id).bind(tags).bind(actor).fetch_all(tx.conn()).await?;

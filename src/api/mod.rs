@@ -28,6 +28,7 @@ use crate::auth::KeyVerifier;
 use crate::config::AppArgs;
 use crate::embed::EmbedderSlot;
 use crate::error::{envelope, ApiError, ErrorBody};
+use crate::recall::bm25::TermStatsCache;
 use crate::store::Db;
 
 /// What every handler can reach.
@@ -39,12 +40,21 @@ pub struct AppState {
     pub embedder: EmbedderSlot,
     pub config: Arc<AppArgs>,
     pub started: Instant,
+    /// Per-tenant keyword statistics for BM25.
+    pub term_stats: TermStatsCache,
 }
 
 impl AppState {
     pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> Self {
         let keys = KeyVerifier::new(db.owner().clone(), Duration::from_secs(config.key_cache_ttl_secs));
-        Self { db, keys, embedder, config: Arc::new(config), started: Instant::now() }
+        Self {
+            db,
+            keys,
+            embedder,
+            config: Arc::new(config),
+            started: Instant::now(),
+            term_stats: TermStatsCache::default(),
+        }
     }
 }
 

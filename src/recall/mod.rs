@@ -2,6 +2,7 @@
 //! explained. `params` parses filters, `time` natural-language time, `score` fusion and scoring; the
 //! SQL lives in `store::recall`.
 
+pub mod bm25;
 pub mod params;
 pub mod score;
 pub mod time;
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use self::bm25::{KeywordQuery, TermStatsCache};
 use self::params::StringList;
 use self::score::{Fusion, ScoreComponents, ScoreOptions, Signals};
 use crate::embed::{EmbedderSlot, SlotState};
@@ -25,8 +27,6 @@ use crate::store::{recall as sql, Db};
 pub const MAX_QUERY_CHARS: usize = 1000;
 pub const MAX_LIMIT: i64 = 100;
 pub const DEFAULT_LIMIT: i64 = 10;
-/// Most query words used for keyword search.
-const MAX_KEYWORDS: usize = 32;
 
 /// A recall request: the same fields as a JSON body (POST) or a query string (GET, lists as repeated keys).
 #[derive(Debug, Default, Deserialize, ToSchema, IntoParams)]
@@ -218,21 +218,6 @@ pub struct RecallResponse {
     pub notice: Option<String>,
 }
 
-/// The words of a query as a tsquery matching any of them (`a | b | c`); None when there are none.
-pub fn keyword_query(text: &str) -> Option<String> {
-    let mut words: Vec<String> = Vec::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
-        let word = word.to_lowercase();
-        if !words.contains(&word) {
-            words.push(word);
-        }
-        if words.len() == MAX_KEYWORDS {
-            break;
-        }
-    }
-    (!words.is_empty()).then(|| words.join(" | "))
-}
-
 /// Which signals a request can use, given the embedder's state.
 fn plan(mode: Mode, slot: &EmbedderSlot) -> Result<(bool, bool, Option<String>), ApiError> {
     let ready = slot.get().is_some();
@@ -289,6 +274,7 @@ fn signals(memory: &Memory, filter: &ListFilter) -> Signals {
 pub async fn recall(
     db: &Db,
     slot: &EmbedderSlot,
+    term_stats: &TermStatsCache,
     fusion: Fusion,
     tenant_id: Uuid,
     req: RecallRequest,
@@ -298,7 +284,6 @@ pub async fn recall(
         return recall_without_query(db, tenant_id, req, now).await;
     };
     let (use_semantic, use_keyword, notice) = plan(req.mode, slot)?;
-    let tsquery = keyword_query(&query).filter(|_| use_keyword);
     let pool_size = ((req.offset + req.limit) * 4).clamp(50, 400);
 
     // The query's embedding (CPU) and the keyword search (database) do not depend on each other: run them
@@ -310,13 +295,21 @@ pub async fn recall(
         }
     };
     let keywords = async {
-        let Some(q) = &tsquery else { return Ok(Vec::new()) };
+        if !use_keyword {
+            return Ok((None, Vec::new()));
+        }
+        // Statistics first: a first computation takes a connection of its own.
+        let stats = term_stats.get(db, tenant_id).await?;
         let mut tx = db.begin_tenant(tenant_id).await?;
-        let hits = sql::keyword_candidates(&mut tx, &req.filter, q, pool_size).await?;
+        let lexemes = bm25::lexemes(&mut tx, &query).await?;
+        let Some(kq) = KeywordQuery::plan(&lexemes, &stats) else {
+            return Ok((None, Vec::new()));
+        };
+        let hits = sql::keyword_candidates(&mut tx, &req.filter, &kq, pool_size).await?;
         tx.commit().await?;
-        Ok::<_, ApiError>(hits)
+        Ok::<_, ApiError>((Some(kq), hits))
     };
-    let (vector, keyword_hits) = tokio::try_join!(embedding, keywords)?;
+    let (vector, (keyword_query, keyword_hits)) = tokio::try_join!(embedding, keywords)?;
 
     let mut tx = db.begin_tenant(tenant_id).await?;
     let vector_hits = match &vector {
@@ -331,7 +324,7 @@ pub async fn recall(
         ranks.entry(*id).or_default().1 = Some(rank + 1);
     }
     let ids: Vec<Uuid> = ranks.keys().copied().collect();
-    let candidates = sql::load_candidates(&mut tx, &ids, vector.as_ref(), tsquery.as_deref()).await?;
+    let candidates = sql::load_candidates(&mut tx, &ids, vector.as_ref(), keyword_query.as_ref()).await?;
     tx.commit().await?;
 
     let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);

@@ -9,21 +9,22 @@ use super::memories::ListFilter;
 use super::TenantTx;
 use crate::error::ApiError;
 use crate::memory::{Memory, MEMORY_COLUMNS};
+use crate::recall::bm25::KeywordQuery;
 
-/// Keyword candidates: memories matching any query word, best `ts_rank_cd` first.
+/// Keyword candidates: memories matching the query's candidate-selecting lexemes, best BM25 first.
 pub async fn keyword_candidates(
     tx: &mut TenantTx,
     filter: &ListFilter,
-    tsquery: &str,
+    query: &KeywordQuery,
     limit: i64,
 ) -> Result<Vec<(Uuid, f64)>, ApiError> {
     let tenant_id = tx.tenant_id();
-    let mut qb = QueryBuilder::new(
-        "SELECT id, ts_rank_cd(search_tsv, q, 32)::float8 AS rank FROM memories, to_tsquery('english', ",
-    );
-    qb.push_bind(tsquery).push(") AS q");
+    let mut qb = QueryBuilder::new("SELECT id, ");
+    query.push_score(&mut qb);
+    qb.push(" AS rank FROM memories");
     filter.push(&mut qb, tenant_id);
-    qb.push(" AND search_tsv @@ q ORDER BY rank DESC, id LIMIT ").push_bind(limit);
+    qb.push(" AND search_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery)");
+    qb.push(" ORDER BY rank DESC, id LIMIT ").push_bind(limit);
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }
 
@@ -57,22 +58,32 @@ pub struct Candidate {
     pub keyword: Option<f64>,
 }
 
-/// Loads the candidates, computing cosine similarity and keyword rank for every one of them.
+/// Loads the candidates, computing cosine similarity and BM25 for every one of them.
 pub async fn load_candidates(
     tx: &mut TenantTx,
     ids: &[Uuid],
     query: Option<&Vector>,
-    tsquery: Option<&str>,
+    keywords: Option<&KeywordQuery>,
 ) -> Result<Vec<Candidate>, ApiError> {
     let tenant_id = tx.tenant_id();
-    let sql = format!(
-        "SELECT {MEMORY_COLUMNS},
-            CASE WHEN $3::vector IS NULL OR embedding IS NULL THEN NULL ELSE (1 - (embedding <=> $3))::float8 END AS cosine,
-            CASE WHEN $4::text IS NULL THEN NULL
-                 ELSE ts_rank_cd(search_tsv, to_tsquery('english', $4), 32)::float8 END AS keyword
-         FROM memories WHERE tenant_id = $1 AND id = ANY($2)"
-    );
-    Ok(sqlx::query_as(&sql).bind(tenant_id).bind(ids).bind(query.cloned()).bind(tsquery).fetch_all(tx.conn()).await?)
+    let mut qb = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS}, "));
+    match query {
+        Some(v) => qb
+            .push("CASE WHEN embedding IS NULL THEN NULL ELSE (1 - (embedding <=> ")
+            .push_bind(v.clone())
+            .push("))::float8 END"),
+        None => qb.push("NULL::float8"),
+    };
+    qb.push(" AS cosine, ");
+    match keywords {
+        Some(k) => k.push_score(&mut qb),
+        None => {
+            qb.push("NULL::float8");
+        }
+    }
+    qb.push(" AS keyword FROM memories WHERE tenant_id = ").push_bind(tenant_id);
+    qb.push(" AND id = ANY(").push_bind(ids.to_vec()).push(")");
+    Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }
 
 /// Without a query: memories under the filters in the requested order.

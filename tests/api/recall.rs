@@ -286,3 +286,26 @@ async fn a_filtered_vector_search_returns_every_match_not_just_the_nearest_few()
     found.sort();
     assert_eq!(found, ["needle 0", "needle 1", "needle 2", "needle 3", "needle 4"]);
 }
+
+#[tokio::test]
+async fn keyword_relevance_weighs_rare_words_over_words_every_memory_shares() {
+    let app = spawn().await;
+    for i in 0..12 {
+        let content = format!("Caroline told Caroline's sister about the weather on day {i}");
+        app.store(&app.a.key, json!({"content": content})).await;
+    }
+    app.store(&app.a.key, json!({"content": "Melanie adopted a puppy from the shelter"})).await;
+    // Another tenant's memories are all about puppies: its word statistics must not leak into tenant A's.
+    for i in 0..12 {
+        app.store(&app.b.key, json!({"content": format!("The puppy chewed shoe number {i}")})).await;
+    }
+    // Plain ts_rank_cd prefers the memories naming Caroline twice; BM25 knows "Caroline" is everywhere.
+    let body = recall(&app, &app.a.key, json!({"query": "What did Caroline say about the puppy?", "limit": 3})).await;
+    assert_eq!(contents(&body)[0], "Melanie adopted a puppy from the shelter");
+    let components = &body["results"][0]["score_components"];
+    assert_eq!(components["keyword"], 1.0);
+    assert!(body["results"][1]["score_components"]["keyword"].as_f64().unwrap() < 0.5);
+    // A query of only the common word still finds its memories.
+    let body = recall(&app, &app.a.key, json!({"query": "Caroline", "limit": 20, "mode": "keyword"})).await;
+    assert_eq!(body["count"], 12);
+}

@@ -18,8 +18,15 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 async fn run(state: &AppState, auth: &Auth, params: RecallParams) -> Result<Json<RecallResponse>, ApiError> {
     let request = RecallRequest::parse(params, Utc::now())?;
-    let response =
-        recall::recall(&state.db, &state.embedder, state.config.recall_fusion, auth.tenant_id, request).await?;
+    let response = recall::recall(
+        &state.db,
+        &state.embedder,
+        &state.term_stats,
+        state.config.recall_fusion,
+        auth.tenant_id,
+        request,
+    )
+    .await?;
     Ok(Json(response))
 }
 

@@ -1,0 +1,250 @@
+//! Keyword relevance as BM25 over Postgres full-text lexemes.
+//!
+//! Postgres' own ranks (`ts_rank_cd`) weigh every query word alike, so a word found in half of a tenant's
+//! memories (a person's name, the project everything is about) counts as much as the one rare word that
+//! identifies the answer. BM25 weighs each word by its inverse document frequency within the tenant and
+//! normalises by memory length. Document frequencies come from `ts_stat` over the tenant's memories,
+//! cached per tenant and refreshed in the background once a minute; a lexeme the cache does not know
+//! (found in at most one memory, or stored since) counts as rare.
+//!
+//! Term frequency is taken as 1 for every matched lexeme: memories are short (a few sentences), and
+//! reading positions out of each tsvector would cost more than it tells.
+//!
+//! Candidate generation is bounded: only the rarest query lexemes, up to [`CANDIDATE_BUDGET`] expected
+//! matching memories, select candidates; every query lexeme still scores them. A memory that matches only
+//! very common words scores too low to be missed, and a query of only common words still selects by its
+//! rarest one. This keeps keyword search from ranking tens of thousands of rows in a large tenant.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sqlx::{Postgres, QueryBuilder};
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::store::{Db, TenantTx};
+
+/// BM25 term-frequency saturation (irrelevant with tf = 1, kept for the length normalisation).
+pub const K1: f64 = 1.2;
+/// BM25 length normalisation.
+pub const B: f64 = 0.75;
+/// Most memories the candidate-selecting lexemes may match, by their document frequencies.
+pub const CANDIDATE_BUDGET: u64 = 3000;
+/// Most query lexemes used (the rarest ones).
+pub const MAX_TERMS: usize = 32;
+/// Age after which a tenant's statistics are recomputed in the background.
+const REFRESH_AFTER: Duration = Duration::from_secs(60);
+/// Cached statistics are dropped after this long unused.
+const IDLE_TTL: Duration = Duration::from_secs(30 * 60);
+/// Most lexemes kept across all cached tenants (~60 bytes each).
+const MAX_CACHED_LEXEMES: u64 = 2_000_000;
+
+/// One tenant's document statistics.
+#[derive(Debug)]
+pub struct TermStats {
+    /// Memories in the tenant.
+    pub docs: u64,
+    /// Average lexemes per memory.
+    pub avg_len: f64,
+    /// Memories containing each lexeme, for lexemes in at least two.
+    pub df: HashMap<String, u64>,
+    computed: Instant,
+    refreshing: AtomicBool,
+}
+
+impl TermStats {
+    pub fn new(docs: u64, avg_len: f64, df: HashMap<String, u64>) -> Self {
+        Self { docs, avg_len, df, computed: Instant::now(), refreshing: AtomicBool::new(false) }
+    }
+
+    /// Document frequency of a lexeme (1 when unknown).
+    pub fn df(&self, lexeme: &str) -> u64 {
+        self.df.get(lexeme).copied().unwrap_or(1)
+    }
+
+    /// Robertson–Spärck Jones IDF as in Lucene: `ln(1 + (N - df + 0.5) / (df + 0.5))`, always > 0.
+    pub fn idf(&self, lexeme: &str) -> f64 {
+        let df = self.df(lexeme);
+        let n = self.docs.max(df).max(1) as f64;
+        let df = df as f64;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+}
+
+/// A query's lexemes, weighed for one tenant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeywordQuery {
+    /// Each lexeme as a tsquery literal (quoted).
+    pub terms: Vec<String>,
+    pub idfs: Vec<f64>,
+    /// The tsquery selecting candidates: the rarest lexemes, joined with `|`.
+    pub select: String,
+    pub avg_len: f64,
+}
+
+/// A lexeme as a tsquery operand: quoted, with quotes doubled and backslashes escaped.
+fn quote(lexeme: &str) -> String {
+    format!("'{}'", lexeme.replace('\\', "\\\\").replace('\'', "''"))
+}
+
+impl KeywordQuery {
+    /// Weighs the query's lexemes; None when it has none (only stop words or punctuation).
+    pub fn plan(lexemes: &[String], stats: &TermStats) -> Option<Self> {
+        let mut weighed: Vec<(&String, u64)> = lexemes.iter().map(|l| (l, stats.df(l))).collect();
+        weighed.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
+        weighed.dedup_by(|a, b| a.0 == b.0);
+        weighed.truncate(MAX_TERMS);
+        let mut budget = 0_u64;
+        let mut select = Vec::new();
+        for (lexeme, df) in &weighed {
+            if !select.is_empty() && budget + df > CANDIDATE_BUDGET {
+                break;
+            }
+            budget += df;
+            select.push(quote(lexeme));
+        }
+        (!weighed.is_empty()).then(|| Self {
+            terms: weighed.iter().map(|(l, _)| quote(l)).collect(),
+            idfs: weighed.iter().map(|(l, _)| stats.idf(l)).collect(),
+            select: select.join(" | "),
+            avg_len: if stats.avg_len > 0.0 { stats.avg_len } else { 1.0 },
+        })
+    }
+
+    /// Pushes the BM25 score of the row's `search_tsv` (0 when nothing matches).
+    pub fn push_score(&self, qb: &mut QueryBuilder<'_, Postgres>) {
+        qb.push("((SELECT coalesce(sum(t.idf), 0) FROM unnest(CAST(")
+            .push_bind(self.terms.clone())
+            .push(" AS tsquery[]), CAST(")
+            .push_bind(self.idfs.clone())
+            .push(" AS float8[])) AS t(q, idf) WHERE search_tsv @@ t.q)")
+            .push(format_args!(
+                " * {k1p1} / ({K1} * (1 - {B} + {B} * length(search_tsv) / {avg}) + 1))::float8",
+                k1p1 = K1 + 1.0,
+                avg = self.avg_len
+            ));
+    }
+}
+
+/// Per-tenant statistics, shared by all requests of a process.
+#[derive(Clone)]
+pub struct TermStatsCache {
+    cache: moka::future::Cache<Uuid, Arc<TermStats>>,
+}
+
+impl Default for TermStatsCache {
+    fn default() -> Self {
+        let cache = moka::future::Cache::builder()
+            .max_capacity(MAX_CACHED_LEXEMES)
+            .weigher(|_: &Uuid, stats: &Arc<TermStats>| u32::try_from(stats.df.len() + 1).unwrap_or(u32::MAX))
+            .time_to_idle(IDLE_TTL)
+            .build();
+        Self { cache }
+    }
+}
+
+impl TermStatsCache {
+    /// The tenant's statistics: computed on first use (concurrent first uses wait for one computation),
+    /// then served while a background task recomputes them once they are a minute old.
+    pub async fn get(&self, db: &Db, tenant_id: Uuid) -> Result<Arc<TermStats>, ApiError> {
+        let stats = self
+            .cache
+            .try_get_with(tenant_id, compute(db, tenant_id))
+            .await
+            .map_err(|e: Arc<ApiError>| ApiError::Internal(anyhow::anyhow!("term statistics: {e}")))?;
+        if stats.computed.elapsed() > REFRESH_AFTER && !stats.refreshing.swap(true, Ordering::AcqRel) {
+            let (cache, db) = (self.cache.clone(), db.clone());
+            tokio::spawn(async move {
+                match compute(&db, tenant_id).await {
+                    Ok(fresh) => cache.insert(tenant_id, fresh).await,
+                    Err(err) => tracing::warn!(%tenant_id, error = %err, "could not refresh term statistics"),
+                }
+            });
+        }
+        Ok(stats)
+    }
+}
+
+async fn compute(db: &Db, tenant_id: Uuid) -> Result<Arc<TermStats>, ApiError> {
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let stats = compute_in(&mut tx).await?;
+    tx.commit().await?;
+    Ok(Arc::new(stats))
+}
+
+async fn compute_in(tx: &mut TenantTx) -> Result<TermStats, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let (docs, avg_len): (i64, f64) = sqlx::query_as(
+        "SELECT count(*), coalesce(avg(length(search_tsv)), 0)::float8 FROM memories WHERE tenant_id = $1",
+    )
+    .bind(tenant_id)
+    .fetch_one(tx.conn())
+    .await?;
+    // ts_stat runs its query text under the caller's role, so row-level security still applies; the
+    // tenant id is a formatted Uuid, never user text.
+    let df: Vec<(String, i32)> = sqlx::query_as(&format!(
+        "SELECT word, ndoc FROM ts_stat('SELECT search_tsv FROM memories WHERE tenant_id = ''{tenant_id}''') WHERE ndoc > 1"
+    ))
+    .fetch_all(tx.conn())
+    .await?;
+    let df = df.into_iter().map(|(w, n)| (w, u64::try_from(n).unwrap_or(0))).collect();
+    Ok(TermStats::new(u64::try_from(docs).unwrap_or(0), avg_len, df))
+}
+
+/// The query text's lexemes, as Postgres' English configuration makes them (stemmed, no stop words).
+pub async fn lexemes(tx: &mut TenantTx, text: &str) -> Result<Vec<String>, ApiError> {
+    Ok(sqlx::query_scalar("SELECT coalesce(tsvector_to_array(to_tsvector('english', $1)), '{}')")
+        .bind(text)
+        .fetch_one(tx.conn())
+        .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(docs: u64, df: &[(&str, u64)]) -> TermStats {
+        TermStats::new(docs, 8.0, df.iter().map(|(w, n)| ((*w).to_owned(), *n)).collect())
+    }
+
+    fn words(list: &[&str]) -> Vec<String> {
+        list.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    #[test]
+    fn rare_lexemes_weigh_more_and_every_weight_is_positive() {
+        let s = stats(10_000, &[("caroline", 5_000), ("adopt", 40)]);
+        assert!(s.idf("puppi") > s.idf("adopt"));
+        assert!(s.idf("adopt") > s.idf("caroline"));
+        assert!(s.idf("caroline") > 0.0);
+        // Stale statistics (more matches than documents) and an empty tenant stay positive too.
+        assert!(stats(3, &[("x", 7)]).idf("x") > 0.0);
+        assert!(stats(0, &[]).idf("x") > 0.0);
+    }
+
+    #[test]
+    fn candidates_come_from_the_rarest_lexemes_within_budget_but_all_lexemes_score() {
+        let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("research", 1_500), ("adopt", 900)]);
+        let q = KeywordQuery::plan(&words(&["caroline", "research", "adopt", "go", "adopt"]), &s).unwrap();
+        assert_eq!(q.select, "'adopt' | 'research'");
+        assert_eq!(q.terms, ["'adopt'", "'research'", "'go'", "'caroline'"]);
+        assert!(q.idfs.windows(2).all(|w| w[0] > w[1]));
+    }
+
+    #[test]
+    fn a_query_of_only_common_lexemes_still_selects_by_its_rarest() {
+        let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000)]);
+        let q = KeywordQuery::plan(&words(&["caroline", "go"]), &s).unwrap();
+        assert_eq!(q.select, "'go'");
+        assert!(KeywordQuery::plan(&[], &s).is_none());
+    }
+
+    #[test]
+    fn lexemes_are_quoted_as_tsquery_literals() {
+        assert_eq!(quote("o'neil"), "'o''neil'");
+        assert_eq!(quote(r"c:\path"), r"'c:\\path'");
+        assert_eq!(quote("a|b&!c"), "'a|b&!c'");
+    }
+}

@@ -10,6 +10,7 @@ pub mod config;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub mod graph;
 pub mod jobs;
 pub mod memory;
 pub mod recall;

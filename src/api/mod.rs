@@ -72,6 +72,7 @@ impl AppState {
     tags(
         (name = "memories", description = "Store, read, update and delete memories"),
         (name = "recall", description = "Find memories by meaning, keywords, tags and time"),
+        (name = "graph", description = "Associations between memories, traversal and episodes"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
         (name = "health", description = "Liveness and database reachability")
     )

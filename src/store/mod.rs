@@ -8,6 +8,7 @@
 pub mod events;
 pub mod memories;
 pub mod recall;
+pub mod relations;
 pub mod tenants;
 
 use std::time::Duration;

@@ -10,6 +10,7 @@ mod cli;
 mod embedding;
 mod errors;
 mod eval;
+mod graph;
 mod health;
 mod history;
 mod isolation;

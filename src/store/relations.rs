@@ -1,0 +1,188 @@
+//! SQL for the knowledge graph: associations between two memories of one tenant, recursive traversal,
+//! and episodes.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::types::Json;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::TenantTx;
+use crate::error::ApiError;
+use crate::memory::{Memory, MEMORY_COLUMNS};
+
+/// A typed, weighted edge `memory1_id → memory2_id`.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[schema(example = json!({
+    "id": "0b9a4c1e-5f7d-4e0a-9c39-3f1b2d6c8a10",
+    "memory1_id": "5d0f3f7c-2a8e-4b59-9a57-0e2a7c0b6f11", "memory2_id": "8c7e9a21-3b4d-4f6e-8a1b-2c3d4e5f6a7b",
+    "type": "PREFERS_OVER", "strength": 0.8, "properties": {"reason": "benchmarks"},
+    "created_at": "2026-11-30T10:00:00Z", "updated_at": "2026-11-30T10:00:00Z"
+}))]
+pub struct Association {
+    pub id: Uuid,
+    /// The source memory.
+    pub memory1_id: Uuid,
+    /// The target memory.
+    pub memory2_id: Uuid,
+    #[serde(rename = "type")]
+    #[sqlx(rename = "rel_type")]
+    pub rel_type: String,
+    pub strength: f32,
+    #[schema(value_type = Object)]
+    pub properties: Json<Value>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+const COLUMNS: &str =
+    "id, source_id AS memory1_id, target_id AS memory2_id, rel_type, strength, properties, created_at, updated_at";
+
+/// A validated association to store.
+#[derive(Debug, Clone)]
+pub struct NewAssociation {
+    pub source: Uuid,
+    pub target: Uuid,
+    pub rel_type: &'static str,
+    pub strength: f32,
+    pub properties: Value,
+}
+
+/// Which of these ids are memories of the transaction's tenant.
+pub async fn existing(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let found: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 AND id = ANY($2)")
+        .bind(tenant_id)
+        .bind(ids)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(found.into_iter().collect())
+}
+
+/// Stores an association; an existing edge of the same type between the same memories takes the new
+/// strength and properties. Both memories must exist (see [`existing`]); the foreign keys and row-level
+/// security refuse anything else.
+pub async fn upsert(tx: &mut TenantTx, a: &NewAssociation) -> Result<Association, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (tenant_id, source_id, target_id, rel_type)
+         DO UPDATE SET strength = EXCLUDED.strength, properties = EXCLUDED.properties
+         RETURNING {COLUMNS}"
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(a.source)
+        .bind(a.target)
+        .bind(a.rel_type)
+        .bind(a.strength)
+        .bind(Json(&a.properties))
+        .fetch_one(tx.conn())
+        .await?)
+}
+
+/// Deletes one association; false when the tenant has none with this id.
+pub async fn delete(tx: &mut TenantTx, id: Uuid) -> Result<bool, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let done = sqlx::query("DELETE FROM relations WHERE tenant_id = $1 AND id = $2")
+        .bind(tenant_id)
+        .bind(id)
+        .execute(tx.conn())
+        .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// One step of a traversal path.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, ToSchema)]
+pub struct PathStep {
+    pub association_id: Uuid,
+    pub from: Uuid,
+    pub to: Uuid,
+    #[serde(rename = "type")]
+    pub rel_type: String,
+    pub strength: f64,
+}
+
+/// A memory reached by traversal.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Reached {
+    #[sqlx(flatten)]
+    pub memory: Memory,
+    pub depth: i32,
+    pub path_strength: f64,
+    pub path: Json<Vec<PathStep>>,
+}
+
+/// How to walk the graph.
+#[derive(Debug, Clone)]
+pub struct Walk {
+    pub depth: i32,
+    /// Relation types to follow (None: all).
+    pub types: Option<Vec<String>>,
+    pub min_strength: f32,
+    pub limit: i64,
+}
+
+/// Memories reachable from `start` within `walk.depth` hops along edges of either direction: one
+/// recursive CTE that never revisits a memory on its own path (so cycles end), keeping for each memory its
+/// strongest path (the product of edge strengths), strongest first.
+pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<Reached>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "WITH RECURSIVE walk(node, depth, strength, visited, path) AS (
+            SELECT $2::uuid, 0, 1.0::float8, ARRAY[$2::uuid], '[]'::jsonb
+          UNION ALL
+            SELECT n.next, w.depth + 1, w.strength * r.strength, w.visited || n.next,
+                   w.path || jsonb_build_array(jsonb_build_object('association_id', r.id, 'from', w.node, 'to', n.next,
+                       'type', r.rel_type, 'strength', r.strength::float8))
+            FROM walk w
+            JOIN relations r ON r.tenant_id = $1 AND (r.source_id = w.node OR r.target_id = w.node)
+            CROSS JOIN LATERAL (SELECT CASE WHEN r.source_id = w.node THEN r.target_id ELSE r.source_id END AS next) n
+            WHERE w.depth < $3 AND r.strength >= $4 AND ($5::text[] IS NULL OR r.rel_type = ANY($5))
+              AND NOT n.next = ANY(w.visited)
+        ),
+        best AS (
+            SELECT DISTINCT ON (node) node, depth, strength, path FROM walk WHERE depth > 0
+            ORDER BY node, strength DESC, depth
+        )
+        SELECT {MEMORY_COLUMNS}, b.depth, b.strength AS path_strength, b.path
+        FROM best b JOIN memories m ON m.tenant_id = $1 AND m.id = b.node
+        ORDER BY b.strength DESC, b.depth, m.id
+        LIMIT $6"
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(start)
+        .bind(walk.depth)
+        .bind(walk.min_strength)
+        .bind(walk.types.clone())
+        .bind(walk.limit)
+        .fetch_all(tx.conn())
+        .await?)
+}
+
+/// An episode's memories in `sequence_number` order (then time), with the episode's size.
+pub async fn episode(
+    tx: &mut TenantTx,
+    episode_id: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Memory>, i64), ApiError> {
+    let tenant_id = tx.tenant_id();
+    let total: i64 = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND episode_id = $2")
+        .bind(tenant_id)
+        .bind(episode_id)
+        .fetch_one(tx.conn())
+        .await?;
+    let sql = format!(
+        "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND episode_id = $2
+         ORDER BY sequence_number NULLS LAST, created_at, id LIMIT $3 OFFSET $4"
+    );
+    let memories =
+        sqlx::query_as(&sql).bind(tenant_id).bind(episode_id).bind(limit).bind(offset).fetch_all(tx.conn()).await?;
+    Ok((memories, total))
+}

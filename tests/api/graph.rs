@@ -1,0 +1,210 @@
+//! The knowledge graph: associations (one, batch, delete), traversal, episodes, and tenant isolation on
+//! each of those routes.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn, TestApp};
+
+async fn memories(app: &TestApp, key: &str, contents: &[&str]) -> Vec<String> {
+    let mut ids = Vec::new();
+    for c in contents {
+        ids.push(app.store_text(key, c).await);
+    }
+    ids
+}
+
+async fn associate(app: &TestApp, key: &str, from: &str, to: &str, kind: &str, strength: f64) -> Value {
+    let body = json!({"memory1_id": from, "memory2_id": to, "type": kind, "strength": strength});
+    app.post(key, "/api/v1/associations", &body).await.ok(201)["association"].clone()
+}
+
+#[tokio::test]
+async fn associations_are_validated_stored_updated_and_deleted() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let ids = memories(&app, key, &["We chose PostgreSQL", "MySQL was considered"]).await;
+    let (a, b) = (&ids[0], &ids[1]);
+
+    let stored = associate(&app, key, a, b, "PREFERS_OVER", 0.8).await;
+    assert_eq!(
+        (&stored["memory1_id"], &stored["memory2_id"], &stored["type"]),
+        (&json!(a), &json!(b), &json!("PREFERS_OVER"))
+    );
+    assert!((stored["strength"].as_f64().unwrap() - 0.8).abs() < 1e-6);
+    // The same edge again updates it rather than duplicating it; remem's names are aliases.
+    let again = associate(&app, key, a, b, "prefers-over", 0.3).await;
+    assert_eq!(again["id"], stored["id"]);
+    assert!((again["strength"].as_f64().unwrap() - 0.3).abs() < 1e-6);
+    assert_eq!(associate(&app, key, b, a, "RelatedTo", 0.5).await["type"], "RELATES_TO");
+    assert_eq!(associate(&app, key, b, a, "Supports", 0.5).await["type"], "REINFORCES");
+
+    let app = &app;
+    let post = |body: Value| async move { app.post(key, "/api/v1/associations", &body).await };
+    post(json!({"memory1_id": a, "memory2_id": a}))
+        .await
+        .assert_error(400, "memory2_id: a memory cannot be associated with itself");
+    post(json!({"memory1_id": a, "memory2_id": b, "type": "FRIENDS_WITH"}))
+        .await
+        .assert_error(400, "type: unknown relation type");
+    post(json!({"memory1_id": a, "memory2_id": b, "type": "SIMILAR_TO"}))
+        .await
+        .assert_error(400, "SIMILAR_TO is created by the service");
+    post(json!({"memory1_id": a, "memory2_id": b, "strength": 1.5}))
+        .await
+        .assert_error(400, "strength: must be a number between 0 and 1");
+    post(json!({"memory1_id": a, "memory2_id": "nope"})).await.assert_error(400, "memory2_id: not a valid UUID");
+    post(json!({"memory2_id": b})).await.assert_error(400, "memory1_id: is required");
+    post(json!({"memory1_id": a, "memory2_id": b, "properties": [1]}))
+        .await
+        .assert_error(400, "properties: must be an object");
+    let ghost = uuid::Uuid::new_v4();
+    post(json!({"memory1_id": a, "memory2_id": ghost}))
+        .await
+        .assert_error(404, &format!("memory2_id: memory {ghost} not found"));
+
+    let id = stored["id"].as_str().unwrap();
+    app.delete(key, &format!("/api/v1/associations/{id}")).await.ok(200);
+    app.delete(key, &format!("/api/v1/associations/{id}")).await.assert_error(404, "not found");
+    app.delete(key, "/api/v1/associations/xyz").await.assert_error(400, "id: not a valid UUID");
+}
+
+#[tokio::test]
+async fn a_batch_stores_what_it_can_and_reports_each_item() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let ids = memories(&app, key, &["one", "two", "three"]).await;
+    let all = json!({"associations": [
+        {"memory1_id": ids[0], "memory2_id": ids[1], "type": "LEADS_TO"},
+        {"memory1_id": ids[1], "memory2_id": ids[2], "type": "LEADS_TO"}
+    ]});
+    let body = app.post(key, "/api/v1/associations", &all).await.ok(201).clone();
+    assert_eq!((body["stored"].as_u64(), body["failed"].as_u64()), (Some(2), Some(0)));
+
+    let ghost = uuid::Uuid::new_v4();
+    let mixed = json!({"associations": [
+        {"memory1_id": ids[0], "memory2_id": ids[2], "type": "PART_OF"},
+        {"memory1_id": ids[0], "memory2_id": ids[2], "type": "NOPE"},
+        {"memory1_id": ids[0], "memory2_id": ghost}
+    ]});
+    let body = app.post(key, "/api/v1/associations", &mixed).await.ok(207).clone();
+    assert_eq!(body["status"], "partial");
+    let results = body["results"].as_array().unwrap();
+    assert_eq!(results[0]["status"], "stored");
+    assert_eq!((&results[1]["code"], &results[2]["code"]), (&json!(400), &json!(404)));
+    assert!(results[1]["message"].as_str().unwrap().starts_with("associations[1].type"));
+
+    let none = json!({"associations": [{"memory1_id": ids[0], "memory2_id": ids[0]}]});
+    app.post(key, "/api/v1/associations", &none).await.assert_error(400, "associations[0].memory2_id");
+    app.post(key, "/api/v1/associations", &json!({"associations": []})).await.assert_error(400, "must not be empty");
+    let many: Vec<Value> = (0..501).map(|_| json!({"memory1_id": ids[0], "memory2_id": ids[1]})).collect();
+    app.post(key, "/api/v1/associations", &json!({"associations": many})).await.assert_error(400, "at most 500");
+    // Only the stored items exist: 2 + 1.
+    let related = app.get(key, &format!("/api/v1/memories/{}/related?depth=3", ids[0])).await.ok(200).clone();
+    assert_eq!(related["count"], 2);
+}
+
+#[tokio::test]
+async fn traversal_follows_edges_both_ways_by_strongest_path_and_ends_on_cycles() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let ids = memories(&app, key, &["start", "near", "middle", "far", "side"]).await;
+    let [start, near, middle, far, side] = [&ids[0], &ids[1], &ids[2], &ids[3], &ids[4]];
+    associate(&app, key, start, near, "LEADS_TO", 0.9).await;
+    associate(&app, key, near, middle, "LEADS_TO", 0.8).await;
+    associate(&app, key, middle, far, "DERIVED_FROM", 0.7).await;
+    associate(&app, key, far, start, "RELATES_TO", 0.1).await; // a cycle back to the start
+    associate(&app, key, side, start, "CONTRADICTS", 0.5).await; // an incoming edge
+
+    let app = &app;
+    let walk = |query: &'static str| async move {
+        let body = app.get(key, &format!("/api/v1/memories/{start}/related{query}")).await.ok(200).clone();
+        body["related"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["memory"]["content"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(walk("").await, ["near", "side", "far"]);
+    // Depth 3: "far" is reached more strongly through the chain (0.9*0.8*0.7) than by its own 0.1 edge.
+    assert_eq!(walk("?depth=3").await, ["near", "middle", "far", "side"]);
+    let body = app.get(key, &format!("/api/v1/memories/{start}/related?depth=3")).await.ok(200).clone();
+    let far_hit = &body["related"][2];
+    assert_eq!(far_hit["depth"], 3);
+    assert!((far_hit["path_strength"].as_f64().unwrap() - 0.504).abs() < 1e-4);
+    let path: Vec<&str> = far_hit["path"].as_array().unwrap().iter().map(|s| s["type"].as_str().unwrap()).collect();
+    assert_eq!(path, ["LEADS_TO", "LEADS_TO", "DERIVED_FROM"]);
+    assert_eq!(far_hit["path"][2]["to"], json!(far));
+    // Filters: types (aliases and system types accepted), strength, limit.
+    assert_eq!(walk("?depth=3&types=LEADS_TO").await, ["near", "middle"]);
+    assert_eq!(walk("?depth=3&types=leads_to,Supports").await, ["near", "middle"]);
+    assert_eq!(walk("?depth=3&min_strength=0.75").await, ["near", "middle"]);
+    assert_eq!(walk("?depth=3&limit=1").await, ["near"]);
+    assert!(walk("?types=SIMILAR_TO").await.is_empty());
+
+    let path = format!("/api/v1/memories/{start}/related");
+    app.get(key, &format!("{path}?depth=4")).await.assert_error(400, "depth: must be between 1 and 3");
+    app.get(key, &format!("{path}?types=FOO")).await.assert_error(400, "types: unknown relation type");
+    app.get(key, &format!("{path}?min_strength=2")).await.assert_error(400, "min_strength");
+    app.get(key, &format!("{path}?limit=201")).await.assert_error(400, "limit");
+    let ghost = uuid::Uuid::new_v4();
+    app.get(key, &format!("/api/v1/memories/{ghost}/related")).await.assert_error(404, "not found");
+    // Deleting a memory removes its edges.
+    app.delete(key, &format!("/api/v1/memories/{near}")).await.ok(200);
+    assert_eq!(walk("?depth=3").await, ["side", "far", "middle"]);
+}
+
+#[tokio::test]
+async fn an_episode_lists_its_memories_in_sequence_with_preceded_by_edges() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    for (seq, text) in [(2, "third"), (0, "first"), (1, "second")] {
+        app.store(key, json!({"content": text, "episode_id": "standup-42", "sequence_number": seq})).await;
+    }
+    app.store(key, json!({"content": "elsewhere", "episode_id": "other"})).await;
+    let body = app.get(key, "/api/v1/episodes/standup-42").await.ok(200).clone();
+    let order: Vec<&str> =
+        body["memories"].as_array().unwrap().iter().map(|m| m["content"].as_str().unwrap()).collect();
+    assert_eq!(order, ["first", "second", "third"]);
+    assert_eq!(body["total"], 3);
+    let ids: Vec<&Value> = body["memories"].as_array().unwrap().iter().map(|m| &m["id"]).collect();
+    assert_eq!(
+        body["edges"],
+        json!([
+            {"from": ids[1], "to": ids[0], "type": "PRECEDED_BY"},
+            {"from": ids[2], "to": ids[1], "type": "PRECEDED_BY"}
+        ])
+    );
+    let page = app.get(key, "/api/v1/episodes/standup-42?limit=2&offset=1").await.ok(200).clone();
+    assert_eq!((page["count"].as_u64(), page["has_more"].as_bool()), (Some(2), Some(false)));
+    assert_eq!(page["memories"][0]["content"], "second");
+    assert_eq!(app.get(key, "/api/v1/episodes/unknown").await.ok(200)["total"], 0);
+    app.get(key, "/api/v1/episodes/x?limit=0").await.assert_error(400, "limit");
+}
+
+#[tokio::test]
+async fn no_graph_route_crosses_tenants() {
+    let app = spawn().await;
+    let (a, b) = (&app.a.key, &app.b.key);
+    let a_ids = memories(&app, a, &["alpha one", "alpha two"]).await;
+    let b_id = app.store_text(b, "beta one").await;
+    app.store(a, json!({"content": "alpha episode", "episode_id": "shared-name"})).await;
+    let edge = associate(&app, a, &a_ids[0], &a_ids[1], "RELATES_TO", 0.5).await;
+
+    // B cannot link A's memories, nor join its own memory to one of A's, from either side.
+    let link = |from: &str, to: &str| json!({"memory1_id": from, "memory2_id": to});
+    app.post(b, "/api/v1/associations", &link(&a_ids[0], &a_ids[1])).await.assert_error(404, "not found");
+    app.post(b, "/api/v1/associations", &link(&b_id, &a_ids[0])).await.assert_error(404, "memory2_id");
+    app.post(a, "/api/v1/associations", &link(&a_ids[0], &b_id)).await.assert_error(404, "memory2_id");
+    let batch = json!({"associations": [link(&b_id, &a_ids[1])]});
+    app.post(b, "/api/v1/associations", &batch).await.assert_error(400, "no item could be stored");
+    // B can neither delete A's edge, walk from A's memory, nor read A's episode.
+    let edge_id = edge["id"].as_str().unwrap();
+    app.delete(b, &format!("/api/v1/associations/{edge_id}")).await.assert_error(404, "not found");
+    app.get(b, &format!("/api/v1/memories/{}/related", a_ids[0])).await.assert_error(404, "not found");
+    assert_eq!(app.get(b, "/api/v1/episodes/shared-name").await.ok(200)["total"], 0);
+    // A's edge is intact.
+    let body = app.get(a, &format!("/api/v1/memories/{}/related", a_ids[0])).await.ok(200).clone();
+    assert_eq!(body["count"], 1);
+    assert_eq!(app.count_as_app_role("relations", Some(app.b.id)).await, 0);
+}

@@ -282,6 +282,13 @@ pub struct MemoryInput {
     pub created_at: Option<String>,
     /// A precomputed embedding of the deployment's dimension.
     pub embedding: Option<Vec<f32>>,
+    /// Supersede mode (single stores only): the memory this one replaces or corrects. In one transaction the
+    /// old memory gets `t_invalid` and the reason in its metadata, and an edge old → new is created.
+    pub supersedes_memory_id: Option<String>,
+    /// `INVALIDATED_BY` (default) or `EVOLVED_INTO`: the edge from the old memory to the new one.
+    pub supersede_relation: Option<String>,
+    /// Why, recorded in the old memory's metadata (`supersede_reason`).
+    pub supersede_reason: Option<String>,
 }
 
 /// A validated memory, ready to insert or to write back after an update.

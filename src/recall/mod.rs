@@ -22,7 +22,7 @@ use crate::embed::{EmbedderSlot, SlotState};
 use crate::error::ApiError;
 use crate::memory::{normalize_tag_filter, Memory};
 use crate::store::memories::ListFilter;
-use crate::store::{recall as sql, Db};
+use crate::store::{recall as sql, relations, Db, TenantTx};
 
 pub const MAX_QUERY_CHARS: usize = 1000;
 pub const MAX_LIMIT: i64 = 100;
@@ -83,6 +83,9 @@ pub struct RecallParams {
     pub quality_boost: Option<bool>,
     /// Weight of quality when `quality_boost` is on, 0..=1 (default 0.3).
     pub quality_weight: Option<f64>,
+    /// `current` (default): a superseded memory is replaced by the head of its supersede chain (at most 5
+    /// hops); `history`: every memory as stored.
+    pub state_mode: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +112,8 @@ pub struct RecallRequest {
     pub filter: ListFilter,
     pub sort: Sort,
     pub quality_weight: f64,
+    /// `state_mode=history`: superseded memories are returned as they are.
+    pub history: bool,
 }
 
 fn bad(field: &str, message: String) -> ApiError {
@@ -161,6 +166,11 @@ impl RecallRequest {
             Some(other) => return Err(bad("sort", format!("must be score, time_desc or time_asc (got {other:?})"))),
         };
         let (limit, offset) = params::page(p.limit, p.offset, MAX_LIMIT, DEFAULT_LIMIT)?;
+        let history = match p.state_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("current") => false,
+            Some("history") => true,
+            Some(other) => return Err(bad("state_mode", format!("must be current or history (got {other:?})"))),
+        };
         let quality_weight = match (p.quality_boost.unwrap_or(false), p.quality_weight) {
             (_, Some(w)) if !(0.0..=1.0).contains(&w) => {
                 return Err(bad("quality_weight", format!("must be between 0 and 1 (got {w})")))
@@ -189,7 +199,7 @@ impl RecallRequest {
             episode_id: p.episode_id,
             valid_at,
         };
-        Ok(Self { query, mode, limit, offset, filter, sort, quality_weight })
+        Ok(Self { query, mode, limit, offset, filter, sort, quality_weight, history })
     }
 }
 
@@ -202,6 +212,9 @@ pub struct RecallHit {
     /// `hybrid` (found by meaning and keywords), `semantic`, `keyword`, or `filter` (no query).
     pub match_type: &'static str,
     pub score_components: ScoreComponents,
+    /// Set when this memory stands in for a superseded one that matched (`state_mode=current`): its id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<Uuid>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -325,12 +338,13 @@ pub async fn recall(
     }
     let ids: Vec<Uuid> = ranks.keys().copied().collect();
     let candidates = sql::load_candidates(&mut tx, &ids, vector.as_ref(), keyword_query.as_ref()).await?;
+    let heads = chain_heads(&mut tx, &ids, &req).await?;
     tx.commit().await?;
 
     let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);
     let opts =
         ScoreOptions { fusion, has_query: true, use_semantic, use_keyword, quality_weight: req.quality_weight, now };
-    let mut hits: Vec<RecallHit> = candidates
+    let hits: Vec<RecallHit> = candidates
         .into_iter()
         .map(|c| {
             let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
@@ -347,9 +361,10 @@ pub async fn recall(
                 (false, true) => "keyword",
                 _ => "semantic",
             };
-            RecallHit { memory: c.memory, score: value, match_type, score_components: components }
+            RecallHit { memory: c.memory, score: value, match_type, score_components: components, replaces: None }
         })
         .collect();
+    let mut hits = current_state(hits, heads);
     sort_hits(&mut hits, req.sort);
     let mode = if use_semantic && use_keyword {
         "hybrid"
@@ -374,6 +389,8 @@ async fn recall_without_query(
     };
     let mut tx = db.begin_tenant(tenant_id).await?;
     let memories = sql::filtered(&mut tx, &req.filter, order, fetch).await?;
+    let ids: Vec<Uuid> = memories.iter().map(|m| m.id).collect();
+    let heads = chain_heads(&mut tx, &ids, &req).await?;
     tx.commit().await?;
     let opts = ScoreOptions {
         fusion: Fusion::default(),
@@ -383,15 +400,49 @@ async fn recall_without_query(
         quality_weight: req.quality_weight,
         now,
     };
-    let mut hits: Vec<RecallHit> = memories
+    let hits: Vec<RecallHit> = memories
         .into_iter()
         .map(|m| {
             let (value, components) = score::score(&signals(&m, &req.filter), 0.0, &opts);
-            RecallHit { memory: m, score: value, match_type: "filter", score_components: components }
+            RecallHit { memory: m, score: value, match_type: "filter", score_components: components, replaces: None }
         })
         .collect();
+    let mut hits = current_state(hits, heads);
     sort_hits(&mut hits, req.sort);
     Ok(page(db, tenant_id, hits, &req, "filter", None))
+}
+
+/// `state_mode=current`: the heads of the supersede chains of these memories (none with `history`).
+async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid], req: &RecallRequest) -> Result<HashMap<Uuid, Memory>, ApiError> {
+    if req.history || ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(relations::chain_heads(tx, ids).await?.into_iter().collect())
+}
+
+/// Each superseded memory among the hits gives its place (and score) to the head of its chain; a head
+/// found twice is kept once, at its best score.
+fn current_state(hits: Vec<RecallHit>, mut heads: HashMap<Uuid, Memory>) -> Vec<RecallHit> {
+    if heads.is_empty() {
+        return hits;
+    }
+    let mut best: HashMap<Uuid, usize> = HashMap::new();
+    let mut out: Vec<RecallHit> = Vec::with_capacity(hits.len());
+    for mut hit in hits {
+        if let Some(head) = heads.remove(&hit.memory.id) {
+            hit.replaces = Some(hit.memory.id);
+            hit.memory = head;
+        }
+        match best.get(&hit.memory.id) {
+            Some(&i) if out[i].score >= hit.score => {}
+            Some(&i) => out[i] = hit,
+            None => {
+                best.insert(hit.memory.id, out.len());
+                out.push(hit);
+            }
+        }
+    }
+    out
 }
 
 fn sort_hits(hits: &mut [RecallHit], sort: Sort) {

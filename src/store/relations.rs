@@ -186,3 +186,85 @@ pub async fn episode(
         sqlx::query_as(&sql).bind(tenant_id).bind(episode_id).bind(limit).bind(offset).fetch_all(tx.conn()).await?;
     Ok((memories, total))
 }
+
+/// Relation types that mark the source memory as replaced by the target.
+pub const SUPERSEDING: [&str; 2] = ["INVALIDATED_BY", "EVOLVED_INTO"];
+/// Longest supersede chain followed to its head.
+pub const MAX_CHAIN: i32 = 5;
+
+/// Marks `old` as superseded by `new` (same transaction as storing `new`): `t_invalid` now, the new id and
+/// the reason in its metadata, a `superseded` event, and the edge old → new. False when `old` does not exist.
+pub async fn supersede(
+    tx: &mut TenantTx,
+    old: Uuid,
+    new: Uuid,
+    relation: &'static str,
+    reason: Option<&str>,
+    actor: &str,
+) -> Result<bool, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let snapshot = super::events::SNAPSHOT;
+    let sql = format!(
+        "WITH before AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
+         changed AS (
+            UPDATE memories SET t_invalid = coalesce(least(t_invalid, now()), now()),
+                metadata = metadata || jsonb_strip_nulls(jsonb_build_object(
+                    'superseded_by', $3::text, 'supersede_relation', $4::text, 'supersede_reason', $5::text))
+            WHERE tenant_id = $1 AND id = $2 RETURNING *
+         )
+         INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after)
+         SELECT m.tenant_id, m.id, 'superseded', $6, (SELECT snap FROM before), {snapshot} FROM changed m
+         RETURNING memory_id"
+    );
+    let done: Option<Uuid> = sqlx::query_scalar(&sql)
+        .bind(tenant_id)
+        .bind(old)
+        .bind(new.to_string())
+        .bind(relation)
+        .bind(reason)
+        .bind(actor)
+        .fetch_optional(tx.conn())
+        .await?;
+    if done.is_none() {
+        return Ok(false);
+    }
+    let properties = reason.map_or_else(|| serde_json::json!({}), |r| serde_json::json!({"reason": r}));
+    upsert(tx, &NewAssociation { source: old, target: new, rel_type: relation, strength: 1.0, properties }).await?;
+    Ok(true)
+}
+
+/// For each memory that has been superseded, the head of its chain (following INVALIDATED_BY and
+/// EVOLVED_INTO edges, at most [`MAX_CHAIN`] hops; the newest branch where a chain forks), as
+/// `(superseded id, head)`. Memories not superseded are left out; archived heads are not followed.
+pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, Memory)>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "WITH RECURSIVE chain(start, node, hops, at) AS (
+            SELECT id, id, 0, now() FROM unnest($2::uuid[]) AS id
+          UNION ALL
+            SELECT c.start, r.target_id, c.hops + 1, r.created_at
+            FROM chain c JOIN relations r ON r.tenant_id = $1 AND r.source_id = c.node
+              AND r.rel_type = ANY($3)
+            JOIN memories h ON h.tenant_id = $1 AND h.id = r.target_id AND h.archived_at IS NULL
+            WHERE c.hops < $4
+        ),
+        heads AS (
+            SELECT DISTINCT ON (start) start, node FROM chain WHERE hops > 0 ORDER BY start, hops DESC, at DESC
+        )
+        SELECT heads.start, {MEMORY_COLUMNS} FROM heads JOIN memories m ON m.tenant_id = $1 AND m.id = heads.node"
+    );
+    #[derive(sqlx::FromRow)]
+    struct Row {
+        start: Uuid,
+        #[sqlx(flatten)]
+        head: Memory,
+    }
+    let rows: Vec<Row> = sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(ids)
+        .bind(&SUPERSEDING[..])
+        .bind(MAX_CHAIN)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(rows.into_iter().map(|r| (r.start, r.head)).collect())
+}

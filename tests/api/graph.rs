@@ -208,3 +208,72 @@ async fn no_graph_route_crosses_tenants() {
     assert_eq!(body["count"], 1);
     assert_eq!(app.count_as_app_role("relations", Some(app.b.id)).await, 0);
 }
+
+#[tokio::test]
+async fn superseding_invalidates_the_old_memory_and_recall_returns_the_head_of_its_chain() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let v1 = app.store_text(key, "The deploy window is Tuesday at nine").await;
+    let body = json!({"content": "The deploy window moved to Wednesday at ten", "supersedes_memory_id": v1,
+        "supersede_reason": "the team moved"});
+    let v2 = app.store(key, body).await["id"].as_str().unwrap().to_owned();
+    let body = json!({"content": "The deploy window is Thursday at eleven now", "supersedes_memory_id": v2,
+        "supersede_relation": "EVOLVED_INTO"});
+    let v3 = app.store(key, body).await["id"].as_str().unwrap().to_owned();
+
+    let old = app.get(key, &format!("/api/v1/memories/{v1}")).await.ok(200).clone();
+    assert!(old["t_invalid"].is_string(), "the old memory is no longer valid: {old}");
+    assert_eq!(
+        (&old["metadata"]["superseded_by"], &old["metadata"]["supersede_reason"]),
+        (&json!(v2), &json!("the team moved"))
+    );
+    let history = app.get(key, &format!("/api/v1/memories/{v1}/history")).await.ok(200).clone();
+    assert_eq!(history["events"][1]["event_type"], "superseded");
+    let edges = app.get(key, &format!("/api/v1/memories/{v1}/related?depth=2")).await.ok(200).clone();
+    let steps: Vec<(&str, &str)> = edges["related"][1]["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["type"].as_str().unwrap(), s["to"].as_str().unwrap()))
+        .collect();
+    assert_eq!(steps, [("INVALIDATED_BY", v2.as_str()), ("EVOLVED_INTO", v3.as_str())]);
+
+    // Current state: every version that matches stands for the head, once; "Tuesday" only matched v1.
+    let app = &app;
+    let recall = |body: Value| async move { app.post(key, "/api/v1/recall", &body).await.ok(200).clone() };
+    let current = recall(json!({"query": "deploy window Tuesday"})).await;
+    assert_eq!(current["count"], 1);
+    assert_eq!(current["results"][0]["memory"]["id"], json!(v3));
+    assert_eq!(current["results"][0]["replaces"], json!(v1));
+    let listed = recall(json!({"tags": [], "limit": 10})).await;
+    assert_eq!(listed["count"], 1, "filter-only recall resolves chains too");
+    let all = recall(json!({"query": "deploy window Tuesday", "state_mode": "history"})).await;
+    assert_eq!(all["count"], 3);
+    assert_eq!(all["results"][0]["memory"]["id"], json!(v1));
+    assert!(all["results"][0].get("replaces").is_none());
+    recall_error(app, json!({"query": "x", "state_mode": "future"}), "state_mode: must be current or history").await;
+
+    // A missing old memory stores nothing; bad fields are 400s; a batch refuses supersede mode.
+    let ghost = uuid::Uuid::new_v4();
+    let body = json!({"content": "replacement of nothing", "supersedes_memory_id": ghost});
+    app.post(key, "/api/v1/memories", &body).await.assert_error(404, "supersedes_memory_id: memory");
+    assert_eq!(app.count(key).await, 3);
+    let body = json!({"content": "x1", "supersedes_memory_id": v3, "supersede_relation": "RELATES_TO"});
+    app.post(key, "/api/v1/memories", &body)
+        .await
+        .assert_error(400, "supersede_relation: must be INVALIDATED_BY or EVOLVED_INTO");
+    app.post(key, "/api/v1/memories", &json!({"content": "x2", "supersede_reason": "why"}))
+        .await
+        .assert_error(400, "supersedes_memory_id: is required");
+    let batch = json!({"memories": [{"content": "x3", "supersedes_memory_id": v3}]});
+    app.post(key, "/api/v1/memories/batch", &batch).await.assert_error(400, "memories[0].supersedes_memory_id");
+    // Another tenant's memory cannot be superseded.
+    let body = json!({"content": "B's takeover", "supersedes_memory_id": v3});
+    app.post(&app.b.key, "/api/v1/memories", &body).await.assert_error(404, "supersedes_memory_id");
+    let head = app.get(key, &format!("/api/v1/memories/{v3}")).await.ok(200).clone();
+    assert!(head["t_invalid"].is_null());
+}
+
+async fn recall_error(app: &TestApp, body: Value, needle: &str) {
+    app.post(&app.a.key, "/api/v1/recall", &body).await.assert_error(400, needle);
+}

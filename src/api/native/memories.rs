@@ -22,6 +22,7 @@ use crate::memory::{normalize_tag_filter, EmbeddingChange, Memory, MemoryInput, 
 use crate::recall::params;
 use crate::store::events::{self, MemoryEvent};
 use crate::store::memories::{self, Inserted, ListFilter};
+use crate::store::relations;
 
 /// Most memories in one batch (AutoMem's limit).
 pub const MAX_BATCH: usize = 500;
@@ -69,8 +70,9 @@ fn parse_ctx(state: &AppState) -> ParseCtx {
 async fn create_memory(
     State(state): State<AppState>,
     Writer(auth): Writer,
-    ApiJson(input): ApiJson<MemoryInput>,
+    ApiJson(mut input): ApiJson<MemoryInput>,
 ) -> Result<(StatusCode, Json<Memory>), ApiError> {
+    let supersede = Supersede::take(&mut input)?;
     let new = NewMemory::parse(input, &parse_ctx(&state))?;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     match memories::insert(&mut tx, &new, &auth.actor()).await? {
@@ -78,10 +80,57 @@ async fn create_memory(
             if memory.embedding_status == "pending" {
                 embed::enqueue(&mut tx, &[memory.id]).await?;
             }
+            if let Some(s) = supersede {
+                let reason = s.reason.as_deref();
+                if !relations::supersede(&mut tx, s.old, memory.id, s.relation, reason, &auth.actor()).await? {
+                    return Err(ApiError::not_found(format!("supersedes_memory_id: memory {} not found", s.old)));
+                }
+            }
             tx.commit().await?;
             Ok((StatusCode::CREATED, Json(*memory)))
         }
         Inserted::Duplicate { existing_id } => Err(duplicate(existing_id, "content")),
+    }
+}
+
+/// Supersede mode of a single store.
+struct Supersede {
+    old: Uuid,
+    relation: &'static str,
+    reason: Option<String>,
+}
+
+impl Supersede {
+    /// Takes the supersede fields out of a store request, validated.
+    fn take(input: &mut MemoryInput) -> Result<Option<Self>, ApiError> {
+        let (old, relation, reason) =
+            (input.supersedes_memory_id.take(), input.supersede_relation.take(), input.supersede_reason.take());
+        let Some(old) = old else {
+            if relation.is_some() || reason.is_some() {
+                return Err(ApiError::bad_request(
+                    "supersedes_memory_id: is required with supersede_relation or supersede_reason",
+                ));
+            }
+            return Ok(None);
+        };
+        let old = Uuid::parse_str(old.trim())
+            .map_err(|_| ApiError::bad_request(format!("supersedes_memory_id: not a valid UUID: {old:?}")))?;
+        let relation = match relation.as_deref().map(|r| crate::graph::canonical(r).map(|(t, _)| t)) {
+            None => "INVALIDATED_BY",
+            Some(Some(t)) if relations::SUPERSEDING.contains(&t) => t,
+            Some(_) => {
+                return Err(ApiError::bad_request(format!(
+                    "supersede_relation: must be INVALIDATED_BY or EVOLVED_INTO (got {:?})",
+                    relation.unwrap_or_default()
+                )))
+            }
+        };
+        if let Some(r) = &reason {
+            if r.chars().count() > 1000 {
+                return Err(ApiError::bad_request("supersede_reason: at most 1000 characters"));
+            }
+        }
+        Ok(Some(Self { old, relation, reason }))
     }
 }
 
@@ -158,6 +207,11 @@ async fn create_batch(
                 err.into_inner()
             ))
         })?;
+        if input.supersedes_memory_id.is_some() || input.supersede_relation.is_some() {
+            return Err(ApiError::bad_request(format!(
+                "memories[{index}].supersedes_memory_id: a batch does not accept supersede fields; store the replacement alone"
+            )));
+        }
         let new = NewMemory::parse(input, &item_ctx)?;
         if let Some(first) = seen.insert(new.content_hash.clone(), index) {
             return Err(ApiError::Conflict {

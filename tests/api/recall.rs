@@ -309,3 +309,38 @@ async fn keyword_relevance_weighs_rare_words_over_words_every_memory_shares() {
     let body = recall(&app, &app.a.key, json!({"query": "Caroline", "limit": 20, "mode": "keyword"})).await;
     assert_eq!(body["count"], 12);
 }
+
+#[tokio::test]
+async fn keyword_search_uses_its_index_under_row_level_security() {
+    use sqlx::Executor;
+    let app = spawn().await;
+    app.store(&app.a.key, json!({"content": "The deploy key rotates every Tuesday"})).await;
+    let mut conn = app.owner_conn().await;
+    let leakproof: bool = sqlx::query_scalar("SELECT proleakproof FROM pg_proc WHERE proname = 'ts_match_vq'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert!(leakproof, "the migrations mark ts_match_vq LEAKPROOF");
+    // Enough rows in the tenant that its words index beats walking the tenant.
+    sqlx::query(
+        "INSERT INTO memories (tenant_id, content, content_hash)
+         SELECT $1, 'filler number ' || g, md5(g::text) FROM generate_series(1, 2000) g",
+    )
+    .bind(app.a.id)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    conn.execute("ANALYZE memories").await.unwrap();
+    let mut tx = crate::helpers::app_role_tx(&mut conn, Some(app.a.id)).await;
+    tx.execute("SET LOCAL enable_seqscan = off").await.unwrap();
+    let plan: String = sqlx::query_scalar::<_, String>(
+        "EXPLAIN SELECT id FROM memories WHERE search_tsv @@ to_tsquery('english', 'deploy')",
+    )
+    .fetch_all(&mut *tx)
+    .await
+    .unwrap()
+    .join("\n");
+    // Without LEAKPROOF on ts_match_vq the policy keeps `@@` out of the index condition.
+    let index_cond = plan.lines().find(|l| l.contains("Index Cond")).unwrap_or_default();
+    assert!(index_cond.contains("search_tsv @@"), "keyword match is not an index condition:\n{plan}");
+}

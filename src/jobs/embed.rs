@@ -77,22 +77,29 @@ pub async fn embed_pending(
     .await?;
     tx.commit().await?;
 
+    // A pipeline: the vectors of one batch are written while the next batch is in the model, so the
+    // database's HNSW inserts do not leave the model idle.
     let mut written = 0;
+    let mut writing: Option<(&[Pending], Vec<Vec<f32>>)> = None;
     for chunk in pending.chunks(BATCH) {
-        written += embed_and_write(db, embedder, tenant_id, chunk, true).await?;
+        let write = async {
+            match writing.take() {
+                Some((batch, vectors)) => write_vectors(db, embedder.model(), tenant_id, batch, vectors, true).await,
+                None => Ok(0),
+            }
+        };
+        let (vectors, done) = tokio::join!(embed_batch(embedder, chunk), write);
+        written += done?;
+        writing = Some((chunk, vectors?));
+    }
+    if let Some((batch, vectors)) = writing {
+        written += write_vectors(db, embedder.model(), tenant_id, batch, vectors, true).await?;
     }
     Ok(written)
 }
 
-/// Embeds one batch in a single forward pass and writes the vectors back, each only if its memory's
-/// content is still the one embedded (and, with `only_unready`, if it has no vector yet).
-async fn embed_and_write(
-    db: &Db,
-    embedder: &dyn Embedder,
-    tenant_id: Uuid,
-    batch: &[Pending],
-    only_unready: bool,
-) -> anyhow::Result<usize> {
+/// Embeds one batch in a single forward pass.
+async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending]) -> anyhow::Result<Vec<Vec<f32>>> {
     let texts: Vec<String> = batch.iter().map(|p| p.content.clone()).collect();
     let vectors = embedder.embed(&texts).await?;
     anyhow::ensure!(
@@ -101,25 +108,52 @@ async fn embed_and_write(
         vectors.len(),
         batch.len()
     );
+    Ok(vectors)
+}
+
+/// Embeds one batch and writes the vectors back.
+async fn embed_and_write(
+    db: &Db,
+    embedder: &dyn Embedder,
+    tenant_id: Uuid,
+    batch: &[Pending],
+    only_unready: bool,
+) -> anyhow::Result<usize> {
+    let vectors = embed_batch(embedder, batch).await?;
+    write_vectors(db, embedder.model(), tenant_id, batch, vectors, only_unready).await
+}
+
+/// Writes a batch's vectors in one statement, each only if its memory's content is still the one embedded
+/// (and, with `only_unready`, if it has no vector yet).
+async fn write_vectors(
+    db: &Db,
+    model: &str,
+    tenant_id: Uuid,
+    batch: &[Pending],
+    vectors: Vec<Vec<f32>>,
+    only_unready: bool,
+) -> anyhow::Result<usize> {
+    let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
+    let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
+    let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let mut written = 0;
-    for (memory, vector) in batch.iter().zip(vectors) {
-        let done = sqlx::query(
-            "UPDATE memories SET embedding = $3, embedding_status = 'ready', embedding_model = $4, embedding_error = NULL
-             WHERE tenant_id = $1 AND id = $2 AND content_hash = $5 AND (NOT $6 OR embedding_status <> 'ready')",
-        )
-        .bind(tenant_id)
-        .bind(memory.id)
-        .bind(Vector::from(vector))
-        .bind(embedder.model())
-        .bind(&memory.content_hash)
-        .bind(only_unready)
-        .execute(tx.conn())
-        .await?;
-        written += done.rows_affected() as usize;
-    }
+    let done = sqlx::query(
+        "UPDATE memories m SET embedding = u.embedding, embedding_status = 'ready', embedding_model = $5,
+                embedding_error = NULL
+         FROM unnest($2::uuid[], $3::vector[], $4::text[]) AS u(id, embedding, content_hash)
+         WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash
+           AND (NOT $6 OR m.embedding_status <> 'ready')",
+    )
+    .bind(tenant_id)
+    .bind(&ids)
+    .bind(&vectors)
+    .bind(&hashes)
+    .bind(model)
+    .bind(only_unready)
+    .execute(tx.conn())
+    .await?;
     tx.commit().await?;
-    Ok(written)
+    Ok(done.rows_affected() as usize)
 }
 
 /// Records a failed attempt on the memories (still pending), or marks them `failed` after the last one.

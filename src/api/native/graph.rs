@@ -12,6 +12,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use super::memories::Deleted;
 use crate::api::extract::{ApiJson, ApiQuery, PathId};
 use crate::api::AppState;
 use crate::auth::{Auth, Writer};
@@ -243,19 +244,11 @@ async fn create_associations(
     Ok((status, Json(AssociationBatch { status: word, stored, failed, results })).into_response())
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"status": "success", "id": "0b9a4c1e-5f7d-4e0a-9c39-3f1b2d6c8a10", "deleted": true}))]
-pub struct AssociationDeleted {
-    pub status: &'static str,
-    pub id: Uuid,
-    pub deleted: bool,
-}
-
 /// Delete an association.
 #[utoipa::path(delete, path = "/api/v1/associations/{id}", tag = "graph",
     params(("id" = Uuid, Path, description = "Association id")),
     responses(
-        (status = 200, description = "Deleted", body = AssociationDeleted),
+        (status = 200, description = "Deleted", body = Deleted),
         (status = 403, description = "Key lacks the write scope", body = crate::error::ErrorBody),
         (status = 404, description = "No such association in this tenant", body = crate::error::ErrorBody)
     ))]
@@ -263,13 +256,13 @@ async fn delete_association(
     State(state): State<AppState>,
     Writer(auth): Writer,
     PathId(id): PathId,
-) -> Result<Json<AssociationDeleted>, ApiError> {
+) -> Result<Json<Deleted>, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     if !relations::delete(&mut tx, id).await? {
         return Err(ApiError::not_found(format!("association {id} not found")));
     }
     tx.commit().await?;
-    Ok(Json(AssociationDeleted { status: "success", id, deleted: true }))
+    Ok(Json(Deleted { status: "success", id, deleted: true }))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

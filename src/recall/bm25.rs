@@ -149,11 +149,12 @@ impl TermStatsCache {
     /// The tenant's statistics: computed on first use (concurrent first uses wait for one computation),
     /// then served while a background task recomputes them once they are a minute old.
     pub async fn get(&self, db: &Db, tenant_id: Uuid) -> Result<Arc<TermStats>, ApiError> {
-        let stats = self
-            .cache
-            .try_get_with(tenant_id, compute(db, tenant_id))
-            .await
-            .map_err(|e: Arc<ApiError>| ApiError::Internal(anyhow::anyhow!("term statistics: {e}")))?;
+        let stats =
+            self.cache.try_get_with(tenant_id, compute(db, tenant_id)).await.map_err(|e: Arc<ApiError>| match &*e {
+                // A shared failure: keep its meaning (a database outage stays a 503).
+                ApiError::Unavailable(message) => ApiError::Unavailable(message.clone()),
+                other => ApiError::Internal(anyhow::anyhow!("term statistics: {other}")),
+            })?;
         if stats.computed.elapsed() > REFRESH_AFTER && !stats.refreshing.swap(true, Ordering::AcqRel) {
             let (cache, db) = (self.cache.clone(), db.clone());
             tokio::spawn(async move {

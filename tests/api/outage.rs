@@ -57,6 +57,9 @@ async fn an_unreachable_database_is_a_503_and_the_server_recovers() {
     let down = app.get(&app.a.key, &path).await;
     down.assert_error(503, "database unavailable");
     assert!(started.elapsed() < Duration::from_secs(15), "503 must come quickly, took {:?}", started.elapsed());
+    // Recall too, including its first computation of the tenant's keyword statistics.
+    let body = serde_json::json!({"query": "outage"});
+    app.post(&app.a.key, "/api/v1/recall", &body).await.assert_error(503, "database unavailable");
     let health = app.send(Method::GET, "/health", None, None).await;
     assert_eq!((health.status, health.body["database"].as_str()), (503, Some("unreachable")));
     app.post(&app.a.key, "/api/v1/memories", &serde_json::json!({"content": "during the outage"}))

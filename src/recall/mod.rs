@@ -86,6 +86,12 @@ pub struct RecallParams {
     /// `current` (default): a superseded memory is replaced by the head of its supersede chain (at most 5
     /// hops); `history`: every memory as stored.
     pub state_mode: Option<String>,
+    /// Add memories one association away from the results, in `expansions`.
+    pub expand_relations: Option<bool>,
+    /// Most expansions per result, 1..=50 (default 5).
+    pub relation_limit: Option<i64>,
+    /// Most expansions in all, 1..=200 (default 25).
+    pub expansion_limit: Option<i64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,10 +120,17 @@ pub struct RecallRequest {
     pub quality_weight: f64,
     /// `state_mode=history`: superseded memories are returned as they are.
     pub history: bool,
+    /// `expand_relations`: (per result, in all).
+    pub expand: Option<(i64, i64)>,
 }
 
 fn bad(field: &str, message: String) -> ApiError {
     ApiError::bad_request(format!("{field}: {message}"))
+}
+
+/// The same error about another field (shared validators name `limit`).
+fn renamed(err: ApiError, from: &str, to: &str) -> ApiError {
+    ApiError::bad_request(err.to_string().replacen(from, to, 1))
 }
 
 fn time_bound(
@@ -166,6 +179,13 @@ impl RecallRequest {
             Some(other) => return Err(bad("sort", format!("must be score, time_desc or time_asc (got {other:?})"))),
         };
         let (limit, offset) = params::page(p.limit, p.offset, MAX_LIMIT, DEFAULT_LIMIT)?;
+        let expand = match p.expand_relations.unwrap_or(false) {
+            false => None,
+            true => Some((
+                params::page(p.relation_limit, None, 50, 5).map_err(|e| renamed(e, "limit", "relation_limit"))?.0,
+                params::page(p.expansion_limit, None, 200, 25).map_err(|e| renamed(e, "limit", "expansion_limit"))?.0,
+            )),
+        };
         let history = match p.state_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("current") => false,
             Some("history") => true,
@@ -199,7 +219,7 @@ impl RecallRequest {
             episode_id: p.episode_id,
             valid_at,
         };
-        Ok(Self { query, mode, limit, offset, filter, sort, quality_weight, history })
+        Ok(Self { query, mode, limit, offset, filter, sort, quality_weight, history, expand })
     }
 }
 
@@ -229,6 +249,24 @@ pub struct RecallResponse {
     /// Set when the answer is degraded, saying why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notice: Option<String>,
+    /// With `expand_relations`: memories one association away from the results (not among them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expansions: Option<Vec<Expansion>>,
+}
+
+/// A memory added by `expand_relations`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Expansion {
+    pub memory: Memory,
+    /// The result it is associated with.
+    pub expanded_from: Uuid,
+    /// The association's type and strength.
+    pub relation: String,
+    pub strength: f32,
+    /// The result's score times the strength.
+    pub score: f64,
+    /// Always `expansion`.
+    pub match_type: &'static str,
 }
 
 /// Which signals a request can use, given the embedder's state.
@@ -373,7 +411,7 @@ pub async fn recall(
     } else {
         "keyword"
     };
-    Ok(page(db, tenant_id, hits, &req, mode, notice))
+    expand(db, tenant_id, page(db, tenant_id, hits, &req, mode, notice), &req).await
 }
 
 async fn recall_without_query(
@@ -409,7 +447,7 @@ async fn recall_without_query(
         .collect();
     let mut hits = current_state(hits, heads);
     sort_hits(&mut hits, req.sort);
-    Ok(page(db, tenant_id, hits, &req, "filter", None))
+    expand(db, tenant_id, page(db, tenant_id, hits, &req, "filter", None), &req).await
 }
 
 /// `state_mode=current`: the heads of the supersede chains of these memories (none with `history`).
@@ -443,6 +481,38 @@ fn current_state(hits: Vec<RecallHit>, mut heads: HashMap<Uuid, Memory>) -> Vec<
         }
     }
     out
+}
+
+/// `expand_relations`: adds the results' direct neighbours.
+async fn expand(
+    db: &Db,
+    tenant_id: Uuid,
+    mut response: RecallResponse,
+    req: &RecallRequest,
+) -> Result<RecallResponse, ApiError> {
+    let Some((per_result, total)) = req.expand else { return Ok(response) };
+    let ids: Vec<Uuid> = response.results.iter().map(|h| h.memory.id).collect();
+    let scores: HashMap<Uuid, f64> = response.results.iter().map(|h| (h.memory.id, h.score)).collect();
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let found = match ids.is_empty() {
+        true => Vec::new(),
+        false => relations::neighbours(&mut tx, &ids, per_result, total, req.filter.include_archived).await?,
+    };
+    tx.commit().await?;
+    response.expansions = Some(
+        found
+            .into_iter()
+            .map(|n| Expansion {
+                score: scores.get(&n.origin).copied().unwrap_or(0.0) * f64::from(n.strength),
+                memory: n.memory,
+                expanded_from: n.origin,
+                relation: n.rel_type,
+                strength: n.strength,
+                match_type: "expansion",
+            })
+            .collect(),
+    );
+    Ok(response)
 }
 
 fn sort_hits(hits: &mut [RecallHit], sort: Sort) {
@@ -488,5 +558,5 @@ fn page(
             }
         });
     }
-    RecallResponse { count: results.len(), results, has_more, mode, notice }
+    RecallResponse { count: results.len(), results, has_more, mode, notice, expansions: None }
 }

@@ -268,3 +268,54 @@ pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, M
         .await?;
     Ok(rows.into_iter().map(|r| (r.start, r.head)).collect())
 }
+
+/// A memory one edge away from a recalled one.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Neighbour {
+    /// The recalled memory it was reached from.
+    pub origin: Uuid,
+    pub rel_type: String,
+    pub strength: f32,
+    #[sqlx(flatten)]
+    pub memory: Memory,
+}
+
+/// The direct neighbours (either edge direction) of `ids` that are not among them, strongest edge first,
+/// at most `per_origin` for each origin and `total` in all; archived ones only with `include_archived`.
+pub async fn neighbours(
+    tx: &mut TenantTx,
+    ids: &[Uuid],
+    per_origin: i64,
+    total: i64,
+    include_archived: bool,
+) -> Result<Vec<Neighbour>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "WITH edges AS (
+            SELECT source_id AS origin, target_id AS neighbour, rel_type, strength FROM relations
+             WHERE tenant_id = $1 AND source_id = ANY($2)
+            UNION ALL
+            SELECT target_id, source_id, rel_type, strength FROM relations
+             WHERE tenant_id = $1 AND target_id = ANY($2)
+        ),
+        best AS (
+            SELECT DISTINCT ON (neighbour) origin, neighbour, rel_type, strength FROM edges
+             WHERE NOT neighbour = ANY($2) ORDER BY neighbour, strength DESC, origin
+        ),
+        ranked AS (
+            SELECT *, row_number() OVER (PARTITION BY origin ORDER BY strength DESC, neighbour) AS n FROM best
+        )
+        SELECT r.origin, r.rel_type, r.strength, {MEMORY_COLUMNS}
+        FROM ranked r JOIN memories m ON m.tenant_id = $1 AND m.id = r.neighbour
+        WHERE r.n <= $3 AND ($5 OR m.archived_at IS NULL)
+        ORDER BY r.strength DESC, m.id LIMIT $4"
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(ids)
+        .bind(per_origin)
+        .bind(total)
+        .bind(include_archived)
+        .fetch_all(tx.conn())
+        .await?)
+}

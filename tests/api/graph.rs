@@ -277,3 +277,47 @@ async fn superseding_invalidates_the_old_memory_and_recall_returns_the_head_of_i
 async fn recall_error(app: &TestApp, body: Value, needle: &str) {
     app.post(&app.a.key, "/api/v1/recall", &body).await.assert_error(400, needle);
 }
+
+#[tokio::test]
+async fn expand_relations_adds_associated_memories_marked_as_expansions() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let ids = memories(
+        &app,
+        key,
+        &[
+            "The deploy key rotates every Tuesday",
+            "Rotation script lives in the ops repository",
+            "Lunch is at noon",
+            "Weak link",
+        ],
+    )
+    .await;
+    associate(&app, key, &ids[0], &ids[1], "RELATES_TO", 0.8).await;
+    associate(&app, key, &ids[3], &ids[0], "RELATES_TO", 0.2).await;
+
+    let plain = app.post(key, "/api/v1/recall", &json!({"query": "deploy key"})).await.ok(200).clone();
+    assert!(plain.get("expansions").is_none());
+    let body = json!({"query": "deploy key", "expand_relations": true});
+    let expanded = app.post(key, "/api/v1/recall", &body).await.ok(200).clone();
+    assert_eq!(expanded["count"], 1);
+    let expansions = expanded["expansions"].as_array().unwrap();
+    let found: Vec<&str> = expansions.iter().map(|e| e["memory"]["content"].as_str().unwrap()).collect();
+    assert_eq!(found, ["Rotation script lives in the ops repository", "Weak link"]);
+    assert_eq!((&expansions[0]["expanded_from"], &expansions[0]["match_type"]), (&json!(ids[0]), &json!("expansion")));
+    let expected = expanded["results"][0]["score"].as_f64().unwrap() * 0.8;
+    assert!((expansions[0]["score"].as_f64().unwrap() - expected).abs() < 1e-6);
+    // Limits: per result and in all, validated.
+    let body = json!({"query": "deploy key", "expand_relations": true, "relation_limit": 1});
+    let one = app.post(key, "/api/v1/recall", &body).await.ok(200).clone();
+    assert_eq!(one["expansions"].as_array().unwrap().len(), 1);
+    let body = json!({"query": "deploy key", "expand_relations": true, "relation_limit": 0});
+    app.post(key, "/api/v1/recall", &body).await.assert_error(400, "relation_limit: must be between 1 and 50");
+    let body = json!({"query": "deploy key", "expand_relations": true, "expansion_limit": 500});
+    app.post(key, "/api/v1/recall", &body).await.assert_error(400, "expansion_limit");
+    // Another tenant's recall never expands into A's graph.
+    app.store_text(&app.b.key, "The deploy key of tenant B").await;
+    let body = json!({"query": "deploy key", "expand_relations": true});
+    let b = app.post(&app.b.key, "/api/v1/recall", &body).await.ok(200).clone();
+    assert_eq!(b["expansions"], json!([]));
+}

@@ -35,7 +35,8 @@ pub const DEFAULT_LIMIT: i64 = 10;
 pub struct RecallParams {
     /// What to look for, 1..=1000 characters. Without it: filters and ordering only.
     pub query: Option<String>,
-    /// `hybrid` (default), `semantic` or `keyword`.
+    /// `hybrid` (default), `semantic`, `keyword` or `associative` (semantic hits, then activation spread
+    /// along associations).
     pub mode: Option<String>,
     /// 1..=100, default 10.
     pub limit: Option<i64>,
@@ -99,6 +100,8 @@ pub enum Mode {
     Hybrid,
     Semantic,
     Keyword,
+    /// Semantic seeds, then activation spread along associations (SHODH).
+    Associative,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,7 +171,10 @@ impl RecallRequest {
             None | Some("hybrid") => Mode::Hybrid,
             Some("semantic") => Mode::Semantic,
             Some("keyword") => Mode::Keyword,
-            Some(other) => return Err(bad("mode", format!("must be hybrid, semantic or keyword (got {other:?})"))),
+            Some("associative") => Mode::Associative,
+            Some(other) => {
+                return Err(bad("mode", format!("must be hybrid, semantic, keyword or associative (got {other:?})")))
+            }
         };
         let sort = match p.sort.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None if query.is_some() => Sort::Score,
@@ -279,12 +285,14 @@ fn plan(mode: Mode, slot: &EmbedderSlot) -> Result<(bool, bool, Option<String>),
     };
     match (mode, ready) {
         (Mode::Keyword, _) => Ok((false, true, None)),
-        (Mode::Semantic, true) => Ok((true, false, None)),
+        (Mode::Semantic | Mode::Associative, true) => Ok((true, false, None)),
         (Mode::Hybrid, true) => Ok((true, true, None)),
-        (Mode::Semantic, false) if slot.state() == SlotState::Disabled => {
-            Err(ApiError::bad_request(format!("mode: semantic recall needs an embedder: {why}")))
+        (Mode::Semantic | Mode::Associative, false) if slot.state() == SlotState::Disabled => {
+            Err(ApiError::bad_request(format!("mode: semantic and associative recall need an embedder: {why}")))
         }
-        (Mode::Semantic, false) => Err(ApiError::Unavailable(format!("{why}; retry shortly or use mode=keyword"))),
+        (Mode::Semantic | Mode::Associative, false) => {
+            Err(ApiError::Unavailable(format!("{why}; retry shortly or use mode=keyword")))
+        }
         (Mode::Hybrid, false) => Ok((false, true, Some(format!("{why}: keyword results only")))),
     }
 }
@@ -367,6 +375,10 @@ pub async fn recall(
         Some(v) => sql::vector_candidates(&mut tx, &req.filter, v, pool_size).await?,
         None => Vec::new(),
     };
+    let activation = match req.mode {
+        Mode::Associative => spread(&mut tx, &vector_hits, req.filter.include_archived).await?,
+        _ => HashMap::new(),
+    };
     let mut ranks: HashMap<Uuid, (Option<usize>, Option<usize>)> = HashMap::new();
     for (rank, (id, _)) in vector_hits.iter().enumerate() {
         ranks.entry(*id).or_default().0 = Some(rank + 1);
@@ -374,7 +386,8 @@ pub async fn recall(
     for (rank, (id, _)) in keyword_hits.iter().enumerate() {
         ranks.entry(*id).or_default().1 = Some(rank + 1);
     }
-    let ids: Vec<Uuid> = ranks.keys().copied().collect();
+    let ids: Vec<Uuid> =
+        ranks.keys().chain(activation.keys()).copied().collect::<std::collections::HashSet<_>>().into_iter().collect();
     let candidates = sql::load_candidates(&mut tx, &ids, vector.as_ref(), keyword_query.as_ref()).await?;
     let heads = chain_heads(&mut tx, &ids, &req).await?;
     tx.commit().await?;
@@ -393,8 +406,15 @@ pub async fn recall(
                 keyword_rank,
                 ..signals(&c.memory, &req.filter)
             };
-            let (value, components) = score::score(&s, best_keyword, &opts);
+            // Associative: a memory's relevance is the larger of its similarity and its activation.
+            let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > s.cosine.unwrap_or(0.0));
+            let s = Signals { cosine: spread_to.or(s.cosine), ..s };
+            let (value, mut components) = score::score(&s, best_keyword, &opts);
+            if spread_to.is_some() {
+                components.semantic = c.cosine.map(|v| v.clamp(0.0, 1.0));
+            }
             let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
+                _ if spread_to.is_some() => "associative",
                 (true, true) => "hybrid",
                 (false, true) => "keyword",
                 _ => "semantic",
@@ -404,7 +424,9 @@ pub async fn recall(
         .collect();
     let mut hits = current_state(hits, heads);
     sort_hits(&mut hits, req.sort);
-    let mode = if use_semantic && use_keyword {
+    let mode = if req.mode == Mode::Associative {
+        "associative"
+    } else if use_semantic && use_keyword {
         "hybrid"
     } else if use_semantic {
         "semantic"
@@ -448,6 +470,43 @@ async fn recall_without_query(
     let mut hits = current_state(hits, heads);
     sort_hits(&mut hits, req.sort);
     expand(db, tenant_id, page(db, tenant_id, hits, &req, "filter", None), &req).await
+}
+
+/// Activation decays by this factor per hop.
+const HOP_DECAY: f64 = 0.6;
+/// Semantic hits that seed spreading activation.
+const SEEDS: usize = 10;
+/// Hops activation spreads.
+const HOPS: usize = 2;
+/// Hebbian learning rate: results returned together strengthen their edge by `rate * (1 - strength)`.
+pub const HEBBIAN_RATE: f64 = 0.1;
+
+/// Spreading activation (SHODH's associative mode): the best semantic hits start with their cosine
+/// similarity; each hop passes `activation * edge strength * HOP_DECAY` to neighbours in either edge
+/// direction, a memory keeping the most it receives. Returns the activation of every memory reached.
+async fn spread(
+    tx: &mut TenantTx,
+    seeds: &[(Uuid, f64)],
+    include_archived: bool,
+) -> Result<HashMap<Uuid, f64>, ApiError> {
+    let mut activation: HashMap<Uuid, f64> = seeds.iter().take(SEEDS).map(|(id, c)| (*id, c.max(0.0))).collect();
+    let mut frontier: Vec<Uuid> = activation.keys().copied().collect();
+    for _ in 0..HOPS {
+        if frontier.is_empty() {
+            break;
+        }
+        let reached = relations::neighbours(tx, &frontier, false, 10, 100, include_archived).await?;
+        frontier.clear();
+        for n in reached {
+            let passed = activation.get(&n.origin).copied().unwrap_or(0.0) * f64::from(n.strength) * HOP_DECAY;
+            let entry = activation.entry(n.memory.id).or_insert(0.0);
+            if passed > *entry {
+                *entry = passed;
+                frontier.push(n.memory.id);
+            }
+        }
+    }
+    Ok(activation)
 }
 
 /// `state_mode=current`: the heads of the supersede chains of these memories (none with `history`).
@@ -496,7 +555,7 @@ async fn expand(
     let mut tx = db.begin_tenant(tenant_id).await?;
     let found = match ids.is_empty() {
         true => Vec::new(),
-        false => relations::neighbours(&mut tx, &ids, per_result, total, req.filter.include_archived).await?,
+        false => relations::neighbours(&mut tx, &ids, true, per_result, total, req.filter.include_archived).await?,
     };
     tx.commit().await?;
     response.expansions = Some(
@@ -551,6 +610,9 @@ fn page(
             let touched = async {
                 let mut tx = db.begin_tenant(tenant_id).await?;
                 sql::touch(&mut tx, &ids).await?;
+                if mode == "associative" {
+                    relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
+                }
                 tx.commit().await
             };
             if let Err(err) = touched.await {

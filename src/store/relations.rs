@@ -280,11 +280,13 @@ pub struct Neighbour {
     pub memory: Memory,
 }
 
-/// The direct neighbours (either edge direction) of `ids` that are not among them, strongest edge first,
-/// at most `per_origin` for each origin and `total` in all; archived ones only with `include_archived`.
+/// The direct neighbours (either edge direction) of `ids` (with `outside`, only those not among them),
+/// strongest edge first, at most `per_origin` for each origin and `total` in all; archived ones only with
+/// `include_archived`.
 pub async fn neighbours(
     tx: &mut TenantTx,
     ids: &[Uuid],
+    outside: bool,
     per_origin: i64,
     total: i64,
     include_archived: bool,
@@ -300,7 +302,7 @@ pub async fn neighbours(
         ),
         best AS (
             SELECT DISTINCT ON (neighbour) origin, neighbour, rel_type, strength FROM edges
-             WHERE NOT neighbour = ANY($2) ORDER BY neighbour, strength DESC, origin
+             WHERE NOT ($6 AND neighbour = ANY($2)) ORDER BY neighbour, strength DESC, origin
         ),
         ranked AS (
             SELECT *, row_number() OVER (PARTITION BY origin ORDER BY strength DESC, neighbour) AS n FROM best
@@ -316,6 +318,22 @@ pub async fn neighbours(
         .bind(per_origin)
         .bind(total)
         .bind(include_archived)
+        .bind(outside)
         .fetch_all(tx.conn())
         .await?)
+}
+
+/// Hebbian learning: the edges between memories recalled together grow by `rate * (1 - strength)`.
+pub async fn strengthen(tx: &mut TenantTx, ids: &[Uuid], rate: f64) -> Result<u64, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let done = sqlx::query(
+        "UPDATE relations SET strength = least(1, strength + $3 * (1 - strength))
+         WHERE tenant_id = $1 AND source_id = ANY($2) AND target_id = ANY($2)",
+    )
+    .bind(tenant_id)
+    .bind(ids)
+    .bind(rate as f32)
+    .execute(tx.conn())
+    .await?;
+    Ok(done.rows_affected())
 }

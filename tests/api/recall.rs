@@ -53,7 +53,7 @@ async fn keyword_recall_finds_a_memory_the_moment_it_is_stored() {
     assert!(body["notice"].as_str().unwrap().contains("keyword results only"));
     app.post(&app.a.key, "/api/v1/recall", &json!({"query": "x", "mode": "semantic"}))
         .await
-        .assert_error(400, "mode: semantic recall needs an embedder");
+        .assert_error(400, "mode: semantic and associative recall need an embedder");
 }
 
 #[tokio::test]
@@ -200,7 +200,7 @@ async fn invalid_recall_parameters_are_400s_naming_them() {
     let cases = [
         (json!({"query": ""}), "query: must be 1..=1000 characters"),
         (json!({"query": "x".repeat(1001)}), "query: must be 1..=1000 characters"),
-        (json!({"query": "x", "mode": "psychic"}), "mode: must be hybrid, semantic or keyword"),
+        (json!({"query": "x", "mode": "psychic"}), "mode: must be hybrid, semantic, keyword or associative"),
         (json!({"query": "x", "limit": 0}), "limit: must be between 1 and 100"),
         (json!({"query": "x", "limit": 101}), "limit: must be between 1 and 100"),
         (
@@ -343,4 +343,53 @@ async fn keyword_search_uses_its_index_under_row_level_security() {
     // Without LEAKPROOF on ts_match_vq the policy keeps `@@` out of the index condition.
     let index_cond = plan.lines().find(|l| l.contains("Index Cond")).unwrap_or_default();
     assert!(index_cond.contains("search_tsv @@"), "keyword match is not an index condition:\n{plan}");
+}
+
+/// A unit vector `cos` away from axis 0, the rest along axis `axis`.
+fn at_cosine(cos: f32, axis: usize) -> Vec<f32> {
+    let mut v = vec![0.0_f32; 384];
+    v[0] = cos;
+    v[axis] = (1.0 - cos * cos).sqrt();
+    v
+}
+
+#[tokio::test]
+async fn associative_recall_surfaces_a_linked_memory_semantic_recall_misses_and_learns() {
+    let app = spawn_with_embedder(Arc::new(FixedEmbedder(at_cosine(1.0, 1)))).await;
+    let key = &app.a.key;
+    let mut items = vec![json!({"content": "the seed", "embedding": at_cosine(1.0, 1)})];
+    items.extend((0..5).map(|i| json!({"content": format!("decoy {i}"), "embedding": at_cosine(0.5, 2 + i)})));
+    items.push(json!({"content": "the linked one", "embedding": at_cosine(-0.5, 10)}));
+    let stored = app.post(key, "/api/v1/memories/batch", &json!({"memories": items})).await.ok(201).clone();
+    let ids: Vec<&str> = stored["memory_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    let (seed, linked) = (ids[0], ids[6]);
+    let body = json!({"memory1_id": seed, "memory2_id": linked, "type": "LEADS_TO", "strength": 0.9});
+    app.post(key, "/api/v1/associations", &body).await.ok(201);
+
+    let semantic = recall(&app, key, json!({"query": "q", "mode": "semantic", "limit": 3})).await;
+    assert!(!contents(&semantic).contains(&"the linked one".to_owned()));
+    // 1.0 (the seed) * 0.9 (strength) * 0.6 (one hop) = 0.54 > 0.5 (the decoys).
+    let associative = recall(&app, key, json!({"query": "q", "mode": "associative", "limit": 3})).await;
+    assert_eq!(associative["mode"], "associative");
+    assert_eq!(contents(&associative)[..2], ["the seed", "the linked one"]);
+    let hit = &associative["results"][1];
+    assert_eq!(hit["match_type"], "associative");
+    assert!((hit["score_components"]["relevance"].as_f64().unwrap() - 0.54).abs() < 1e-3);
+
+    // Hebbian learning: recalled together, their edge grows by 0.1 * (1 - 0.9), after the response.
+    let path = format!("/api/v1/memories/{seed}/related");
+    let mut strength = 0.0;
+    for _ in 0..50 {
+        strength = app.get(key, &path).await.ok(200)["related"][0]["path_strength"].as_f64().unwrap();
+        if strength > 0.9 + 1e-4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!((strength - 0.91).abs() < 1e-4, "edge strength after one associative recall: {strength}");
+    // Semantic recall does not learn.
+    recall(&app, key, json!({"query": "q", "mode": "semantic", "limit": 10})).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = app.get(key, &path).await.ok(200)["related"][0]["path_strength"].as_f64().unwrap();
+    assert!((after - 0.91).abs() < 1e-4);
 }

@@ -131,11 +131,6 @@ fn bad(field: &str, message: String) -> ApiError {
     ApiError::bad_request(format!("{field}: {message}"))
 }
 
-/// The same error about another field (shared validators name `limit`).
-fn renamed(err: ApiError, from: &str, to: &str) -> ApiError {
-    ApiError::bad_request(err.to_string().replacen(from, to, 1))
-}
-
 fn time_bound(
     field: &str,
     value: Option<String>,
@@ -188,8 +183,8 @@ impl RecallRequest {
         let expand = match p.expand_relations.unwrap_or(false) {
             false => None,
             true => Some((
-                params::page(p.relation_limit, None, 50, 5).map_err(|e| renamed(e, "limit", "relation_limit"))?.0,
-                params::page(p.expansion_limit, None, 200, 25).map_err(|e| renamed(e, "limit", "expansion_limit"))?.0,
+                params::bounded("relation_limit", p.relation_limit, 1, 50, 5)?,
+                params::bounded("expansion_limit", p.expansion_limit, 1, 200, 25)?,
             )),
         };
         let history = match p.state_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {

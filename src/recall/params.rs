@@ -109,13 +109,16 @@ pub fn unit(field: &str, value: Option<f64>) -> Result<Option<f32>, ApiError> {
 
 /// Validates `limit` (1..=max, default `default`) and `offset` (>= 0).
 pub fn page(limit: Option<i64>, offset: Option<i64>, max: i64, default: i64) -> Result<(i64, i64), ApiError> {
-    let limit = limit.unwrap_or(default);
-    if !(1..=max).contains(&limit) {
-        return Err(bad("limit", format!("must be between 1 and {max} (got {limit})")));
-    }
-    let offset = offset.unwrap_or(0);
-    if !(0..=1_000_000).contains(&offset) {
-        return Err(bad("offset", format!("must be between 0 and 1000000 (got {offset})")));
-    }
+    let limit = bounded("limit", limit, 1, max, default)?;
+    let offset = bounded("offset", offset, 0, 1_000_000, 0)?;
     Ok((limit, offset))
+}
+
+/// An integer `field` in `min..=max`, `default` when absent.
+pub fn bounded(field: &str, value: Option<i64>, min: i64, max: i64, default: i64) -> Result<i64, ApiError> {
+    let value = value.unwrap_or(default);
+    if !(min..=max).contains(&value) {
+        return Err(bad(field, format!("must be between {min} and {max} (got {value})")));
+    }
+    Ok(value)
 }

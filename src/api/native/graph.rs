@@ -319,7 +319,7 @@ async fn related_memories(
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(ApiError::bad_request(format!("depth: must be between 1 and {MAX_DEPTH} (got {depth})")));
     }
-    let (limit, _) = params::page(q.limit, None, MAX_RELATED, 50)?;
+    let limit = params::bounded("limit", q.limit, 1, MAX_RELATED, 50)?;
     let min_strength = params::unit("min_strength", q.min_strength)?.unwrap_or(0.0);
     let types = normalize_tag_filter(&q.types.0);
     let types = match types.is_empty() {

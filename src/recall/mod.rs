@@ -490,14 +490,14 @@ async fn spread(
         if frontier.is_empty() {
             break;
         }
-        let reached = relations::neighbours(tx, &frontier, false, 10, 100, include_archived).await?;
+        let reached = relations::neighbour_edges(tx, &frontier, 10, 100, include_archived).await?;
         frontier.clear();
         for n in reached {
             let passed = activation.get(&n.origin).copied().unwrap_or(0.0) * f64::from(n.strength) * HOP_DECAY;
-            let entry = activation.entry(n.memory.id).or_insert(0.0);
+            let entry = activation.entry(n.neighbour).or_insert(0.0);
             if passed > *entry {
                 *entry = passed;
-                frontier.push(n.memory.id);
+                frontier.push(n.neighbour);
             }
         }
     }
@@ -550,7 +550,7 @@ async fn expand(
     let mut tx = db.begin_tenant(tenant_id).await?;
     let found = match ids.is_empty() {
         true => Vec::new(),
-        false => relations::neighbours(&mut tx, &ids, true, per_result, total, req.filter.include_archived).await?,
+        false => relations::neighbours(&mut tx, &ids, per_result, total, req.filter.include_archived).await?,
     };
     tx.commit().await?;
     response.expansions = Some(

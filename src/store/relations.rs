@@ -280,19 +280,19 @@ pub struct Neighbour {
     pub memory: Memory,
 }
 
-/// The direct neighbours (either edge direction) of `ids` (with `outside`, only those not among them),
-/// strongest edge first, at most `per_origin` for each origin and `total` in all; archived ones only with
-/// `include_archived`.
-pub async fn neighbours(
-    tx: &mut TenantTx,
-    ids: &[Uuid],
-    outside: bool,
-    per_origin: i64,
-    total: i64,
-    include_archived: bool,
-) -> Result<Vec<Neighbour>, ApiError> {
-    let tenant_id = tx.tenant_id();
-    let sql = format!(
+/// A memory one edge away, without the memory itself (for spreading activation).
+#[derive(Debug, sqlx::FromRow)]
+pub struct NeighbourEdge {
+    pub origin: Uuid,
+    pub neighbour: Uuid,
+    pub strength: f32,
+}
+
+/// The direct neighbours (either edge direction) of `$2`, each by its strongest edge, at most `$3` per
+/// origin and `$4` in all, archived ones only with `$5`, and (with `$6`) only those not among `$2`;
+/// selecting `columns` of the ranked edge `r` and the memory `m`.
+fn neighbour_sql(columns: &str) -> String {
+    format!(
         "WITH edges AS (
             SELECT source_id AS origin, target_id AS neighbour, rel_type, strength FROM relations
              WHERE tenant_id = $1 AND source_id = ANY($2)
@@ -307,18 +307,51 @@ pub async fn neighbours(
         ranked AS (
             SELECT *, row_number() OVER (PARTITION BY origin ORDER BY strength DESC, neighbour) AS n FROM best
         )
-        SELECT r.origin, r.rel_type, r.strength, {MEMORY_COLUMNS}
+        SELECT {columns}
         FROM ranked r JOIN memories m ON m.tenant_id = $1 AND m.id = r.neighbour
         WHERE r.n <= $3 AND ($5 OR m.archived_at IS NULL)
         ORDER BY r.strength DESC, m.id LIMIT $4"
-    );
+    )
+}
+
+/// The direct neighbours of `ids` that are not among them, with their memories (recall's expansions).
+pub async fn neighbours(
+    tx: &mut TenantTx,
+    ids: &[Uuid],
+    per_origin: i64,
+    total: i64,
+    include_archived: bool,
+) -> Result<Vec<Neighbour>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let sql = neighbour_sql(&format!("r.origin, r.rel_type, r.strength, {MEMORY_COLUMNS}"));
     Ok(sqlx::query_as(&sql)
         .bind(tenant_id)
         .bind(ids)
         .bind(per_origin)
         .bind(total)
         .bind(include_archived)
-        .bind(outside)
+        .bind(true)
+        .fetch_all(tx.conn())
+        .await?)
+}
+
+/// The direct neighbours of `ids` (possibly among them), edges only: spreading activation reads no memory
+/// it does not end up scoring, and the candidates it scores are loaded once, with the others.
+pub async fn neighbour_edges(
+    tx: &mut TenantTx,
+    ids: &[Uuid],
+    per_origin: i64,
+    total: i64,
+    include_archived: bool,
+) -> Result<Vec<NeighbourEdge>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    Ok(sqlx::query_as(&neighbour_sql("r.origin, r.neighbour, r.strength"))
+        .bind(tenant_id)
+        .bind(ids)
+        .bind(per_origin)
+        .bind(total)
+        .bind(include_archived)
+        .bind(false)
         .fetch_all(tx.conn())
         .await?)
 }

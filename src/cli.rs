@@ -48,9 +48,10 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             tracing::info!(addr = %app.local_addr(), version = crate::VERSION, "cairn serving");
             let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
             let (db, embedder) = (app.state().db.clone(), app.state().embedder.clone());
+            let extractor = jobs::enrich::Extractor::from_config(&app.state().config)?;
             let mut stop_workers = stop_rx.clone();
             let workers = tokio::spawn(async move {
-                jobs::run_workers(db, embedder, async move {
+                jobs::run_workers(db, embedder, extractor, async move {
                     let _ = stop_workers.changed().await;
                 })
                 .await
@@ -65,8 +66,9 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             db.check_app_role().await?;
             db.check_embedding_dimension(args.app.embedding_dim).await?;
             let embedder = EmbedderSlot::from_config(&args.app)?;
+            let extractor = jobs::enrich::Extractor::from_config(&args.app)?;
             tracing::info!("cairn workers running");
-            jobs::run_workers(db, embedder, shutdown_signal()).await;
+            jobs::run_workers(db, embedder, extractor, shutdown_signal()).await;
             Ok(())
         }
         Command::Migrate(db) => {
@@ -199,6 +201,7 @@ async fn eval_locomo(
         let db = connect(db_args).await?;
         return locomo::run(&db, EvalOptions { data, url: url.trim_end_matches('/'), mode, keep_tenants }).await;
     }
+    let extractor = jobs::enrich::Extractor::from_config(&app)?;
     let application = Application::build(db_args, app, "127.0.0.1:0".parse()?).await?;
     let url = format!("http://{}", application.local_addr());
     let (db, embedder) = (application.state().db.clone(), application.state().embedder.clone());
@@ -207,7 +210,7 @@ async fn eval_locomo(
     let server = tokio::spawn(application.run(async move {
         let _ = stop_server.changed().await;
     }));
-    let workers = tokio::spawn(jobs::run_workers(db.clone(), embedder, async move {
+    let workers = tokio::spawn(jobs::run_workers(db.clone(), embedder, extractor, async move {
         let _ = stop_workers.changed().await;
     }));
     let outcome = locomo::run(&db, EvalOptions { data, url: &url, mode, keep_tenants }).await;

@@ -178,6 +178,32 @@ pub struct AppArgs {
     /// Retries of a failed embeddings request (429, 5xx, timeouts), with exponential backoff.
     #[arg(long, env = "CAIRN_OPENAI_RETRIES", default_value_t = 5)]
     pub openai_retries: usize,
+
+    /// An OpenAI-compatible chat endpoint's base URL, with its version; with `CAIRN_LLM_MODEL` it replaces
+    /// the local rules for entity extraction. Unset: no LLM is used.
+    #[arg(long, env = "CAIRN_LLM_BASE_URL")]
+    pub llm_base_url: Option<String>,
+
+    /// The chat model's name.
+    #[arg(long, env = "CAIRN_LLM_MODEL")]
+    pub llm_model: Option<String>,
+
+    /// API key for the chat endpoint (optional for local servers such as Ollama).
+    #[arg(long, env = "CAIRN_LLM_API_KEY", hide_env_values = true, value_parser = parse_secret)]
+    pub llm_api_key: Option<SecretString>,
+
+    /// Seconds before a chat request is abandoned (and retried).
+    #[arg(long, env = "CAIRN_LLM_TIMEOUT_SECS", default_value_t = 60)]
+    pub llm_timeout_secs: u64,
+
+    /// Retries of a failed chat request (429, 5xx, timeouts), with exponential backoff.
+    #[arg(long, env = "CAIRN_LLM_RETRIES", default_value_t = 3)]
+    pub llm_retries: usize,
+
+    /// Whether entity-grouped recall answers in the compact short-key shape unless a request says
+    /// otherwise (textrawl's COMPACT_RESPONSES).
+    #[arg(long, env = "CAIRN_COMPACT_RESPONSES", default_value_t = true, action = clap::ArgAction::Set)]
+    pub compact_responses: bool,
 }
 
 /// The embedder a deployment uses.
@@ -212,6 +238,19 @@ impl AppArgs {
         }
     }
 
+    /// The chat model's settings, when both its URL and model are configured.
+    pub fn llm(&self) -> Option<crate::llm::LlmConfig> {
+        let base_url = self.llm_base_url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
+        let model = self.llm_model.as_deref().map(str::trim).filter(|m| !m.is_empty())?;
+        Some(crate::llm::LlmConfig {
+            base_url: base_url.to_owned(),
+            api_key: self.llm_api_key.clone(),
+            model: model.to_owned(),
+            timeout: std::time::Duration::from_secs(self.llm_timeout_secs.max(1)),
+            retries: self.llm_retries,
+        })
+    }
+
     /// The model directory: `model_dir`, else the set-up's cache.
     pub fn model_dir(&self) -> PathBuf {
         self.model_dir.clone().unwrap_or_else(|| {
@@ -239,6 +278,12 @@ impl Default for AppArgs {
             openai_batch: 64,
             openai_timeout_secs: 30,
             openai_retries: 5,
+            llm_base_url: None,
+            llm_model: None,
+            llm_api_key: None,
+            llm_timeout_secs: 60,
+            llm_retries: 3,
+            compact_responses: true,
         }
     }
 }

@@ -1,16 +1,15 @@
-//! An OpenAI-compatible `/v1/embeddings` client (OpenAI, Ollama, vLLM, TEI, LM Studio...): batches,
-//! per-request timeouts, and retries with exponential backoff on 429, 5xx and transport errors (a 429's
-//! `Retry-After` is honoured). Other 4xx are not retried: they will not get better.
+//! An OpenAI-compatible `/v1/embeddings` client (OpenAI, Ollama, vLLM, TEI, LM Studio...): batches, and
+//! the timeouts and retries of [`crate::openai_compat`]; answers are checked for count and dimension.
 
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use backon::{ExponentialBuilder, Retryable};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::{EmbedFuture, Embedder};
+use crate::openai_compat::Endpoint;
 
 /// Settings of an OpenAI-compatible embedder.
 #[derive(Debug, Clone)]
@@ -31,7 +30,7 @@ pub struct OpenAiConfig {
 }
 
 pub struct OpenAiEmbedder {
-    client: reqwest::Client,
+    endpoint: Endpoint,
     config: OpenAiConfig,
 }
 
@@ -46,67 +45,21 @@ struct Item {
     index: usize,
 }
 
-/// Why a request failed, and whether trying again could help.
-#[derive(Debug)]
-struct Failure {
-    retryable: bool,
-    retry_after: Option<Duration>,
-    message: String,
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
 impl OpenAiEmbedder {
     pub fn new(config: OpenAiConfig) -> anyhow::Result<Self> {
         anyhow::ensure!(config.batch > 0, "the embedding batch size must be positive");
-        let client = reqwest::Client::builder().timeout(config.timeout).build().context("building the HTTP client")?;
-        Ok(Self { client, config })
+        let endpoint =
+            Endpoint::new(&config.base_url, config.api_key.clone(), config.timeout, config.retries, "embedding")?;
+        Ok(Self { endpoint, config })
     }
 
-    async fn request(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, Failure> {
-        let url = format!("{}/embeddings", self.config.base_url.trim_end_matches('/'));
+    async fn request(&self, texts: &[String]) -> anyhow::Result<Vec<Vec<f32>>> {
         let mut body = json!({"model": self.config.model, "input": texts, "encoding_format": "float"});
         if let Some(d) = self.config.dimensions {
             body["dimensions"] = json!(d);
         }
-        let mut req = self.client.post(&url).json(&body);
-        if let Some(key) = &self.config.api_key {
-            req = req.bearer_auth(key.expose_secret());
-        }
-        let res = req.send().await.map_err(|e| Failure {
-            retryable: true,
-            retry_after: None,
-            message: format!("embedding request to {url} failed: {e}"),
-        })?;
-        let status = res.status();
-        if !status.is_success() {
-            let retry_after = res
-                .headers()
-                .get(reqwest::header::RETRY_AFTER)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<u64>().ok())
-                .map(|s| Duration::from_secs(s.min(60)));
-            let text: String = res.text().await.unwrap_or_default().chars().take(300).collect();
-            return Err(Failure {
-                retryable: status.as_u16() == 429 || status.is_server_error(),
-                retry_after,
-                message: format!("embedding server answered {status}: {text}"),
-            });
-        }
-        let parsed: Response = res.json().await.map_err(|e| Failure {
-            retryable: false,
-            retry_after: None,
-            message: format!("unreadable embedding response: {e}"),
-        })?;
-        self.order(parsed, texts.len()).map_err(|e| Failure {
-            retryable: false,
-            retry_after: None,
-            message: format!("{e:#}"),
-        })
+        let response: Response = self.endpoint.post("embeddings", &body).await?;
+        self.order(response, texts.len())
     }
 
     /// The vectors in input order, checked for count and dimension.
@@ -129,22 +82,6 @@ impl OpenAiEmbedder {
         }
         out.into_iter().enumerate().map(|(i, v)| v.with_context(|| format!("no embedding for input {i}"))).collect()
     }
-
-    async fn request_with_retries(&self, texts: &[String]) -> anyhow::Result<Vec<Vec<f32>>> {
-        let backoff = ExponentialBuilder::default()
-            .with_min_delay(Duration::from_millis(200))
-            .with_max_delay(Duration::from_secs(20))
-            .with_max_times(self.config.retries)
-            .with_jitter();
-        (|| self.request(texts))
-            .retry(backoff)
-            .when(|f: &Failure| f.retryable)
-            // Only the delay of a planned retry changes: None (retries used up) stays None.
-            .adjust(|f: &Failure, planned| planned.map(|p| f.retry_after.unwrap_or(p)))
-            .notify(|f: &Failure, wait| tracing::warn!(error = %f, ?wait, "embedding request failed; retrying"))
-            .await
-            .map_err(|f| anyhow::anyhow!(f.message))
-    }
 }
 
 impl Embedder for OpenAiEmbedder {
@@ -160,7 +97,7 @@ impl Embedder for OpenAiEmbedder {
         Box::pin(async move {
             let mut out = Vec::with_capacity(texts.len());
             for chunk in texts.chunks(self.config.batch) {
-                out.extend(self.request_with_retries(chunk).await?);
+                out.extend(self.request(chunk).await?);
             }
             Ok(out)
         })

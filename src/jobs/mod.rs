@@ -2,7 +2,9 @@
 //! them alone. Queued jobs (apalis, Postgres storage) carry their tenant and work in that tenant's own
 //! transaction; periodic passes go tenant by tenant.
 
+pub mod edge_decay;
 pub mod embed;
+pub mod enrich;
 pub mod expire;
 
 use std::sync::Arc;
@@ -17,15 +19,19 @@ use crate::store::Db;
 
 /// How often the periodic passes run.
 pub const PERIODIC_INTERVAL: Duration = Duration::from_secs(30);
+/// How often learned edge strength is decayed.
+pub const EDGE_DECAY_INTERVAL: Duration = Duration::from_secs(3600);
 /// Runs every worker until `shutdown` resolves: the embedding queue (unless this process has no
-/// embedder) and the periodic expiry pass.
+/// embedder), the enrichment queue and the periodic passes.
 pub async fn run_workers(
     db: Db,
     embedder: EmbedderSlot,
+    extractor: enrich::Extractor,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) {
     let (stop, _) = tokio::sync::broadcast::channel::<()>(1);
     let mut stop_embed = stop.subscribe();
+    let mut stop_enrich = stop.subscribe();
     let mut stop_periodic = stop.subscribe();
     tokio::spawn(async move {
         shutdown.await;
@@ -35,10 +41,40 @@ pub async fn run_workers(
         embed_worker(db.clone(), embedder, async move {
             let _ = stop_embed.recv().await;
         }),
+        enrich_worker(db.clone(), extractor, async move {
+            let _ = stop_enrich.recv().await;
+        }),
         periodic(db, async move {
             let _ = stop_periodic.recv().await;
         })
     );
+}
+
+async fn enrich_worker(
+    db: Db,
+    extractor: enrich::Extractor,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) {
+    let config = Config::new(enrich::QUEUE).set_poll_interval(Duration::from_millis(500));
+    let storage: PostgresStorage<enrich::EnrichJob> = PostgresStorage::new_with_config(db.queue_pool(), config);
+    // A chat model is remote: several requests may be in flight. The local rules take microseconds.
+    let concurrency = match extractor {
+        enrich::Extractor::Llm(_) => 4,
+        enrich::Extractor::Local => 1,
+    };
+    let ctx = Arc::new(enrich::EnrichContext { db, extractor });
+    let worker = WorkerBuilder::new(format!("cairn-enrich-{}", uuid::Uuid::new_v4()))
+        .data(ctx)
+        .concurrency(concurrency)
+        .backend(storage)
+        .build_fn(enrich::handle);
+    let signal = async move {
+        stop.await;
+        Ok(())
+    };
+    if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
+        tracing::error!(error = %err, "enrichment worker stopped");
+    }
 }
 
 async fn embed_worker(db: Db, embedder: EmbedderSlot, stop: impl std::future::Future<Output = ()> + Send + 'static) {
@@ -68,9 +104,18 @@ async fn periodic(db: Db, stop: impl std::future::Future<Output = ()>) {
     tokio::pin!(stop);
     let mut tick = tokio::time::interval(PERIODIC_INTERVAL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut decay_tick = tokio::time::interval(EDGE_DECAY_INTERVAL);
+    decay_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             _ = &mut stop => return,
+            _ = decay_tick.tick() => {
+                match edge_decay::run_once(&db, chrono::Utc::now()).await {
+                    Ok(changed) if changed > 0 => tracing::info!(changed, "decayed learned association strength"),
+                    Ok(_) => {}
+                    Err(err) => tracing::warn!(error = %err, "edge decay pass failed; will retry"),
+                }
+            }
             _ = tick.tick() => {
                 match expire::run_once(&db, chrono::Utc::now()).await {
                     Ok(report) if report.promoted + report.archived > 0 => {

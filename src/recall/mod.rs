@@ -22,7 +22,7 @@ use crate::embed::{EmbedderSlot, SlotState};
 use crate::error::ApiError;
 use crate::memory::{normalize_tag_filter, Memory};
 use crate::store::memories::ListFilter;
-use crate::store::{recall as sql, relations, Db, TenantTx};
+use crate::store::{entities, recall as sql, relations, Db, TenantTx};
 
 pub const MAX_QUERY_CHARS: usize = 1000;
 pub const MAX_LIMIT: i64 = 100;
@@ -89,6 +89,9 @@ pub struct RecallParams {
     pub state_mode: Option<String>,
     /// Add memories one association away from the results, in `expansions`.
     pub expand_relations: Option<bool>,
+    /// Add memories that mention the same entities as the results (the rarest shared entity first), in
+    /// `expansions`.
+    pub expand_entities: Option<bool>,
     /// Most expansions per result, 1..=50 (default 5).
     pub relation_limit: Option<i64>,
     /// Most expansions in all, 1..=200 (default 25).
@@ -123,8 +126,10 @@ pub struct RecallRequest {
     pub quality_weight: f64,
     /// `state_mode=history`: superseded memories are returned as they are.
     pub history: bool,
-    /// `expand_relations`: (per result, in all).
+    /// `expand_relations` / `expand_entities`: (per result, in all).
     pub expand: Option<(i64, i64)>,
+    pub expand_relations: bool,
+    pub expand_entities: bool,
 }
 
 fn bad(field: &str, message: String) -> ApiError {
@@ -180,7 +185,9 @@ impl RecallRequest {
             Some(other) => return Err(bad("sort", format!("must be score, time_desc or time_asc (got {other:?})"))),
         };
         let (limit, offset) = params::page(p.limit, p.offset, MAX_LIMIT, DEFAULT_LIMIT)?;
-        let expand = match p.expand_relations.unwrap_or(false) {
+        let (expand_relations, expand_entities) =
+            (p.expand_relations.unwrap_or(false), p.expand_entities.unwrap_or(false));
+        let expand = match expand_relations || expand_entities {
             false => None,
             true => Some((
                 params::bounded("relation_limit", p.relation_limit, 1, 50, 5)?,
@@ -220,7 +227,19 @@ impl RecallRequest {
             episode_id: p.episode_id,
             valid_at,
         };
-        Ok(Self { query, mode, limit, offset, filter, sort, quality_weight, history, expand })
+        Ok(Self {
+            query,
+            mode,
+            limit,
+            offset,
+            filter,
+            sort,
+            quality_weight,
+            history,
+            expand,
+            expand_relations,
+            expand_entities,
+        })
     }
 }
 
@@ -250,20 +269,24 @@ pub struct RecallResponse {
     /// Set when the answer is degraded, saying why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notice: Option<String>,
-    /// With `expand_relations`: memories one association away from the results (not among them).
+    /// With `expand_relations` / `expand_entities`: memories one association away from the results, or
+    /// sharing an entity with them (not among them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expansions: Option<Vec<Expansion>>,
 }
 
-/// A memory added by `expand_relations`.
+/// A memory added by `expand_relations` or `expand_entities`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Expansion {
     pub memory: Memory,
     /// The result it is associated with.
     pub expanded_from: Uuid,
-    /// The association's type and strength.
+    /// The association's type (`SHARES_ENTITY` for an entity expansion) and strength.
     pub relation: String,
     pub strength: f32,
+    /// For an entity expansion: the shared entity, as `type:name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
     /// The result's score times the strength.
     pub score: f64,
     /// Always `expansion`.
@@ -537,7 +560,11 @@ fn current_state(hits: Vec<RecallHit>, mut heads: HashMap<Uuid, Memory>) -> Vec<
     out
 }
 
-/// `expand_relations`: adds the results' direct neighbours.
+/// Strength given to an entity expansion (a shared mention is a weaker tie than an authored association).
+pub const SHARED_ENTITY_STRENGTH: f32 = 0.5;
+
+/// `expand_relations` / `expand_entities`: adds the results' direct neighbours, then memories sharing an
+/// entity with them, each memory once, within the limits.
 async fn expand(
     db: &Db,
     tenant_id: Uuid,
@@ -547,25 +574,40 @@ async fn expand(
     let Some((per_result, total)) = req.expand else { return Ok(response) };
     let ids: Vec<Uuid> = response.results.iter().map(|h| h.memory.id).collect();
     let scores: HashMap<Uuid, f64> = response.results.iter().map(|h| (h.memory.id, h.score)).collect();
+    let score_of = |origin: &Uuid, strength: f32| scores.get(origin).copied().unwrap_or(0.0) * f64::from(strength);
+    let mut expansions: Vec<Expansion> = Vec::new();
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let found = match ids.is_empty() {
-        true => Vec::new(),
-        false => relations::neighbours(&mut tx, &ids, per_result, total, req.filter.include_archived).await?,
-    };
-    tx.commit().await?;
-    response.expansions = Some(
-        found
-            .into_iter()
-            .map(|n| Expansion {
-                score: scores.get(&n.origin).copied().unwrap_or(0.0) * f64::from(n.strength),
+    if req.expand_relations && !ids.is_empty() {
+        for n in relations::neighbours(&mut tx, &ids, per_result, total, req.filter.include_archived).await? {
+            expansions.push(Expansion {
+                score: score_of(&n.origin, n.strength),
                 memory: n.memory,
                 expanded_from: n.origin,
                 relation: n.rel_type,
                 strength: n.strength,
+                entity: None,
                 match_type: "expansion",
-            })
-            .collect(),
-    );
+            });
+        }
+    }
+    let room = total - expansions.len() as i64;
+    if req.expand_entities && !ids.is_empty() && room > 0 {
+        let found = entities::sharing(&mut tx, &ids, per_result, total, req.filter.include_archived).await?;
+        let mut seen: std::collections::HashSet<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
+        for s in found.into_iter().filter(|s| seen.insert(s.memory.id)).take(room as usize) {
+            expansions.push(Expansion {
+                score: score_of(&s.origin, SHARED_ENTITY_STRENGTH),
+                memory: s.memory,
+                expanded_from: s.origin,
+                relation: "SHARES_ENTITY".into(),
+                strength: SHARED_ENTITY_STRENGTH,
+                entity: Some(format!("{}:{}", s.entity_type, s.entity_name)),
+                match_type: "expansion",
+            });
+        }
+    }
+    tx.commit().await?;
+    response.expansions = Some(expansions);
     Ok(response)
 }
 

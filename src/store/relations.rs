@@ -71,7 +71,8 @@ pub async fn upsert(tx: &mut TenantTx, a: &NewAssociation) -> Result<Association
         "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
          VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (tenant_id, source_id, target_id, rel_type)
-         DO UPDATE SET strength = EXCLUDED.strength, properties = EXCLUDED.properties
+         DO UPDATE SET strength = EXCLUDED.strength, base_strength = EXCLUDED.strength,
+                       properties = EXCLUDED.properties, learned_at = NULL
          RETURNING {COLUMNS}"
     );
     Ok(sqlx::query_as(&sql)
@@ -360,12 +361,36 @@ pub async fn neighbour_edges(
 pub async fn strengthen(tx: &mut TenantTx, ids: &[Uuid], rate: f64) -> Result<u64, ApiError> {
     let tenant_id = tx.tenant_id();
     let done = sqlx::query(
-        "UPDATE relations SET strength = least(1, strength + $3 * (1 - strength))
+        "UPDATE relations SET strength = least(1, strength + $3 * (1 - strength)), learned_at = now()
          WHERE tenant_id = $1 AND source_id = ANY($2) AND target_id = ANY($2)",
     )
     .bind(tenant_id)
     .bind(ids)
     .bind(rate as f32)
+    .execute(tx.conn())
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Daily factor by which learned strength (above an edge's base) fades while it is not reinforced.
+pub const LEARNED_DECAY_PER_DAY: f64 = 0.95;
+
+/// Consolidation's edge decay: the part of each edge's strength that Hebbian learning added above its base
+/// fades by [`LEARNED_DECAY_PER_DAY`] per day since it last changed (fractional days count, so running
+/// this often decays no faster than running it daily). Authored strength is never decayed. Returns how
+/// many edges changed.
+pub async fn decay_learned(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u64, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let done = sqlx::query(
+        "UPDATE relations
+            SET strength = base_strength + (strength - base_strength)
+                           * power($2::float8, extract(epoch FROM ($3 - learned_at)) / 86400.0)::real,
+                learned_at = $3
+          WHERE tenant_id = $1 AND strength > base_strength AND learned_at < $3",
+    )
+    .bind(tenant_id)
+    .bind(LEARNED_DECAY_PER_DAY)
+    .bind(now)
     .execute(tx.conn())
     .await?;
     Ok(done.rows_affected())

@@ -170,9 +170,14 @@ async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_faile
 async fn the_apalis_worker_processes_the_queue_end_to_end() {
     let app = spawn_with_embedder(local_model()).await;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let workers = tokio::spawn(cairn::jobs::run_workers(app.db.clone(), app.embedder.clone(), async move {
-        let _ = stopped.await;
-    }));
+    let workers = tokio::spawn(cairn::jobs::run_workers(
+        app.db.clone(),
+        app.embedder.clone(),
+        cairn::jobs::enrich::Extractor::Local,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
     let id = app.store_text(&app.a.key, "processed by the real worker").await;
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {

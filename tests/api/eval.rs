@@ -10,9 +10,14 @@ use crate::helpers::{local_model, spawn_with_embedder};
 async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
     let app = spawn_with_embedder(local_model()).await;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let workers = tokio::spawn(cairn::jobs::run_workers(app.db.clone(), app.embedder.clone(), async move {
-        let _ = stopped.await;
-    }));
+    let workers = tokio::spawn(cairn::jobs::run_workers(
+        app.db.clone(),
+        app.embedder.clone(),
+        cairn::jobs::enrich::Extractor::Local,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
     let data = json!([{
         "sample_id": "tiny",
         "conversation": {

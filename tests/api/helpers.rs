@@ -262,29 +262,63 @@ impl TestApp {
 }
 
 impl TestApp {
+    /// The pending jobs of `queue`, oldest first: (id, payload).
+    async fn pending_jobs<T: serde::de::DeserializeOwned>(
+        &self,
+        conn: &mut PgConnection,
+        queue: &str,
+    ) -> Vec<(String, T)> {
+        let jobs: Vec<(String, serde_json::Value)> = sqlx::query_as(
+            "SELECT id, job::jsonb FROM apalis.jobs WHERE job_type = $1 AND status = 'Pending' ORDER BY run_at, id",
+        )
+        .bind(queue)
+        .fetch_all(&mut *conn)
+        .await
+        .unwrap();
+        jobs.into_iter().map(|(id, job)| (id, serde_json::from_value(job).unwrap())).collect()
+    }
+
+    /// Records a job's first attempt as the worker would.
+    async fn finish_job(conn: &mut PgConnection, id: &str, ok: bool) {
+        let status = if ok { "Done" } else { "Failed" };
+        sqlx::query("UPDATE apalis.jobs SET status = $2, done_at = now(), attempts = attempts + 1 WHERE id = $1")
+            .bind(id)
+            .bind(status)
+            .execute(conn)
+            .await
+            .unwrap();
+    }
+
     /// Runs every queued embedding job synchronously, as the worker would (first attempt); returns how many.
     pub async fn drain_jobs(&self) -> usize {
         let ctx = cairn::jobs::embed::EmbedContext { db: self.db.clone(), embedder: self.embedder.clone() };
         let mut conn = self.owner_conn().await;
-        let jobs: Vec<(String, serde_json::Value)> = sqlx::query_as(
-            "SELECT id, job::jsonb FROM apalis.jobs WHERE job_type = $1 AND status = 'Pending' ORDER BY run_at, id",
-        )
-        .bind(cairn::jobs::embed::QUEUE)
-        .fetch_all(&mut conn)
-        .await
-        .unwrap();
+        let jobs: Vec<(String, cairn::jobs::embed::EmbedJob)> =
+            self.pending_jobs(&mut conn, cairn::jobs::embed::QUEUE).await;
         for (id, job) in &jobs {
-            let job: cairn::jobs::embed::EmbedJob = serde_json::from_value(job.clone()).unwrap();
-            let outcome = cairn::jobs::embed::process(&ctx, &job, 0).await;
-            let status = if outcome.is_ok() { "Done" } else { "Failed" };
-            sqlx::query("UPDATE apalis.jobs SET status = $2, done_at = now(), attempts = attempts + 1 WHERE id = $1")
-                .bind(id)
-                .bind(status)
-                .execute(&mut conn)
-                .await
-                .unwrap();
+            let ok = cairn::jobs::embed::process(&ctx, job, 0).await.is_ok();
+            Self::finish_job(&mut conn, id, ok).await;
         }
         jobs.len()
+    }
+
+    /// Runs every queued enrichment job synchronously with `extractor`, as the worker would (first attempt);
+    /// returns how many.
+    pub async fn run_enrichment_with(&self, extractor: cairn::jobs::enrich::Extractor) -> usize {
+        let ctx = cairn::jobs::enrich::EnrichContext { db: self.db.clone(), extractor };
+        let mut conn = self.owner_conn().await;
+        let jobs: Vec<(String, cairn::jobs::enrich::EnrichJob)> =
+            self.pending_jobs(&mut conn, cairn::jobs::enrich::QUEUE).await;
+        for (id, job) in &jobs {
+            let ok = cairn::jobs::enrich::process(&ctx, job, 0).await.is_ok();
+            Self::finish_job(&mut conn, id, ok).await;
+        }
+        jobs.len()
+    }
+
+    /// [`Self::run_enrichment_with`] the local rules.
+    pub async fn run_enrichment(&self) -> usize {
+        self.run_enrichment_with(cairn::jobs::enrich::Extractor::Local).await
     }
 
     /// The queued embedding jobs' payloads, oldest first.

@@ -17,7 +17,7 @@ use crate::api::extract::{ApiJson, ApiQuery, PathId};
 use crate::api::AppState;
 use crate::auth::{Auth, Writer};
 use crate::error::ApiError;
-use crate::jobs::embed;
+use crate::jobs::{embed, enrich};
 use crate::memory::{normalize_tag_filter, EmbeddingChange, Memory, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
 use crate::recall::params;
 use crate::store::events::{self, MemoryEvent};
@@ -80,6 +80,7 @@ async fn create_memory(
             if memory.embedding_status == "pending" {
                 embed::enqueue(&mut tx, &[memory.id]).await?;
             }
+            enrich::enqueue(&mut tx, &[memory.id]).await?;
             if let Some(s) = supersede {
                 let reason = s.reason.as_deref();
                 if !relations::supersede(&mut tx, s.old, memory.id, s.relation, reason, &auth.actor()).await? {
@@ -239,6 +240,7 @@ async fn create_batch(
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     let pending: Vec<Uuid> = stored.iter().filter(|m| m.embedding_status == "pending").map(|m| m.id).collect();
     embed::enqueue(&mut tx, &pending).await?;
+    enrich::enqueue(&mut tx, &stored.iter().map(|m| m.id).collect::<Vec<_>>()).await?;
     tx.commit().await?;
     Ok((
         StatusCode::CREATED,
@@ -357,6 +359,9 @@ async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> 
         }
     }
     let reembed = embedding == EmbeddingChange::Reset;
+    if updated.content_hash != current.content_hash || updated.tags != current.tags {
+        enrich::requeue(&mut tx, &[id]).await?; // entities follow the content; entity tags are kept
+    }
     let memory = memories::update(&mut tx, id, &updated, embedding, &auth.actor()).await?;
     if reembed {
         embed::enqueue(&mut tx, &[id]).await?;

@@ -1,5 +1,6 @@
 //! The native API under `/api/v1` (remem's paths; AutoMem's and SHODH's fields).
 
+mod entities;
 mod graph;
 mod keys;
 mod memories;
@@ -10,5 +11,10 @@ use utoipa_axum::router::OpenApiRouter;
 use super::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().merge(memories::router()).merge(recall::router()).merge(keys::router()).merge(graph::router())
+    OpenApiRouter::new()
+        .merge(memories::router())
+        .merge(recall::router())
+        .merge(keys::router())
+        .merge(graph::router())
+        .merge(entities::router())
 }

@@ -1,0 +1,183 @@
+//! The enrichment job (queue `cairn::enrich`): finds the entities a memory mentions, links them, and tags
+//! the memory `entity:<type>:<slug>`.
+//!
+//! Storing a memory (or changing its content) enqueues `{tenant_id, memory_ids}` in the same transaction.
+//! Entities come from the configured chat model when there is one (falling back to the local rules if it
+//! keeps failing, so a memory is never left unenriched by an outage), else from the local rules. The
+//! model runs outside any transaction; the links are written only if the memory's content is still the
+//! one that was read (a content change enqueues its own job). Redelivery is harmless: links and tags are
+//! replaced, not added to.
+
+use std::sync::Arc;
+
+use apalis::prelude::{Data, Error as JobError};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::entities::{self, Found};
+use crate::error::ApiError;
+use crate::llm::ChatModel;
+use crate::store::{entities as store, Db, TenantTx};
+
+/// The queue's stable name.
+pub const QUEUE: &str = "cairn::enrich";
+/// Attempts before a job is given up (its memories then show `enrichment_status = failed`).
+pub const MAX_ATTEMPTS: usize = 5;
+
+/// The job's payload.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EnrichJob {
+    pub tenant_id: Uuid,
+    pub memory_ids: Vec<Uuid>,
+}
+
+/// Enqueues enrichment of `memory_ids` in the caller's tenant transaction.
+pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    let payload = serde_json::json!({ "memory_ids": memory_ids });
+    sqlx::query("SELECT cairn_enqueue($1, $2, $3)")
+        .bind(QUEUE)
+        .bind(payload)
+        .bind(MAX_ATTEMPTS as i32)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// Marks the memories' enrichment `pending` again and enqueues it (their content or tags changed).
+pub async fn requeue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
+    sqlx::query("UPDATE memories SET enrichment_status = 'pending' WHERE tenant_id = $1 AND id = ANY($2)")
+        .bind(tx.tenant_id())
+        .bind(memory_ids)
+        .execute(tx.conn())
+        .await?;
+    enqueue(tx, memory_ids).await
+}
+
+/// How entities are found.
+pub enum Extractor {
+    /// The local rules of [`entities::extract`].
+    Local,
+    /// An OpenAI-compatible chat model.
+    Llm(ChatModel),
+}
+
+impl Extractor {
+    /// The configured extractor: the chat model when `CAIRN_LLM_BASE_URL` and `CAIRN_LLM_MODEL` are set.
+    pub fn from_config(config: &crate::config::AppArgs) -> anyhow::Result<Self> {
+        Ok(match config.llm() {
+            Some(llm) => Self::Llm(ChatModel::new(llm)?),
+            None => Self::Local,
+        })
+    }
+
+    /// The entities in `text`; the local rules when the model fails.
+    pub async fn extract(&self, text: &str) -> Vec<Found> {
+        match self {
+            Self::Local => entities::extract::extract(text),
+            Self::Llm(model) => match entities::llm::extract(model, text).await {
+                Ok(found) => found,
+                Err(err) => {
+                    tracing::warn!(
+                        model = model.model(),
+                        error = format!("{err:#}"),
+                        "LLM entity extraction failed; using the local rules"
+                    );
+                    entities::extract::extract(text)
+                }
+            },
+        }
+    }
+}
+
+/// What the worker needs.
+pub struct EnrichContext {
+    pub db: Db,
+    pub extractor: Extractor,
+}
+
+#[derive(sqlx::FromRow)]
+struct Target {
+    id: Uuid,
+    content: String,
+    content_hash: String,
+}
+
+/// Enriches the listed memories of a tenant (those deleted since are skipped); returns how many were
+/// enriched.
+pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -> anyhow::Result<usize> {
+    let mut tx = ctx.db.begin_tenant(tenant_id).await?;
+    let targets: Vec<Target> =
+        sqlx::query_as("SELECT id, content, content_hash FROM memories WHERE tenant_id = $1 AND id = ANY($2)")
+            .bind(tenant_id)
+            .bind(memory_ids)
+            .fetch_all(tx.conn())
+            .await?;
+    tx.commit().await?;
+    let mut done = 0;
+    for target in targets {
+        let found = ctx.extractor.extract(&target.content).await;
+        let mut tx = ctx.db.begin_tenant(tenant_id).await?;
+        let unchanged: Option<bool> =
+            sqlx::query_scalar("SELECT content_hash = $3 FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
+                .bind(tenant_id)
+                .bind(target.id)
+                .bind(&target.content_hash)
+                .fetch_optional(tx.conn())
+                .await?;
+        if unchanged == Some(true) {
+            store::link_memory(&mut tx, target.id, &found).await?;
+            done += 1;
+        }
+        tx.commit().await?;
+    }
+    Ok(done)
+}
+
+/// Marks the memories' enrichment `failed` (the last attempt failed).
+async fn mark_failed(db: &Db, job: &EnrichJob) -> anyhow::Result<()> {
+    let mut tx = db.begin_tenant(job.tenant_id).await?;
+    sqlx::query(
+        "UPDATE memories SET enrichment_status = 'failed'
+          WHERE tenant_id = $1 AND id = ANY($2) AND enrichment_status <> 'ready'",
+    )
+    .bind(job.tenant_id)
+    .bind(&job.memory_ids)
+    .execute(tx.conn())
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Runs one delivery of a job: Ok when done (or given up after the last attempt, with the failure recorded
+/// on the memories), Err with the reason when it should be retried.
+pub async fn process(ctx: &EnrichContext, job: &EnrichJob, attempt: usize) -> Result<(), String> {
+    let Err(err) = enrich(ctx, job.tenant_id, &job.memory_ids).await else { return Ok(()) };
+    let last = attempt + 1 >= MAX_ATTEMPTS;
+    let message = format!("{err:#}");
+    tracing::warn!(tenant_id = %job.tenant_id, attempt, last, error = %message, "enrichment failed");
+    if last {
+        if let Err(record) = mark_failed(&ctx.db, job).await {
+            tracing::warn!(error = format!("{record:#}"), "could not record the enrichment failure");
+        }
+        return Ok(());
+    }
+    Err(message)
+}
+
+/// The apalis handler: [`process`], then a backoff before a retry.
+pub async fn handle(
+    job: EnrichJob,
+    ctx: Data<Arc<EnrichContext>>,
+    attempt: apalis::prelude::Attempt,
+) -> Result<(), JobError> {
+    match process(&ctx, &job, attempt.current()).await {
+        Ok(()) => Ok(()),
+        Err(message) => {
+            tokio::time::sleep(super::embed::backoff(attempt.current())).await;
+            Err(JobError::Failed(Arc::new(message.into())))
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! SQL for entities: linking a memory to the entities found in it (with its `entity:` tags), listing,
+//! merging, and the entity views recall uses.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::types::Json;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::TenantTx;
+use crate::entities::{self, Found};
+use crate::error::ApiError;
+use crate::memory::{memory_columns, tag_prefixes, Memory};
+
+/// An entity and how many memories mention it.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[schema(example = json!({
+    "id": "3f6d2a9e-1c4b-4e8f-9a7d-5b2c1e0f4a6d", "type": "tool", "name": "PostgreSQL",
+    "normalized_name": "postgresql", "tag": "entity:tool:postgresql", "aliases": ["tool:postgres"],
+    "memory_count": 12, "created_at": "2026-11-30T10:00:00Z"
+}))]
+pub struct Entity {
+    pub id: Uuid,
+    /// person, organization, project, tool, concept, location, preference or fact.
+    #[serde(rename = "type")]
+    #[sqlx(rename = "entity_type")]
+    pub kind: String,
+    /// As first seen.
+    pub name: String,
+    /// Lower case, whitespace collapsed: the entity's identity within its type.
+    pub normalized_name: String,
+    /// The tag its memories carry.
+    #[sqlx(skip)]
+    pub tag: String,
+    /// `type:normalized_name` of the entities merged into this one; mentions of them link here.
+    pub aliases: Vec<String>,
+    pub memory_count: i64,
+    pub created_at: DateTime<Utc>,
+}
+
+const ENTITY_COLUMNS: &str = "e.id, e.entity_type, e.name, e.normalized_name,
+    ARRAY(SELECT jsonb_array_elements_text(coalesce(e.metadata->'aliases', '[]'))) AS aliases,
+    (SELECT count(*) FROM memory_entities me WHERE me.tenant_id = e.tenant_id AND me.entity_id = e.id) AS memory_count,
+    e.created_at";
+
+/// Fills in what SQL does not compute.
+fn finish(mut e: Entity) -> Entity {
+    e.tag = entities::tag(&e.kind, &e.normalized_name);
+    e
+}
+
+/// The key an alias is recorded under.
+fn alias_key(kind: &str, normalized: &str) -> String {
+    format!("{kind}:{normalized}")
+}
+
+/// The entity a found name links to: the one of that type and name, else the one it was merged into,
+/// else a new one. Returns (id, type, normalised name).
+async fn resolve(tx: &mut TenantTx, found: &Found) -> Result<(Uuid, String, String), ApiError> {
+    let tenant_id = tx.tenant_id();
+    let normalized = found.normalized();
+    let existing: Option<(Uuid, String, String)> = sqlx::query_as(
+        "SELECT id, entity_type, normalized_name FROM entities
+          WHERE tenant_id = $1 AND ((entity_type = $2 AND normalized_name = $3) OR metadata->'aliases' ? $4)
+          ORDER BY (entity_type = $2 AND normalized_name = $3) DESC LIMIT 1",
+    )
+    .bind(tenant_id)
+    .bind(found.kind)
+    .bind(&normalized)
+    .bind(alias_key(found.kind, &normalized))
+    .fetch_optional(tx.conn())
+    .await?;
+    if let Some(e) = existing {
+        return Ok(e);
+    }
+    // A concurrent job may insert the same entity: the no-op update returns its id either way.
+    let id: Uuid = sqlx::query_scalar(
+        "INSERT INTO entities (tenant_id, entity_type, name, normalized_name) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (tenant_id, entity_type, normalized_name) DO UPDATE SET name = entities.name
+         RETURNING id",
+    )
+    .bind(tenant_id)
+    .bind(found.kind)
+    .bind(&found.name)
+    .bind(&normalized)
+    .fetch_one(tx.conn())
+    .await?;
+    Ok((id, found.kind.to_owned(), normalized))
+}
+
+/// The `entity:` tags of the entities a memory is linked to.
+async fn linked_tags(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<String>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT e.entity_type, e.normalized_name FROM memory_entities me
+           JOIN entities e ON e.tenant_id = me.tenant_id AND e.id = me.entity_id
+          WHERE me.tenant_id = $1 AND me.memory_id = $2",
+    )
+    .bind(tenant_id)
+    .bind(memory_id)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows.iter().map(|(kind, name)| entities::tag(kind, name)).collect())
+}
+
+/// Replaces a memory's tags: `remove` dropped, `add` appended (once each), prefixes recomputed.
+async fn retag(tx: &mut TenantTx, memory_id: Uuid, remove: &[String], add: &[String]) -> Result<(), ApiError> {
+    let tenant_id = tx.tenant_id();
+    let current: Option<Vec<String>> =
+        sqlx::query_scalar("SELECT tags FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
+            .bind(tenant_id)
+            .bind(memory_id)
+            .fetch_optional(tx.conn())
+            .await?;
+    let Some(current) = current else { return Ok(()) };
+    let mut tags: Vec<String> = current.iter().filter(|t| !remove.contains(t)).cloned().collect();
+    for t in add {
+        if !tags.contains(t) {
+            tags.push(t.clone());
+        }
+    }
+    if tags == current {
+        return Ok(());
+    }
+    let prefixes = tag_prefixes(&tags);
+    sqlx::query("UPDATE memories SET tags = $3, tag_prefixes = $4 WHERE tenant_id = $1 AND id = $2")
+        .bind(tenant_id)
+        .bind(memory_id)
+        .bind(&tags)
+        .bind(&prefixes)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// Links a memory to exactly the entities `found` (replacing earlier links) and makes its `entity:` tags
+/// match, then marks it enriched. Idempotent: running it twice with the same input changes nothing more.
+/// Returns the tags of the linked entities.
+pub async fn link_memory(tx: &mut TenantTx, memory_id: Uuid, found: &[Found]) -> Result<Vec<String>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let old_tags = linked_tags(tx, memory_id).await?;
+    sqlx::query("DELETE FROM memory_entities WHERE tenant_id = $1 AND memory_id = $2")
+        .bind(tenant_id)
+        .bind(memory_id)
+        .execute(tx.conn())
+        .await?;
+    let mut ids = Vec::with_capacity(found.len());
+    let mut new_tags = Vec::with_capacity(found.len());
+    for f in found {
+        let (id, kind, normalized) = resolve(tx, f).await?;
+        ids.push(id);
+        new_tags.push(entities::tag(&kind, &normalized));
+    }
+    sqlx::query(
+        "INSERT INTO memory_entities (tenant_id, memory_id, entity_id) SELECT $1, $2, unnest($3::uuid[])
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(tenant_id)
+    .bind(memory_id)
+    .bind(&ids)
+    .execute(tx.conn())
+    .await?;
+    retag(tx, memory_id, &old_tags, &new_tags).await?;
+    sqlx::query("UPDATE memories SET enrichment_status = 'ready' WHERE tenant_id = $1 AND id = $2")
+        .bind(tenant_id)
+        .bind(memory_id)
+        .execute(tx.conn())
+        .await?;
+    Ok(new_tags)
+}
+
+/// A page of the tenant's entities, most mentioned first, and how many match in all.
+pub async fn list(
+    tx: &mut TenantTx,
+    kind: Option<&str>,
+    name_prefix: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Entity>, i64), ApiError> {
+    let tenant_id = tx.tenant_id();
+    let filter = "e.tenant_id = $1 AND ($2::text IS NULL OR e.entity_type = $2)
+        AND ($3::text IS NULL OR e.normalized_name LIKE $3 || '%')";
+    let prefix = name_prefix.map(|p| entities::normalize_name(p).replace('\\', "\\\\").replace(['%', '_'], "\\$0"));
+    let page: Vec<Entity> = sqlx::query_as(&format!(
+        "SELECT {ENTITY_COLUMNS} FROM entities e WHERE {filter}
+         ORDER BY memory_count DESC, e.normalized_name, e.id LIMIT $4 OFFSET $5"
+    ))
+    .bind(tenant_id)
+    .bind(kind)
+    .bind(&prefix)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(tx.conn())
+    .await?;
+    let page = page.into_iter().map(finish).collect();
+    let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM entities e WHERE {filter}"))
+        .bind(tenant_id)
+        .bind(kind)
+        .bind(&prefix)
+        .fetch_one(tx.conn())
+        .await?;
+    Ok((page, total))
+}
+
+/// One entity of the tenant.
+pub async fn get(tx: &mut TenantTx, id: Uuid) -> Result<Option<Entity>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    Ok(sqlx::query_as(&format!("SELECT {ENTITY_COLUMNS} FROM entities e WHERE e.tenant_id = $1 AND e.id = $2"))
+        .bind(tenant_id)
+        .bind(id)
+        .fetch_optional(tx.conn())
+        .await?
+        .map(finish))
+}
+
+/// The memories that mention an entity, newest first (archived ones only with `include_archived`).
+pub async fn memories_of(
+    tx: &mut TenantTx,
+    id: Uuid,
+    include_archived: bool,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Memory>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let columns = memory_columns("m");
+    Ok(sqlx::query_as(&format!(
+        "SELECT {columns} FROM memory_entities me JOIN memories m ON m.tenant_id = me.tenant_id AND m.id = me.memory_id
+          WHERE me.tenant_id = $1 AND me.entity_id = $2 AND ($3 OR m.archived_at IS NULL)
+          ORDER BY m.created_at DESC, m.id DESC LIMIT $4 OFFSET $5"
+    ))
+    .bind(tenant_id)
+    .bind(id)
+    .bind(include_archived)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// Merges `sources` into `target`: their memories link to the target instead (and carry its tag instead
+/// of theirs), their names become the target's aliases (so later mentions link to it too), and they are
+/// deleted. The caller has checked that every id is an entity of the tenant and none is the target.
+pub async fn merge(tx: &mut TenantTx, target: &Entity, sources: &[Entity]) -> Result<(), ApiError> {
+    let tenant_id = tx.tenant_id();
+    let source_ids: Vec<Uuid> = sources.iter().map(|s| s.id).collect();
+    let affected: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT DISTINCT memory_id FROM memory_entities WHERE tenant_id = $1 AND entity_id = ANY($2)",
+    )
+    .bind(tenant_id)
+    .bind(&source_ids)
+    .fetch_all(tx.conn())
+    .await?;
+    sqlx::query(
+        "INSERT INTO memory_entities (tenant_id, memory_id, entity_id) SELECT $1, unnest($2::uuid[]), $3
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(tenant_id)
+    .bind(&affected)
+    .bind(target.id)
+    .execute(tx.conn())
+    .await?;
+    let old_tags: Vec<String> = sources.iter().map(|s| s.tag.clone()).collect();
+    for memory_id in &affected {
+        retag(tx, *memory_id, &old_tags, std::slice::from_ref(&target.tag)).await?;
+    }
+    let mut aliases: Vec<String> = target.aliases.clone();
+    for s in sources {
+        for a in std::iter::once(alias_key(&s.kind, &s.normalized_name)).chain(s.aliases.iter().cloned()) {
+            if !aliases.contains(&a) && a != alias_key(&target.kind, &target.normalized_name) {
+                aliases.push(a);
+            }
+        }
+    }
+    let merged: Vec<Value> = sources
+        .iter()
+        .map(|s| serde_json::json!({"id": s.id, "type": s.kind, "name": s.name, "merged_at": Utc::now()}))
+        .collect();
+    sqlx::query(
+        "UPDATE entities SET metadata = metadata || jsonb_build_object('aliases', $3::jsonb,
+                'merged', coalesce(metadata->'merged', '[]') || $4::jsonb)
+          WHERE tenant_id = $1 AND id = $2",
+    )
+    .bind(tenant_id)
+    .bind(target.id)
+    .bind(Json(&aliases))
+    .bind(Json(&merged))
+    .execute(tx.conn())
+    .await?;
+    sqlx::query("DELETE FROM entities WHERE tenant_id = $1 AND id = ANY($2)")
+        .bind(tenant_id)
+        .bind(&source_ids)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// A memory's link to an entity, for grouping recall results.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Mention {
+    pub memory_id: Uuid,
+    pub entity_id: Uuid,
+    pub entity_type: String,
+    pub name: String,
+}
+
+/// The entities (of `kinds`, or all) that these memories mention.
+pub async fn mentions(tx: &mut TenantTx, memory_ids: &[Uuid], kinds: &[&str]) -> Result<Vec<Mention>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    Ok(sqlx::query_as(
+        "SELECT me.memory_id, e.id AS entity_id, e.entity_type, e.name
+           FROM memory_entities me JOIN entities e ON e.tenant_id = me.tenant_id AND e.id = me.entity_id
+          WHERE me.tenant_id = $1 AND me.memory_id = ANY($2) AND (cardinality($3::text[]) = 0 OR e.entity_type = ANY($3))
+          ORDER BY e.name, e.id",
+    )
+    .bind(tenant_id)
+    .bind(memory_ids)
+    .bind(kinds)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// A memory that shares an entity with a recalled one.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Sharing {
+    /// The recalled memory it was reached from.
+    pub origin: Uuid,
+    pub entity_type: String,
+    pub entity_name: String,
+    #[sqlx(flatten)]
+    pub memory: Memory,
+}
+
+/// Entities mentioned by more memories than this do not expand recall (a tenant's own name, say): they
+/// tie everything to everything.
+pub const MAX_EXPANDING_MENTIONS: i64 = 1000;
+
+/// `expand_entities`: memories (not among `ids`) that share an entity with them, through the rarest shared
+/// entity first, at most `per_origin` per recalled memory and `total` in all, newest first among equals.
+pub async fn sharing(
+    tx: &mut TenantTx,
+    ids: &[Uuid],
+    per_origin: i64,
+    total: i64,
+    include_archived: bool,
+) -> Result<Vec<Sharing>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let columns = memory_columns("m");
+    let sql = format!(
+        "WITH src AS (
+            SELECT memory_id AS origin, entity_id FROM memory_entities WHERE tenant_id = $1 AND memory_id = ANY($2)
+        ),
+        freq AS (
+            SELECT entity_id, count(*) AS mentions FROM memory_entities
+             WHERE tenant_id = $1 AND entity_id IN (SELECT entity_id FROM src) GROUP BY entity_id
+        ),
+        shared AS (
+            SELECT DISTINCT ON (me.memory_id) s.origin, me.memory_id AS neighbour, s.entity_id, f.mentions
+              FROM src s JOIN freq f ON f.entity_id = s.entity_id AND f.mentions <= $6
+              JOIN memory_entities me ON me.tenant_id = $1 AND me.entity_id = s.entity_id
+             WHERE me.memory_id <> ALL($2)
+             ORDER BY me.memory_id, f.mentions, s.origin
+        ),
+        ranked AS (
+            SELECT *, row_number() OVER (PARTITION BY origin ORDER BY mentions, neighbour) AS n FROM shared
+        )
+        SELECT r.origin, e.entity_type, e.name AS entity_name, {columns}
+          FROM ranked r JOIN memories m ON m.tenant_id = $1 AND m.id = r.neighbour
+          JOIN entities e ON e.tenant_id = $1 AND e.id = r.entity_id
+         WHERE r.n <= $3 AND ($5 OR m.archived_at IS NULL)
+         ORDER BY r.mentions, m.created_at DESC, m.id LIMIT $4"
+    );
+    Ok(sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(ids)
+        .bind(per_origin)
+        .bind(total)
+        .bind(include_archived)
+        .bind(MAX_EXPANDING_MENTIONS)
+        .fetch_all(tx.conn())
+        .await?)
+}
+
+/// Which of these ids are entities of the tenant.
+pub async fn existing(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let found: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM entities WHERE tenant_id = $1 AND id = ANY($2)")
+        .bind(tenant_id)
+        .bind(ids)
+        .fetch_all(tx.conn())
+        .await?;
+    Ok(found.into_iter().collect())
+}

@@ -6,8 +6,22 @@
 ALTER TABLE memories ADD COLUMN enrichment_status text NOT NULL DEFAULT 'pending'
     CONSTRAINT memories_enrichment_status_check CHECK (enrichment_status IN ('pending', 'ready', 'failed'));
 
--- Entity listings: by type, by name.
-CREATE INDEX entities_tenant_type_idx ON entities (tenant_id, entity_type, normalized_name);
+-- The names merged entities had (`type:normalized_name`): a later mention of one links to the entity it
+-- was merged into. An alias belongs to one entity; deleting that entity deletes its aliases.
+CREATE TABLE entity_aliases (
+    tenant_id  uuid NOT NULL,
+    alias      text NOT NULL,
+    entity_id  uuid NOT NULL,
+    CONSTRAINT entity_aliases_pkey PRIMARY KEY (tenant_id, alias),
+    CONSTRAINT entity_aliases_entity_fkey FOREIGN KEY (tenant_id, entity_id) REFERENCES entities (tenant_id, id) ON DELETE CASCADE
+);
+CREATE INDEX entity_aliases_entity_idx ON entity_aliases (tenant_id, entity_id);
+ALTER TABLE entity_aliases ENABLE ROW LEVEL SECURITY;
+ALTER TABLE entity_aliases FORCE ROW LEVEL SECURITY;
+CREATE POLICY entity_aliases_tenant_isolation ON entity_aliases
+    USING (tenant_id = NULLIF(current_setting('app.tenant_id', true), '')::uuid)
+    WITH CHECK (tenant_id = NULLIF(current_setting('app.tenant_id', true), '')::uuid);
+GRANT SELECT, INSERT, UPDATE, DELETE ON entity_aliases TO cairn_app;
 
 -- Hebbian learning raises an edge's strength when its memories are recalled together; consolidation lets
 -- what was learned fade again when it is not reinforced. `base_strength` is the strength as created or

@@ -295,20 +295,25 @@ static PROJECT_CALLED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("regex")
 });
 static THE_X_PROJECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b([A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)*)\s+(?i:project)\b").expect("regex"));
-static VERSUS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"([A-Za-z][\w.+#-]*)\s+(?i:vs\.?|versus)\s+([A-Za-z][\w.+#-]*)").expect("regex"));
+    LazyLock::new(|| Regex::new(r"\b(\p{Lu}[\w+-]*(?:[ \t]+\p{Lu}[\w+-]*)*)\s+(?i:project)\b").expect("regex"));
+static VERSUS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(\p{L}[\w+#-]*(?:\.\w+)*)\s+(?i:vs\.?|versus)\s+(\p{L}[\w+#-]*(?:\.\w+)*)").expect("regex")
+});
 static MET_WITH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i:\b(?:met|meeting|met up|talked|talking|spoke|speaking|chatted|call|called|lunch|dinner|coffee)\s+(?:with|to)\s+)([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
+    Regex::new(r"(?i:\b(?:met|meeting|met up|talked|talking|spoke|speaking|chatted|call|called|lunch|dinner|coffee)\s+(?:with|to)\s+)(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?)\b")
         .expect("regex")
 });
-static SPEAKER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?):\s").expect("regex"));
+static SPEAKER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?):\s").expect("regex"));
 static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i:\b(?:prefers?|preferred|likes?|loves?|enjoys?|favou?rite\s+\w+\s+is|always uses?|would rather use)\s+)([^.,;:!?\n]{2,60})")
         .expect("regex")
 });
-static CAPITALISED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b[A-Z][\w'+#.-]*(?:\s+(?:of\s+|de\s+|the\s+)?[A-Z][\w'+#.-]*)*").expect("regex"));
+// A word may hold inner dots (Node.js), but a span never runs past a sentence's full stop or a line.
+static CAPITALISED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\p{Lu}[\w'+#-]*(?:\.\w+)*(?:[ \t]+(?:of[ \t]+|de[ \t]+|the[ \t]+)?\p{Lu}[\w'+#-]*(?:\.\w+)*)*")
+        .expect("regex")
+});
 static WORD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[A-Za-z][\w+#.]*(?i:\s+code)?").expect("regex"));
 
 fn known_tool(word: &str) -> Option<&'static str> {
@@ -416,7 +421,7 @@ pub fn extract(text: &str) -> Vec<Found> {
         }
     }
     for m in WORD.find_iter(text) {
-        let word = m.as_str();
+        let word = m.as_str().trim_end_matches('.');
         if AMBIGUOUS_TOOLS.contains(&word.to_lowercase().as_str()) && word.starts_with(char::is_lowercase) {
             continue;
         }
@@ -474,6 +479,18 @@ mod tests {
     }
 
     #[test]
+    fn unicode_names_and_sentence_boundaries() {
+        assert!(has("Had coffee with Zoë Müller today", "Zoë Müller", "person"));
+        assert!(has("We met at Google. Microsoft said no.", "Google", "organization"));
+        assert!(has("We met at Google. Microsoft said no.", "Microsoft", "organization"));
+        assert!(has("éclair vs croissant", "éclair", "concept"));
+        assert!(has("Upgrade Node.js before Friday", "Node.js", "tool"));
+        let long = "Alpha Beta ".repeat(200);
+        assert!(extract(&long).len() <= crate::entities::MAX_PER_MEMORY);
+        assert!(extract("🎉🎉 — ¿Qué? ÉÉÉ «Zoë»").len() <= crate::entities::MAX_PER_MEMORY);
+    }
+
+    #[test]
     fn organisations_and_places() {
         assert!(has("She joined Acme Corp last spring.", "Acme Corp", "organization"));
         assert!(has("Our vendor is Google for mail.", "Google", "organization"));
@@ -488,5 +505,6 @@ mod tests {
         assert!(names("they react to rust on the bike").is_empty());
         assert!(names("The weekly sync moved to Thursdays, run in CI").is_empty());
         assert!(has("Jeff uses VS Code as primary editor", "Jeff", "person"));
+        assert!(names("My bike has rust.").is_empty());
     }
 }

@@ -38,12 +38,7 @@ pub struct EmbedJob {
 
 /// Enqueues embedding of `memory_ids` in the caller's tenant transaction.
 pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    let payload = serde_json::json!({ "memory_ids": memory_ids });
-    sqlx::query("SELECT cairn_enqueue($1, $2)").bind(QUEUE).bind(payload).execute(tx.conn()).await?;
-    Ok(())
+    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
 }
 
 #[derive(sqlx::FromRow)]

@@ -1,5 +1,6 @@
 //! The enrichment job (queue `cairn::enrich`): finds the entities a memory mentions, links them, and tags
-//! the memory `entity:<type>:<slug>`.
+//! the memory `entity:<type>:<slug>`; with a chat model configured, it also classifies memories that
+//! neither had a type nor matched a pattern.
 //!
 //! Storing a memory (or changing its content) enqueues `{tenant_id, memory_ids}` in the same transaction.
 //! Entities come from the configured chat model when there is one (falling back to the local rules if it
@@ -17,6 +18,7 @@ use uuid::Uuid;
 use crate::entities::{self, Found};
 use crate::error::ApiError;
 use crate::llm::ChatModel;
+use crate::memory::classify;
 use crate::store::{entities as store, Db, TenantTx};
 
 /// The queue's stable name.
@@ -33,17 +35,7 @@ pub struct EnrichJob {
 
 /// Enqueues enrichment of `memory_ids` in the caller's tenant transaction.
 pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    let payload = serde_json::json!({ "memory_ids": memory_ids });
-    sqlx::query("SELECT cairn_enqueue($1, $2, $3)")
-        .bind(QUEUE)
-        .bind(payload)
-        .bind(MAX_ATTEMPTS as i32)
-        .execute(tx.conn())
-        .await?;
-    Ok(())
+    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
 }
 
 /// Marks the memories' enrichment `pending` again and enqueues it (their content or tags changed).
@@ -103,22 +95,33 @@ struct Target {
     id: Uuid,
     content: String,
     content_hash: String,
+    #[sqlx(rename = "type")]
+    kind: String,
+    confidence: f32,
 }
 
 /// Enriches the listed memories of a tenant (those deleted since are skipped); returns how many were
 /// enriched.
 pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -> anyhow::Result<usize> {
     let mut tx = ctx.db.begin_tenant(tenant_id).await?;
-    let targets: Vec<Target> =
-        sqlx::query_as("SELECT id, content, content_hash FROM memories WHERE tenant_id = $1 AND id = ANY($2)")
-            .bind(tenant_id)
-            .bind(memory_ids)
-            .fetch_all(tx.conn())
-            .await?;
+    let targets: Vec<Target> = sqlx::query_as(
+        "SELECT id, content, content_hash, type, confidence FROM memories WHERE tenant_id = $1 AND id = ANY($2)",
+    )
+    .bind(tenant_id)
+    .bind(memory_ids)
+    .fetch_all(tx.conn())
+    .await?;
     tx.commit().await?;
     let mut done = 0;
     for target in targets {
         let found = ctx.extractor.extract(&target.content).await;
+        // Neither given a type nor matched by the patterns: the chat model may know better.
+        let reclassified = match &ctx.extractor {
+            Extractor::Llm(model) if (target.kind.as_str(), target.confidence) == classify::FALLBACK => {
+                classify::by_llm(model, &target.content).await
+            }
+            _ => None,
+        };
         let mut tx = ctx.db.begin_tenant(tenant_id).await?;
         let unchanged: Option<bool> =
             sqlx::query_scalar("SELECT content_hash = $3 FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
@@ -129,6 +132,20 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
                 .await?;
         if unchanged == Some(true) {
             store::link_memory(&mut tx, target.id, &found).await?;
+            if let Some((kind, confidence)) = reclassified {
+                sqlx::query(
+                    "UPDATE memories SET type = $3, confidence = $4
+                      WHERE tenant_id = $1 AND id = $2 AND type = $5 AND confidence = $6",
+                )
+                .bind(tenant_id)
+                .bind(target.id)
+                .bind(kind)
+                .bind(confidence)
+                .bind(classify::FALLBACK.0)
+                .bind(classify::FALLBACK.1)
+                .execute(tx.conn())
+                .await?;
+            }
             done += 1;
         }
         tx.commit().await?;

@@ -17,6 +17,28 @@ use apalis_sql::Config;
 use crate::embed::{EmbedderSlot, SlotState};
 use crate::store::Db;
 
+/// Enqueues a job `{tenant_id, memory_ids}` on `queue` in the caller's tenant transaction (through
+/// `cairn_enqueue`, which stamps the transaction's own tenant), so the job exists exactly when the rows
+/// that caused it do.
+pub async fn enqueue_memories(
+    tx: &mut crate::store::TenantTx,
+    queue: &str,
+    memory_ids: &[uuid::Uuid],
+    max_attempts: usize,
+) -> Result<(), crate::error::ApiError> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    let payload = serde_json::json!({ "memory_ids": memory_ids });
+    sqlx::query("SELECT cairn_enqueue($1, $2, $3)")
+        .bind(queue)
+        .bind(payload)
+        .bind(max_attempts as i32)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
 /// How often the periodic passes run.
 pub const PERIODIC_INTERVAL: Duration = Duration::from_secs(30);
 /// How often learned edge strength is decayed.

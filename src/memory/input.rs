@@ -234,7 +234,9 @@ impl ParseCtx {
 pub struct MemoryInput {
     /// The memory's text, 1..=2000 characters.
     pub content: Option<String>,
-    /// Classification, one of the seeds' types (case-insensitive). Default: `Context` at confidence 0.3.
+    /// Classification, one of the seeds' types (case-insensitive), taken at confidence 0.9. Default: classified
+    /// by AutoMem's patterns (0.6 + 0.1 per further match, at most 0.95), else by the configured chat model
+    /// during enrichment, else `Context` at 0.3.
     #[serde(rename = "type")]
     pub kind: Option<String>,
     /// Confidence in `type`, 0..=1 (default 0.9 when `type` is given).
@@ -329,8 +331,8 @@ impl NewMemory {
     pub fn parse(input: MemoryInput, ctx: &ParseCtx) -> Parsed<Self> {
         let content = ctx.content(input.content)?;
         let (kind, default_confidence) = match input.kind.as_deref() {
-            Some(k) => (ctx.kind(k)?, 0.9),
-            None => ("Context", 0.3),
+            Some(k) => (ctx.kind(k)?, super::classify::EXPLICIT_CONFIDENCE),
+            None => super::classify::classify(&content),
         };
         let confidence = input.confidence.map(|c| ctx.unit("confidence", c)).transpose()?.unwrap_or(default_confidence);
         let mut memory_type = match input.memory_type.as_deref() {

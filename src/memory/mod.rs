@@ -3,6 +3,7 @@
 //! Nothing here touches the database; `store::memories` does. Requests are parsed ("parse, don't validate")
 //! into [`NewMemory`] or applied as a [`MemoryPatch`] before any SQL runs, and every error names its field.
 
+pub mod classify;
 mod input;
 mod normalize;
 

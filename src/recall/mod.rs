@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use self::bm25::{KeywordQuery, TermStatsCache};
-use self::params::StringList;
+use self::params::{bad, StringList};
 use self::score::{Fusion, ScoreComponents, ScoreOptions, Signals};
 use crate::embed::{EmbedderSlot, SlotState};
 use crate::error::ApiError;
@@ -130,10 +130,9 @@ pub struct RecallRequest {
     pub expand: Option<(i64, i64)>,
     pub expand_relations: bool,
     pub expand_entities: bool,
-}
-
-fn bad(field: &str, message: String) -> ApiError {
-    ApiError::bad_request(format!("{field}: {message}"))
+    /// Count an access of each returned memory (off for callers that return only some of the results
+    /// and count those themselves).
+    pub count_access: bool,
 }
 
 fn time_bound(
@@ -239,6 +238,7 @@ impl RecallRequest {
             expand,
             expand_relations,
             expand_entities,
+            count_access: true,
         })
     }
 }
@@ -606,7 +606,14 @@ async fn expand(
             });
         }
     }
+    // Expansions answer to the request's filters (user, agent, tags, time...) like the results do.
+    let ids: Vec<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
+    let allowed = match ids.is_empty() {
+        true => Default::default(),
+        false => sql::matching(&mut tx, &req.filter, &ids).await?,
+    };
     tx.commit().await?;
+    expansions.retain(|e| allowed.contains(&e.memory.id));
     response.expansions = Some(expansions);
     Ok(response)
 }
@@ -628,6 +635,28 @@ fn sort_hits(hits: &mut [RecallHit], sort: Sort) {
     }
 }
 
+/// Counts an access of each memory in the background (and, with `hebbian`, strengthens the edges between
+/// them), so the response does not wait for it.
+pub fn count_access(db: &Db, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
+    if ids.is_empty() {
+        return;
+    }
+    let db = db.clone();
+    tokio::spawn(async move {
+        let touched = async {
+            let mut tx = db.begin_tenant(tenant_id).await?;
+            sql::touch(&mut tx, &ids).await?;
+            if hebbian {
+                relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
+            }
+            tx.commit().await
+        };
+        if let Err(err) = touched.await {
+            tracing::warn!(error = %err, "could not count recall accesses");
+        }
+    });
+}
+
 /// Cuts the page, and counts an access of each returned memory in the background.
 fn page(
     db: &Db,
@@ -640,22 +669,8 @@ fn page(
     let total = hits.len();
     let results: Vec<RecallHit> = hits.into_iter().skip(req.offset as usize).take(req.limit as usize).collect();
     let has_more = total > (req.offset + req.limit) as usize;
-    let ids: Vec<Uuid> = results.iter().map(|h| h.memory.id).collect();
-    if !ids.is_empty() {
-        let db = db.clone();
-        tokio::spawn(async move {
-            let touched = async {
-                let mut tx = db.begin_tenant(tenant_id).await?;
-                sql::touch(&mut tx, &ids).await?;
-                if mode == "associative" {
-                    relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
-                }
-                tx.commit().await
-            };
-            if let Err(err) = touched.await {
-                tracing::warn!(error = %err, "could not count recall accesses");
-            }
-        });
+    if req.count_access {
+        count_access(db, tenant_id, results.iter().map(|h| h.memory.id).collect(), mode == "associative");
     }
     RecallResponse { count: results.len(), results, has_more, mode, notice, expansions: None }
 }

@@ -8,7 +8,8 @@ use serde::{Deserialize, Deserializer};
 use crate::error::ApiError;
 use crate::memory::{canonical_type, normalize_tag_filter, parse_timestamp, Lifecycle, TYPES};
 
-fn bad(field: &str, message: String) -> ApiError {
+/// A 400 naming `field`.
+pub fn bad(field: &str, message: impl std::fmt::Display) -> ApiError {
     ApiError::bad_request(format!("{field}: {message}"))
 }
 

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::TenantTx;
 use crate::entities::{self, Found};
 use crate::error::ApiError;
-use crate::memory::{memory_columns, tag_prefixes, Memory};
+use crate::memory::{memory_columns, tag_prefixes, Memory, MAX_TAGS};
 
 /// An entity and how many memories mention it.
 #[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
@@ -42,7 +42,8 @@ pub struct Entity {
 }
 
 const ENTITY_COLUMNS: &str = "e.id, e.entity_type, e.name, e.normalized_name,
-    ARRAY(SELECT jsonb_array_elements_text(coalesce(e.metadata->'aliases', '[]'))) AS aliases,
+    ARRAY(SELECT a.alias FROM entity_aliases a WHERE a.tenant_id = e.tenant_id AND a.entity_id = e.id ORDER BY a.alias)
+        AS aliases,
     (SELECT count(*) FROM memory_entities me WHERE me.tenant_id = e.tenant_id AND me.entity_id = e.id) AS memory_count,
     e.created_at";
 
@@ -62,18 +63,27 @@ fn alias_key(kind: &str, normalized: &str) -> String {
 async fn resolve(tx: &mut TenantTx, found: &Found) -> Result<(Uuid, String, String), ApiError> {
     let tenant_id = tx.tenant_id();
     let normalized = found.normalized();
-    let existing: Option<(Uuid, String, String)> = sqlx::query_as(
-        "SELECT id, entity_type, normalized_name FROM entities
-          WHERE tenant_id = $1 AND ((entity_type = $2 AND normalized_name = $3) OR metadata->'aliases' ? $4)
-          ORDER BY (entity_type = $2 AND normalized_name = $3) DESC LIMIT 1",
+    let exact: Option<Uuid> = sqlx::query_scalar(
+        "SELECT id FROM entities WHERE tenant_id = $1 AND entity_type = $2 AND normalized_name = $3",
     )
     .bind(tenant_id)
     .bind(found.kind)
     .bind(&normalized)
+    .fetch_optional(tx.conn())
+    .await?;
+    if let Some(id) = exact {
+        return Ok((id, found.kind.to_owned(), normalized));
+    }
+    let merged: Option<(Uuid, String, String)> = sqlx::query_as(
+        "SELECT e.id, e.entity_type, e.normalized_name FROM entity_aliases a
+           JOIN entities e ON e.tenant_id = a.tenant_id AND e.id = a.entity_id
+          WHERE a.tenant_id = $1 AND a.alias = $2",
+    )
+    .bind(tenant_id)
     .bind(alias_key(found.kind, &normalized))
     .fetch_optional(tx.conn())
     .await?;
-    if let Some(e) = existing {
+    if let Some(e) = merged {
         return Ok(e);
     }
     // A concurrent job may insert the same entity: the no-op update returns its id either way.
@@ -117,8 +127,9 @@ async fn retag(tx: &mut TenantTx, memory_id: Uuid, remove: &[String], add: &[Str
             .await?;
     let Some(current) = current else { return Ok(()) };
     let mut tags: Vec<String> = current.iter().filter(|t| !remove.contains(t)).cloned().collect();
+    // Entity tags never push a memory past the tag limit (a client sending the tags back must not fail).
     for t in add {
-        if !tags.contains(t) {
+        if !tags.contains(t) && tags.len() < MAX_TAGS {
             tags.push(t.clone());
         }
     }
@@ -149,7 +160,11 @@ pub async fn link_memory(tx: &mut TenantTx, memory_id: Uuid, found: &[Found]) ->
         .await?;
     let mut ids = Vec::with_capacity(found.len());
     let mut new_tags = Vec::with_capacity(found.len());
-    for f in found {
+    // Entities are created in one global order, so two jobs inserting the same new entities cannot
+    // deadlock on each other's uncommitted rows.
+    let mut ordered: Vec<&Found> = found.iter().collect();
+    ordered.sort_by_key(|f| (f.kind, f.normalized()));
+    for f in ordered {
         let (id, kind, normalized) = resolve(tx, f).await?;
         ids.push(id);
         new_tags.push(entities::tag(&kind, &normalized));
@@ -183,7 +198,8 @@ pub async fn list(
     let tenant_id = tx.tenant_id();
     let filter = "e.tenant_id = $1 AND ($2::text IS NULL OR e.entity_type = $2)
         AND ($3::text IS NULL OR e.normalized_name LIKE $3 || '%')";
-    let prefix = name_prefix.map(|p| entities::normalize_name(p).replace('\\', "\\\\").replace(['%', '_'], "\\$0"));
+    let prefix =
+        name_prefix.map(|p| entities::normalize_name(p).replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
     let page: Vec<Entity> = sqlx::query_as(&format!(
         "SELECT {ENTITY_COLUMNS} FROM entities e WHERE {filter}
          ORDER BY memory_count DESC, e.normalized_name, e.id LIMIT $4 OFFSET $5"
@@ -240,14 +256,31 @@ pub async fn memories_of(
     .await?)
 }
 
+/// Locks these entities of the tenant (in id order, so concurrent merges queue rather than deadlock) and
+/// returns those that exist. Called first by a merge: enrichment linking to them waits until it is done.
+pub async fn lock(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let found: Vec<Uuid> =
+        sqlx::query_scalar("SELECT id FROM entities WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE")
+            .bind(tenant_id)
+            .bind(ids)
+            .fetch_all(tx.conn())
+            .await?;
+    Ok(found.into_iter().collect())
+}
+
 /// Merges `sources` into `target`: their memories link to the target instead (and carry its tag instead
-/// of theirs), their names become the target's aliases (so later mentions link to it too), and they are
-/// deleted. The caller has checked that every id is an entity of the tenant and none is the target.
+/// of theirs), their names (and aliases) become the target's aliases, so later mentions link to it too,
+/// and they are deleted. The caller has locked every entity (see [`lock`]) and checked that none is the
+/// target.
 pub async fn merge(tx: &mut TenantTx, target: &Entity, sources: &[Entity]) -> Result<(), ApiError> {
     let tenant_id = tx.tenant_id();
     let source_ids: Vec<Uuid> = sources.iter().map(|s| s.id).collect();
+    // The affected memories, locked in id order before their links and tags change.
     let affected: Vec<Uuid> = sqlx::query_scalar(
-        "SELECT DISTINCT memory_id FROM memory_entities WHERE tenant_id = $1 AND entity_id = ANY($2)",
+        "SELECT id FROM memories WHERE tenant_id = $1 AND id IN
+           (SELECT memory_id FROM memory_entities WHERE tenant_id = $1 AND entity_id = ANY($2))
+         ORDER BY id FOR UPDATE",
     )
     .bind(tenant_id)
     .bind(&source_ids)
@@ -266,26 +299,33 @@ pub async fn merge(tx: &mut TenantTx, target: &Entity, sources: &[Entity]) -> Re
     for memory_id in &affected {
         retag(tx, *memory_id, &old_tags, std::slice::from_ref(&target.tag)).await?;
     }
-    let mut aliases: Vec<String> = target.aliases.clone();
-    for s in sources {
-        for a in std::iter::once(alias_key(&s.kind, &s.normalized_name)).chain(s.aliases.iter().cloned()) {
-            if !aliases.contains(&a) && a != alias_key(&target.kind, &target.normalized_name) {
-                aliases.push(a);
-            }
-        }
-    }
+    let names: Vec<String> = sources.iter().map(|s| alias_key(&s.kind, &s.normalized_name)).collect();
+    // The sources' own aliases move with them (the update), then their names join (the insert).
+    sqlx::query("UPDATE entity_aliases SET entity_id = $2 WHERE tenant_id = $1 AND entity_id = ANY($3)")
+        .bind(tenant_id)
+        .bind(target.id)
+        .bind(&source_ids)
+        .execute(tx.conn())
+        .await?;
+    sqlx::query(
+        "INSERT INTO entity_aliases (tenant_id, alias, entity_id) SELECT $1, unnest($3::text[]), $2
+         ON CONFLICT (tenant_id, alias) DO UPDATE SET entity_id = EXCLUDED.entity_id",
+    )
+    .bind(tenant_id)
+    .bind(target.id)
+    .bind(&names)
+    .execute(tx.conn())
+    .await?;
     let merged: Vec<Value> = sources
         .iter()
         .map(|s| serde_json::json!({"id": s.id, "type": s.kind, "name": s.name, "merged_at": Utc::now()}))
         .collect();
     sqlx::query(
-        "UPDATE entities SET metadata = metadata || jsonb_build_object('aliases', $3::jsonb,
-                'merged', coalesce(metadata->'merged', '[]') || $4::jsonb)
+        "UPDATE entities SET metadata = jsonb_set(metadata, '{merged}', coalesce(metadata->'merged', '[]') || $3::jsonb)
           WHERE tenant_id = $1 AND id = $2",
     )
     .bind(tenant_id)
     .bind(target.id)
-    .bind(Json(&aliases))
     .bind(Json(&merged))
     .execute(tx.conn())
     .await?;
@@ -381,15 +421,4 @@ pub async fn sharing(
         .bind(MAX_EXPANDING_MENTIONS)
         .fetch_all(tx.conn())
         .await?)
-}
-
-/// Which of these ids are entities of the tenant.
-pub async fn existing(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, ApiError> {
-    let tenant_id = tx.tenant_id();
-    let found: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM entities WHERE tenant_id = $1 AND id = ANY($2)")
-        .bind(tenant_id)
-        .bind(ids)
-        .fetch_all(tx.conn())
-        .await?;
-    Ok(found.into_iter().collect())
 }

@@ -100,6 +100,20 @@ pub async fn filtered(
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }
 
+/// Which of these memories pass the filters.
+pub async fn matching(
+    tx: &mut TenantTx,
+    filter: &ListFilter,
+    ids: &[Uuid],
+) -> Result<std::collections::HashSet<Uuid>, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let mut qb = QueryBuilder::new("SELECT id FROM memories");
+    filter.push(&mut qb, tenant_id);
+    qb.push(" AND id = ANY(").push_bind(ids.to_vec()).push(")");
+    let found: Vec<Uuid> = qb.build_query_scalar().fetch_all(tx.conn()).await?;
+    Ok(found.into_iter().collect())
+}
+
 /// Counts one access of each memory.
 pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), ApiError> {
     let tenant_id = tx.tenant_id();

@@ -374,23 +374,30 @@ pub async fn strengthen(tx: &mut TenantTx, ids: &[Uuid], rate: f64) -> Result<u6
 
 /// Daily factor by which learned strength (above an edge's base) fades while it is not reinforced.
 pub const LEARNED_DECAY_PER_DAY: f64 = 0.95;
+/// Learned strength below this is gone: the edge returns to its base and stops being rewritten.
+pub const LEARNED_FLOOR: f32 = 0.001;
 
 /// Consolidation's edge decay: the part of each edge's strength that Hebbian learning added above its base
 /// fades by [`LEARNED_DECAY_PER_DAY`] per day since it last changed (fractional days count, so running
-/// this often decays no faster than running it daily). Authored strength is never decayed. Returns how
-/// many edges changed.
+/// this often decays no faster than running it daily); once under [`LEARNED_FLOOR`] it is dropped.
+/// Authored strength is never decayed. Returns how many edges changed.
 pub async fn decay_learned(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u64, ApiError> {
     let tenant_id = tx.tenant_id();
     let done = sqlx::query(
-        "UPDATE relations
-            SET strength = base_strength + (strength - base_strength)
-                           * power($2::float8, extract(epoch FROM ($3 - learned_at)) / 86400.0)::real,
-                learned_at = $3
-          WHERE tenant_id = $1 AND strength > base_strength AND learned_at < $3",
+        "WITH d AS (
+            SELECT id, base_strength + (strength - base_strength)
+                       * power($2::float8, extract(epoch FROM ($3 - learned_at)) / 86400.0)::real AS decayed
+              FROM relations WHERE tenant_id = $1 AND strength > base_strength AND learned_at < $3
+         )
+         UPDATE relations r
+            SET strength = CASE WHEN d.decayed - r.base_strength < $4 THEN r.base_strength ELSE d.decayed END,
+                learned_at = CASE WHEN d.decayed - r.base_strength < $4 THEN NULL ELSE $3 END
+           FROM d WHERE r.tenant_id = $1 AND r.id = d.id",
     )
     .bind(tenant_id)
     .bind(LEARNED_DECAY_PER_DAY)
     .bind(now)
+    .bind(LEARNED_FLOOR)
     .execute(tx.conn())
     .await?;
     Ok(done.rows_affected())

@@ -128,10 +128,20 @@ async fn entities_list_filter_page_and_validate() {
     app.run_enrichment().await;
     let all = app.get(key, "/api/v1/entities").await.ok(200).clone();
     assert_eq!(all["total"], 4, "{all}");
+    // LIKE's wildcards in a name prefix are literal.
+    app.store_text(key, "Name it `snake_case` and `snakeXcase`").await;
+    app.run_enrichment().await;
+    let snake = app.get(key, "/api/v1/entities?q=snake_c").await.ok(200).clone();
+    assert_eq!(
+        (snake["total"].as_i64(), snake["entities"][0]["name"].as_str()),
+        (Some(1), Some("snake_case")),
+        "{snake}"
+    );
+
     assert_eq!(all["entities"][0]["name"], "Redis", "most mentioned first: {all}");
     assert_eq!(all["entities"][0]["memory_count"], 2);
-    let page = app.get(key, "/api/v1/entities?limit=2&offset=2").await.ok(200).clone();
-    assert_eq!((page["count"].as_u64(), page["has_more"].as_bool()), (Some(2), Some(false)));
+    let page = app.get(key, "/api/v1/entities?limit=2&offset=4").await.ok(200).clone();
+    assert_eq!((page["count"].as_u64(), page["has_more"].as_bool()), (Some(2), Some(false)), "six in all: {page}");
     let places = app.get(key, "/api/v1/entities?type=location").await.ok(200).clone();
     assert_eq!(places["entities"][0]["name"], "Berlin");
     let named = app.get(key, "/api/v1/entities?q=pri").await.ok(200).clone();
@@ -341,7 +351,9 @@ async fn completions(State(chat): State<Chat>, Json(body): Json<Value>) -> Respo
     if n < chat.failures {
         return (StatusCode::INTERNAL_SERVER_ERROR, "scripted failure").into_response();
     }
-    Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": chat.answer}}]})).into_response()
+    let classifying = body["messages"][0]["content"].as_str().unwrap().starts_with("Classify");
+    let answer = if classifying { r#"{"type": "insight", "confidence": 0.8}"# } else { chat.answer.as_str() };
+    Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": answer}}]})).into_response()
 }
 
 async fn chat_model(chat: Chat, retries: usize) -> ChatModel {
@@ -368,10 +380,20 @@ async fn a_configured_chat_model_extracts_entities_and_its_failure_falls_back_to
     let chat = Chat { answer: answer.into(), failures: 1, requests: Arc::default() };
     let requests = chat.requests.clone();
     let id = app.store_text(key, "Kicked off the new initiative with Dana Scully").await;
-    assert_eq!(app.run_enrichment_with(Extractor::Llm(chat_model(chat, 2).await)).await, 1);
-    assert_eq!(requests.load(Ordering::SeqCst), 2, "a 500, retried, then the answer");
+    let typed = app.store(key, json!({"content": "Met Dana Scully", "type": "Context", "confidence": 0.5})).await;
+    assert_eq!(app.run_enrichment_with(Extractor::Llm(chat_model(chat, 2).await)).await, 2);
+    // A 500, retried, then the entities and (for the untyped, unmatched memory only) its classification.
+    assert_eq!(requests.load(Ordering::SeqCst), 4);
     // The model's entities replace the rules' (which would have found Dana Scully); unknown types are dropped.
-    assert_eq!(entity_tags(&memory(&app, key, &id).await), ["entity:project:zorblax"]);
+    let m = memory(&app, key, &id).await;
+    assert_eq!(entity_tags(&m), ["entity:project:zorblax"]);
+    assert_eq!((m["type"].as_str(), m["confidence"].as_f64()), (Some("Insight"), Some(0.8)));
+    let typed = memory(&app, key, typed["id"].as_str().unwrap()).await;
+    assert_eq!(
+        (typed["type"].as_str(), typed["confidence"].as_f64()),
+        (Some("Context"), Some(0.5)),
+        "given types stay"
+    );
 
     let down = Chat { answer: String::new(), failures: usize::MAX, requests: Arc::default() };
     let other = app.store_text(key, "Met with Dana Scully about the budget").await;
@@ -422,4 +444,60 @@ async fn learned_association_strength_decays_but_authored_strength_stays() {
     let body = json!({"memory1_id": ids[0], "memory2_id": ids[1], "type": "RELATES_TO", "strength": 0.7});
     let stored = app.post(key, "/api/v1/associations", &body).await.ok(201).clone();
     assert!((stored["association"]["strength"].as_f64().unwrap() - 0.7).abs() < 1e-6);
+}
+
+#[tokio::test]
+async fn entity_tags_never_push_a_memory_past_the_tag_limit() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let full: Vec<String> = (0..64).map(|i| format!("t{i}")).collect();
+    let id = app.store(key, json!({"content": "Met with Sarah Chen about Kubernetes", "tags": full})).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    app.run_enrichment().await;
+    let m = memory(&app, key, &id).await;
+    assert_eq!(tags(&m).len(), 64);
+    assert_eq!(m["enrichment_status"], "ready");
+    // The entities are linked even where their tags did not fit, and the tags can be sent back as they are.
+    assert_eq!(app.get(key, "/api/v1/entities").await.ok(200)["total"], 2);
+    app.patch(key, &format!("/api/v1/memories/{id}"), &json!({"tags": tags(&m)})).await.ok(200);
+}
+
+#[tokio::test]
+async fn expansions_answer_to_the_requests_filters_and_grouped_recall_counts_only_what_it_returns() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    app.store(key, json!({"content": "Talked to Priya about the Falcon project budget", "user_id": "alice"})).await;
+    let launch = app.store(key, json!({"content": "The Falcon project launch slipped", "user_id": "alice"})).await;
+    let hiring = app.store(key, json!({"content": "The Falcon project hiring plan", "user_id": "bob"})).await;
+    app.run_enrichment().await;
+
+    let everyone =
+        app.post(key, "/api/v1/recall", &json!({"query": "budget", "expand_entities": true})).await.ok(200).clone();
+    assert_eq!(everyone["expansions"].as_array().unwrap().len(), 2, "{everyone}");
+    let alice = app
+        .post(key, "/api/v1/recall", &json!({"query": "budget", "user_id": "alice", "expand_entities": true}))
+        .await
+        .ok(200)
+        .clone();
+    let expanded: Vec<&str> =
+        alice["expansions"].as_array().unwrap().iter().map(|e| e["memory"]["id"].as_str().unwrap()).collect();
+    assert_eq!(expanded, [launch["id"].as_str().unwrap()], "bob's memory stays out: {alice}");
+
+    // Grouped recall of one memory counts one access, not the whole candidate pool's.
+    let before: i64 = sqlx::query_scalar("SELECT sum(access_count)::bigint FROM memories")
+        .fetch_one(&mut app.owner_conn().await)
+        .await
+        .unwrap();
+    let one =
+        app.post(key, "/api/v1/recall/entities", &json!({"query": "Falcon project", "limit": 1})).await.ok(200).clone();
+    assert_eq!(one["n"], 1);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after: i64 = sqlx::query_scalar("SELECT sum(access_count)::bigint FROM memories")
+        .fetch_one(&mut app.owner_conn().await)
+        .await
+        .unwrap();
+    assert_eq!(after - before, 1, "{one}");
+    let _ = hiring;
 }

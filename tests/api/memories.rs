@@ -51,10 +51,21 @@ async fn store_returns_the_stored_memory_with_defaults() {
 }
 
 #[tokio::test]
-async fn untyped_memory_defaults_to_context_at_low_confidence() {
+async fn untyped_memory_is_classified_by_patterns_else_context_at_low_confidence() {
     let app = spawn().await;
-    let m = app.store(&app.a.key, json!({"content": "something happened"})).await;
+    let key = &app.a.key;
+    let m = app.store(key, json!({"content": "something happened"})).await;
     assert_eq!((m["type"].clone(), m["confidence"].clone()), (json!("Context"), json!(0.3)));
+    let one = app.store(key, json!({"content": "We decided on Postgres for the ledger"})).await;
+    assert_eq!((one["type"].as_str(), one["confidence"].as_f64()), (Some("Decision"), Some(0.6)));
+    // One more matching pattern: +0.1.
+    let two = app.store(key, json!({"content": "We decided on Postgres; going with it for the ledger"})).await;
+    assert_eq!((two["type"].as_str(), two["confidence"].as_f64()), (Some("Decision"), Some(0.7)));
+    let habit = app.store(key, json!({"content": "I always run the linter before pushing"})).await;
+    assert_eq!(habit["type"], "Habit");
+    // An explicit type wins, at 0.9 unless a confidence is given.
+    let typed = app.store(key, json!({"content": "We decided to ship on Friday", "type": "insight"})).await;
+    assert_eq!((typed["type"].as_str(), typed["confidence"].as_f64()), (Some("Insight"), Some(0.9)));
 }
 
 #[tokio::test]

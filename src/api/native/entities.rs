@@ -19,7 +19,8 @@ use crate::embed::SlotState;
 use crate::entities::{self, TYPES};
 use crate::error::ApiError;
 use crate::memory::Memory;
-use crate::recall::{self, params, RecallParams, RecallRequest, MAX_QUERY_CHARS};
+use crate::recall::params::{self, bad};
+use crate::recall::{self, RecallParams, RecallRequest, MAX_QUERY_CHARS};
 use crate::store::entities::{self as store, Entity};
 
 /// Most entities on one page.
@@ -38,10 +39,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_entity))
         .routes(routes!(merge_entities))
         .routes(routes!(recall_by_entity))
-}
-
-fn bad(field: &str, message: impl std::fmt::Display) -> ApiError {
-    ApiError::bad_request(format!("{field}: {message}"))
 }
 
 fn entity_type(field: &str, value: &str) -> Result<&'static str, ApiError> {
@@ -193,11 +190,18 @@ async fn merge_entities(
         return Err(bad("entity_ids", format!("cannot merge entity {id} into itself")));
     }
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    let all: Vec<Uuid> = ids.iter().copied().chain([id]).collect();
+    let locked = store::lock(&mut tx, &all).await?;
+    if !locked.contains(&id) {
+        return Err(not_found(id));
+    }
+    if let Some(missing) = ids.iter().find(|i| !locked.contains(i)) {
+        return Err(ApiError::not_found(format!("entity_ids: entity {missing} not found")));
+    }
     let target = store::get(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     let mut sources = Vec::with_capacity(ids.len());
     for source in &ids {
-        let entity = store::get(&mut tx, *source).await?;
-        sources.push(entity.ok_or_else(|| ApiError::not_found(format!("entity_ids: entity {source} not found")))?);
+        sources.push(store::get(&mut tx, *source).await?.ok_or_else(|| not_found(*source))?);
     }
     store::merge(&mut tx, &target, &sources).await?;
     let merged = store::get(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
@@ -348,7 +352,8 @@ async fn recall_by_entity(
         limit: Some(recall::MAX_LIMIT),
         ..RecallParams::default()
     };
-    let request = RecallRequest::parse(params, Utc::now())?;
+    let mut request = RecallRequest::parse(params, Utc::now())?;
+    request.count_access = false; // only the memories returned below are counted
     let recalled = recall::recall(
         &state.db,
         &state.embedder,
@@ -380,6 +385,7 @@ async fn recall_by_entity(
             groups[i].1.push(hit);
         }
     }
+    recall::count_access(&state.db, auth.tenant_id, kept.iter().map(|h| h.memory.id).collect(), false);
     let compact = body.compact.unwrap_or(state.config.compact_responses);
     Ok(Json(match compact {
         true => EntityRecallResponse::Compact(CompactRecall {

@@ -74,6 +74,7 @@ impl AppState {
         (name = "recall", description = "Find memories by meaning, keywords, tags and time"),
         (name = "graph", description = "Associations between memories, traversal and episodes"),
         (name = "entities", description = "People, projects, tools and other entities found in memories"),
+        (name = "jobs", description = "Background work: queues, failures, pipeline states"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
         (name = "health", description = "Liveness and database reachability")
     )

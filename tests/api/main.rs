@@ -15,6 +15,7 @@ mod graph;
 mod health;
 mod history;
 mod isolation;
+mod jobs;
 mod lifecycle;
 mod listing;
 mod memories;

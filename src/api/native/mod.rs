@@ -2,6 +2,7 @@
 
 mod entities;
 mod graph;
+mod jobs;
 mod keys;
 mod memories;
 mod recall;
@@ -17,4 +18,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(keys::router())
         .merge(graph::router())
         .merge(entities::router())
+        .merge(jobs::router())
 }

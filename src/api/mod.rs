@@ -75,6 +75,7 @@ impl AppState {
         (name = "graph", description = "Associations between memories, traversal and episodes"),
         (name = "entities", description = "People, projects, tools and other entities found in memories"),
         (name = "jobs", description = "Background work: queues, failures, pipeline states"),
+        (name = "settings", description = "The tenant's lifecycle settings"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
         (name = "health", description = "Liveness and database reachability")
     )

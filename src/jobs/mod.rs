@@ -6,6 +6,7 @@ pub mod edge_decay;
 pub mod embed;
 pub mod enrich;
 pub mod expire;
+pub mod lifecycle;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,7 +42,7 @@ pub async fn enqueue_memories(
 
 /// How often the periodic passes run.
 pub const PERIODIC_INTERVAL: Duration = Duration::from_secs(30);
-/// How often learned edge strength is decayed.
+/// How often learned edge strength is decayed, and the daily lifecycle rules checked.
 pub const EDGE_DECAY_INTERVAL: Duration = Duration::from_secs(3600);
 /// Runs every worker until `shutdown` resolves: the embedding queue (unless this process has no
 /// embedder), the enrichment queue and the periodic passes.
@@ -136,6 +137,13 @@ async fn periodic(db: Db, stop: impl std::future::Future<Output = ()>) {
                     Ok(changed) if changed > 0 => tracing::info!(changed, "decayed learned association strength"),
                     Ok(_) => {}
                     Err(err) => tracing::warn!(error = %err, "edge decay pass failed; will retry"),
+                }
+                match lifecycle::run_once(&db, chrono::Utc::now()).await {
+                    Ok(r) if r.decayed + r.forgotten + r.purged > 0 => {
+                        tracing::info!(decayed = r.decayed, forgotten = r.forgotten, purged = r.purged, "lifecycle pass");
+                    }
+                    Ok(_) => {}
+                    Err(err) => tracing::warn!(error = %err, "lifecycle pass failed; will retry"),
                 }
             }
             _ = tick.tick() => {

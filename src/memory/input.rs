@@ -434,7 +434,7 @@ impl NewMemory {
 }
 
 /// Deserialises a field that may be absent (outer `None`), `null` (`Some(None)`) or a value.
-fn nullable<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+pub fn nullable<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,

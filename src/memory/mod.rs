@@ -7,7 +7,7 @@ pub mod classify;
 mod input;
 mod normalize;
 
-pub use input::{EmbeddingChange, FieldError, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
+pub use input::{nullable, EmbeddingChange, FieldError, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
 pub use normalize::{content_hash, normalize_tag_filter, parse_timestamp, tag_prefixes};
 
 use chrono::{DateTime, Utc};

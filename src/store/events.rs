@@ -28,7 +28,7 @@ pub struct MemoryEvent {
     /// Increases with every event of the tenant.
     pub id: i64,
     pub memory_id: Uuid,
-    /// created, updated, deleted, archived, promoted or superseded.
+    /// created, updated, deleted, archived, promoted, superseded, decayed, restored or forgotten.
     pub event_type: String,
     /// The API key id (`key:<uuid>`) or background job (`system:<job>`) that made the change.
     pub actor: String,

@@ -146,6 +146,12 @@ pub async fn update(
     qb.push(", tags = ").push_bind(&m.tags);
     qb.push(", tag_prefixes = ").push_bind(&m.tag_prefixes);
     qb.push(", importance = ").push_bind(m.importance);
+    // An owner-set importance is the new base that decay floors at; decay's own changes keep the base.
+    qb.push(", base_importance = CASE WHEN importance IS DISTINCT FROM ")
+        .push_bind(m.importance)
+        .push(" THEN ")
+        .push_bind(m.importance)
+        .push(" ELSE base_importance END");
     qb.push(", metadata = ").push_bind(&m.metadata);
     qb.push(", source_type = ").push_bind(&m.source_type);
     qb.push(", credibility = ").push_bind(m.credibility);

@@ -7,6 +7,7 @@
 
 pub mod entities;
 pub mod events;
+pub mod lifecycle;
 pub mod memories;
 pub mod recall;
 pub mod relations;

@@ -112,3 +112,39 @@ pub async fn touch_key(pool: &PgPool, key_id: Uuid) -> sqlx::Result<()> {
 pub async fn tenant_ids(pool: &PgPool) -> sqlx::Result<Vec<Uuid>> {
     sqlx::query_scalar("SELECT id FROM tenants ORDER BY id").fetch_all(pool).await
 }
+
+/// A tenant's lifecycle settings.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[schema(example = json!({"forgetting_enabled": false, "forgetting_grace_days": 90, "archive_retention_days": null}))]
+pub struct TenantSettings {
+    /// Active forgetting: archive memories whose health reached 0 (off by default).
+    pub forgetting_enabled: bool,
+    /// Memories younger than this are never forgotten (0..=3650, default 90).
+    pub forgetting_grace_days: i32,
+    /// Archived memories older than this are deleted for good (1..=36500; null, the default: never).
+    pub archive_retention_days: Option<i32>,
+}
+
+/// A tenant's settings.
+pub async fn settings(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Option<TenantSettings>> {
+    sqlx::query_as(
+        "SELECT forgetting_enabled, forgetting_grace_days, archive_retention_days FROM tenants WHERE id = $1",
+    )
+    .bind(tenant_id)
+    .fetch_optional(pool)
+    .await
+}
+
+/// Replaces a tenant's settings (validated by the caller).
+pub async fn set_settings(pool: &PgPool, tenant_id: Uuid, s: &TenantSettings) -> sqlx::Result<()> {
+    sqlx::query(
+        "UPDATE tenants SET forgetting_enabled = $2, forgetting_grace_days = $3, archive_retention_days = $4 WHERE id = $1",
+    )
+    .bind(tenant_id)
+    .bind(s.forgetting_enabled)
+    .bind(s.forgetting_grace_days)
+    .bind(s.archive_retention_days)
+    .execute(pool)
+    .await?;
+    Ok(())
+}

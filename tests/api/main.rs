@@ -11,6 +11,7 @@ mod embedding;
 mod entities;
 mod errors;
 mod eval;
+mod forgetting;
 mod graph;
 mod health;
 mod history;

@@ -4,6 +4,7 @@ mod entities;
 mod graph;
 mod jobs;
 mod keys;
+mod lifecycle;
 mod memories;
 mod recall;
 
@@ -19,4 +20,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(graph::router())
         .merge(entities::router())
         .merge(jobs::router())
+        .merge(lifecycle::router())
 }

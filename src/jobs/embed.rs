@@ -132,12 +132,13 @@ async fn write_vectors(
     let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
     let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let done = sqlx::query(
+    let written: Vec<Uuid> = sqlx::query_scalar(
         "UPDATE memories m SET embedding = u.embedding, embedding_status = 'ready', embedding_model = $5,
                 embedding_error = NULL
          FROM unnest($2::uuid[], $3::vector[], $4::text[]) AS u(id, embedding, content_hash)
          WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash
-           AND (NOT $6 OR m.embedding_status <> 'ready')",
+           AND (NOT $6 OR m.embedding_status <> 'ready')
+         RETURNING m.id",
     )
     .bind(tenant_id)
     .bind(&ids)
@@ -145,10 +146,12 @@ async fn write_vectors(
     .bind(&hashes)
     .bind(model)
     .bind(only_unready)
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?;
+    // With their vectors in place, the memories can be linked to their nearest neighbours.
+    super::similar::enqueue(&mut tx, &written).await?;
     tx.commit().await?;
-    Ok(done.rows_affected() as usize)
+    Ok(written.len())
 }
 
 /// Records a failed attempt on the memories (still pending), or marks them `failed` after the last one.

@@ -1,6 +1,8 @@
 //! The enrichment job (queue `cairn::enrich`): finds the entities a memory mentions, links them, and tags
-//! the memory `entity:<type>:<slug>`; with a chat model configured, it also classifies memories that
-//! neither had a type nor matched a pattern.
+//! the memory `entity:<type>:<slug>`; links it PRECEDED_BY the memory before it (in its episode, else
+//! the same user's last 7 days); sets a one-line summary and, unless one was given, a quality score;
+//! with a chat model configured, it also classifies memories that neither had a type nor matched a
+//! pattern.
 //!
 //! Storing a memory (or changing its content) enqueues `{tenant_id, memory_ids}` in the same transaction.
 //! Entities come from the configured chat model when there is one (falling back to the local rules if it
@@ -18,8 +20,8 @@ use uuid::Uuid;
 use crate::entities::{self, Found};
 use crate::error::ApiError;
 use crate::llm::ChatModel;
-use crate::memory::classify;
-use crate::store::{entities as store, Db, TenantTx};
+use crate::memory::{classify, quality};
+use crate::store::{enrichment, entities as store, Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::enrich";
@@ -132,6 +134,15 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
                 .await?;
         if unchanged == Some(true) {
             store::link_memory(&mut tx, target.id, &found).await?;
+            enrichment::link_preceding(&mut tx, target.id).await?;
+            let summary = quality::summary(&target.content);
+            enrichment::set_summary_quality(
+                &mut tx,
+                target.id,
+                &summary,
+                quality::quality(&target.content, found.len()),
+            )
+            .await?;
             if let Some((kind, confidence)) = reclassified {
                 sqlx::query(
                     "UPDATE memories SET type = $3, confidence = $4

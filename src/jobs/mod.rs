@@ -7,6 +7,7 @@ pub mod embed;
 pub mod enrich;
 pub mod expire;
 pub mod lifecycle;
+pub mod similar;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -55,6 +56,7 @@ pub async fn run_workers(
     let (stop, _) = tokio::sync::broadcast::channel::<()>(1);
     let mut stop_embed = stop.subscribe();
     let mut stop_enrich = stop.subscribe();
+    let mut stop_similar = stop.subscribe();
     let mut stop_periodic = stop.subscribe();
     tokio::spawn(async move {
         shutdown.await;
@@ -67,10 +69,30 @@ pub async fn run_workers(
         enrich_worker(db.clone(), extractor, async move {
             let _ = stop_enrich.recv().await;
         }),
+        similar_worker(db.clone(), async move {
+            let _ = stop_similar.recv().await;
+        }),
         periodic(db, async move {
             let _ = stop_periodic.recv().await;
         })
     );
+}
+
+async fn similar_worker(db: Db, stop: impl std::future::Future<Output = ()> + Send + 'static) {
+    let config = Config::new(similar::QUEUE).set_poll_interval(Duration::from_millis(500));
+    let storage: PostgresStorage<similar::SimilarJob> = PostgresStorage::new_with_config(db.queue_pool(), config);
+    let worker = WorkerBuilder::new(format!("cairn-similar-{}", uuid::Uuid::new_v4()))
+        .data(Arc::new(db))
+        .concurrency(1)
+        .backend(storage)
+        .build_fn(similar::handle);
+    let signal = async move {
+        stop.await;
+        Ok(())
+    };
+    if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
+        tracing::error!(error = %err, "similarity worker stopped");
+    }
 }
 
 async fn enrich_worker(

@@ -5,6 +5,7 @@
 //! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` set by `set_config(.., true)`, so the
 //! setting dies with the transaction and can never leak to the next borrower of the connection.
 
+pub mod enrichment;
 pub mod entities;
 pub mod events;
 pub mod lifecycle;

@@ -485,7 +485,9 @@ async fn expansions_answer_to_the_requests_filters_and_grouped_recall_counts_onl
         alice["expansions"].as_array().unwrap().iter().map(|e| e["memory"]["id"].as_str().unwrap()).collect();
     assert_eq!(expanded, [launch["id"].as_str().unwrap()], "bob's memory stays out: {alice}");
 
-    // Grouped recall of one memory counts one access, not the whole candidate pool's.
+    // Grouped recall of one memory counts one access, not the whole candidate pool's (after the recalls
+    // above have counted theirs, in the background).
+    tokio::time::sleep(Duration::from_millis(500)).await;
     let before: i64 = sqlx::query_scalar("SELECT sum(access_count)::bigint FROM memories")
         .fetch_one(&mut app.owner_conn().await)
         .await

@@ -316,6 +316,18 @@ impl TestApp {
         jobs.len()
     }
 
+    /// Runs every queued similarity job synchronously; returns how many.
+    pub async fn run_similar(&self) -> usize {
+        let mut conn = self.owner_conn().await;
+        let jobs: Vec<(String, cairn::jobs::similar::SimilarJob)> =
+            self.pending_jobs(&mut conn, cairn::jobs::similar::QUEUE).await;
+        for (id, job) in &jobs {
+            let ok = cairn::jobs::similar::process(&self.db, job).await.is_ok();
+            Self::finish_job(&mut conn, id, ok).await;
+        }
+        jobs.len()
+    }
+
     /// [`Self::run_enrichment_with`] the local rules.
     pub async fn run_enrichment(&self) -> usize {
         self.run_enrichment_with(cairn::jobs::enrich::Extractor::Local).await

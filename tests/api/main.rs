@@ -8,6 +8,7 @@ mod batch;
 mod by_tag;
 mod cli;
 mod embedding;
+mod enrichment;
 mod entities;
 mod errors;
 mod eval;

@@ -1,26 +1,36 @@
-//! `GET /api/v1/jobs/status`: the tenant's background work — jobs per queue and state, recent failures,
-//! and where its memories stand in the embedding and enrichment pipelines.
+//! The tenant's background work: `GET /api/v1/jobs/status` (jobs per queue and state, recent failures,
+//! where its memories stand in the embedding and enrichment pipelines), `GET /api/v1/enrichment/status`
+//! and `POST /api/v1/enrichment/reprocess`.
 
 use std::collections::BTreeMap;
 
 use axum::extract::State;
+use axum::http::StatusCode;
 use axum::Json;
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
+use uuid::Uuid;
 
+use crate::api::extract::ApiJson;
 use crate::api::AppState;
-use crate::auth::Auth;
+use crate::auth::{Auth, Writer};
 use crate::error::ApiError;
+use crate::jobs::enrich;
+use crate::recall::params::bad;
+use crate::store::relations;
 
 /// Most recent failures listed.
 pub const RECENT_FAILURES: i32 = 20;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(job_status))
+    OpenApiRouter::new().routes(routes!(job_status)).routes(routes!(enrichment_status)).routes(routes!(reprocess))
 }
+
+/// Most memories one reprocess request names.
+pub const MAX_REPROCESS: usize = 500;
 
 /// One queue's jobs by state (apalis' states: Pending, Running, Done, Failed, Killed).
 #[derive(Debug, Default, Serialize, ToSchema)]
@@ -72,6 +82,12 @@ pub struct JobStatus {
     pub enrichment: PipelineCounts,
 }
 
+async fn by_state(tx: &mut crate::store::TenantTx, column: &str) -> Result<PipelineCounts, ApiError> {
+    let sql = format!("SELECT {column}, count(*) FROM memories WHERE tenant_id = $1 GROUP BY {column}");
+    let rows: Vec<(String, i64)> = sqlx::query_as(&sql).bind(tx.tenant_id()).fetch_all(tx.conn()).await?;
+    Ok(pipeline(&rows))
+}
+
 fn pipeline(rows: &[(String, i64)]) -> PipelineCounts {
     let get = |s: &str| rows.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
     PipelineCounts { pending: get("pending"), ready: get("ready"), failed: get("failed") }
@@ -90,15 +106,11 @@ async fn job_status(State(state): State<AppState>, auth: Auth) -> Result<Json<Jo
         sqlx::query_as("SELECT queue, status, jobs FROM cairn_job_counts()").fetch_all(tx.conn()).await?;
     let recent_failures: Vec<JobFailure> =
         sqlx::query_as("SELECT * FROM cairn_job_failures($1)").bind(RECENT_FAILURES).fetch_all(tx.conn()).await?;
-    let by_state =
-        |column: &str| format!("SELECT {column}, count(*) FROM memories WHERE tenant_id = $1 GROUP BY {column}");
-    let embedding: Vec<(String, i64)> =
-        sqlx::query_as(&by_state("embedding_status")).bind(auth.tenant_id).fetch_all(tx.conn()).await?;
-    let enrichment: Vec<(String, i64)> =
-        sqlx::query_as(&by_state("enrichment_status")).bind(auth.tenant_id).fetch_all(tx.conn()).await?;
+    let embedding = by_state(&mut tx, "embedding_status").await?;
+    let enrichment = by_state(&mut tx, "enrichment_status").await?;
     tx.commit().await?;
     let mut queues: BTreeMap<String, QueueCounts> = BTreeMap::new();
-    for queue in [crate::jobs::embed::QUEUE, crate::jobs::enrich::QUEUE] {
+    for queue in [crate::jobs::embed::QUEUE, crate::jobs::enrich::QUEUE, crate::jobs::similar::QUEUE] {
         queues.insert(queue.to_owned(), QueueCounts { queue: queue.to_owned(), ..Default::default() });
     }
     for (queue, status, n) in counts {
@@ -111,10 +123,57 @@ async fn job_status(State(state): State<AppState>, auth: Auth) -> Result<Json<Jo
             _ => q.killed += n,
         }
     }
-    Ok(Json(JobStatus {
-        queues: queues.into_values().collect(),
-        recent_failures,
-        embedding: pipeline(&embedding),
-        enrichment: pipeline(&enrichment),
-    }))
+    Ok(Json(JobStatus { queues: queues.into_values().collect(), recent_failures, embedding, enrichment }))
+}
+
+/// Enrichment status: the tenant's memories by `enrichment_status`.
+#[utoipa::path(get, path = "/api/v1/enrichment/status", tag = "jobs",
+    responses((status = 200, description = "Memories by enrichment state", body = PipelineCounts)))]
+async fn enrichment_status(State(state): State<AppState>, auth: Auth) -> Result<Json<PipelineCounts>, ApiError> {
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    let counts = by_state(&mut tx, "enrichment_status").await?;
+    tx.commit().await?;
+    Ok(Json(counts))
+}
+
+/// Memories to enrich again.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"ids": ["5d0f3f7c-2a8e-4b59-9a57-0e2a7c0b6f11"]}))]
+pub struct ReprocessRequest {
+    /// 1..=500 memory ids of this tenant.
+    pub ids: Vec<Uuid>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Reprocessed {
+    /// Memories queued for enrichment (now `pending`).
+    pub queued: usize,
+}
+
+/// Enrich memories again (after a model or rule change, or a failure).
+#[utoipa::path(post, path = "/api/v1/enrichment/reprocess", tag = "jobs", request_body = ReprocessRequest,
+    responses(
+        (status = 202, description = "Queued", body = Reprocessed),
+        (status = 400, description = "No ids, or too many", body = crate::error::ErrorBody),
+        (status = 404, description = "An id is not a memory of this tenant", body = crate::error::ErrorBody)
+    ))]
+async fn reprocess(
+    State(state): State<AppState>,
+    Writer(auth): Writer,
+    ApiJson(body): ApiJson<ReprocessRequest>,
+) -> Result<(StatusCode, Json<Reprocessed>), ApiError> {
+    let mut ids = body.ids;
+    ids.sort();
+    ids.dedup();
+    if ids.is_empty() || ids.len() > MAX_REPROCESS {
+        return Err(bad("ids", format!("must list 1..={MAX_REPROCESS} memories (got {})", ids.len())));
+    }
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    let found = relations::existing(&mut tx, &ids).await?;
+    if let Some(missing) = ids.iter().find(|id| !found.contains(id)) {
+        return Err(ApiError::not_found(format!("ids: memory {missing} not found")));
+    }
+    enrich::requeue(&mut tx, &ids).await?;
+    tx.commit().await?;
+    Ok((StatusCode::ACCEPTED, Json(Reprocessed { queued: ids.len() })))
 }

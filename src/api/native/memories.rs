@@ -17,7 +17,7 @@ use crate::api::extract::{ApiJson, ApiQuery, PathId};
 use crate::api::AppState;
 use crate::auth::{Auth, Writer};
 use crate::error::ApiError;
-use crate::jobs::{embed, enrich};
+use crate::jobs::{embed, enrich, similar};
 use crate::memory::{normalize_tag_filter, EmbeddingChange, Memory, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
 use crate::recall::params;
 use crate::store::events::{self, MemoryEvent};
@@ -77,8 +77,9 @@ async fn create_memory(
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     match memories::insert(&mut tx, &new, &auth.actor()).await? {
         Inserted::Stored(memory) => {
-            if memory.embedding_status == "pending" {
-                embed::enqueue(&mut tx, &[memory.id]).await?;
+            match memory.embedding_status.as_str() {
+                "pending" => embed::enqueue(&mut tx, &[memory.id]).await?,
+                _ => similar::enqueue(&mut tx, &[memory.id]).await?, // its vector was supplied
             }
             enrich::enqueue(&mut tx, &[memory.id]).await?;
             if let Some(s) = supersede {
@@ -240,6 +241,8 @@ async fn create_batch(
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     let pending: Vec<Uuid> = stored.iter().filter(|m| m.embedding_status == "pending").map(|m| m.id).collect();
     embed::enqueue(&mut tx, &pending).await?;
+    let supplied: Vec<Uuid> = stored.iter().filter(|m| m.embedding_status == "ready").map(|m| m.id).collect();
+    similar::enqueue(&mut tx, &supplied).await?;
     enrich::enqueue(&mut tx, &stored.iter().map(|m| m.id).collect::<Vec<_>>()).await?;
     tx.commit().await?;
     Ok((

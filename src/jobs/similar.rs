@@ -1,0 +1,47 @@
+//! The similarity job (queue `cairn::similar`): once memories have vectors (written by the embedding job,
+//! or supplied by the caller), links each SIMILAR_TO its nearest neighbours at cosine ≥ 0.8. Enqueued in
+//! the transaction that wrote the vectors; idempotent (each pair is linked once).
+
+use std::sync::Arc;
+
+use apalis::prelude::{Attempt, Data, Error as JobError};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::store::{enrichment, Db, TenantTx};
+
+/// The queue's stable name.
+pub const QUEUE: &str = "cairn::similar";
+pub const MAX_ATTEMPTS: usize = 5;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct SimilarJob {
+    pub tenant_id: Uuid,
+    pub memory_ids: Vec<Uuid>,
+}
+
+/// Enqueues linking of `memory_ids` in the caller's tenant transaction.
+pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
+    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
+}
+
+/// Runs one delivery; Err when it should be retried.
+pub async fn process(db: &Db, job: &SimilarJob) -> Result<u64, ApiError> {
+    let mut tx = db.begin_tenant(job.tenant_id).await?;
+    let linked = enrichment::link_similar(&mut tx, &job.memory_ids).await?;
+    tx.commit().await?;
+    Ok(linked)
+}
+
+/// The apalis handler.
+pub async fn handle(job: SimilarJob, db: Data<Arc<Db>>, attempt: Attempt) -> Result<(), JobError> {
+    match process(&db, &job).await {
+        Ok(_) => Ok(()),
+        Err(err) => {
+            tracing::warn!(tenant_id = %job.tenant_id, error = %err, "similarity linking failed");
+            tokio::time::sleep(super::embed::backoff(attempt.current())).await;
+            Err(JobError::Failed(Arc::new(err.to_string().into())))
+        }
+    }
+}

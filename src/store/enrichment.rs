@@ -1,0 +1,93 @@
+//! SQL for enrichment beyond entities: PRECEDED_BY links, SIMILAR_TO links, summary and quality.
+
+use uuid::Uuid;
+
+use super::TenantTx;
+use crate::error::ApiError;
+
+/// Cosine similarity at or above which two memories are linked SIMILAR_TO.
+pub const SIMILAR_THRESHOLD: f64 = 0.8;
+/// Most SIMILAR_TO links one memory makes.
+pub const SIMILAR_NEIGHBOURS: i64 = 5;
+
+/// Links a memory PRECEDED_BY the memory just before it: in its episode (by sequence number, then time;
+/// strength 1), else among the same user's memories of the 7 days before it (strength 0.5). Idempotent.
+pub async fn link_preceding(tx: &mut TenantTx, memory_id: Uuid) -> Result<u64, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let done = sqlx::query(
+        "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
+         SELECT $1, m.id, p.id, 'PRECEDED_BY', CASE WHEN m.episode_id IS NULL THEN 0.5 ELSE 1 END,
+                jsonb_build_object('created_by', 'enrichment')
+           FROM memories m
+           CROSS JOIN LATERAL (
+               SELECT p.id FROM memories p
+                WHERE p.tenant_id = $1 AND p.id <> m.id AND p.archived_at IS NULL
+                  AND CASE WHEN m.episode_id IS NOT NULL THEN
+                          p.episode_id = m.episode_id
+                          AND (coalesce(p.sequence_number, 2147483647), p.created_at, p.id)
+                              < (coalesce(m.sequence_number, 2147483647), m.created_at, m.id)
+                      ELSE
+                          p.episode_id IS NULL AND p.user_id IS NOT DISTINCT FROM m.user_id
+                          AND p.created_at >= m.created_at - interval '7 days'
+                          AND (p.created_at, p.id) < (m.created_at, m.id)
+                      END
+                ORDER BY coalesce(p.sequence_number, 2147483647) DESC, p.created_at DESC, p.id DESC
+                LIMIT 1
+           ) p
+          WHERE m.tenant_id = $1 AND m.id = $2
+         ON CONFLICT (tenant_id, source_id, target_id, rel_type) DO NOTHING",
+    )
+    .bind(tenant_id)
+    .bind(memory_id)
+    .execute(tx.conn())
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Sets a memory's summary, and its quality score unless one was given.
+pub async fn set_summary_quality(
+    tx: &mut TenantTx,
+    memory_id: Uuid,
+    summary: &str,
+    quality: f32,
+) -> Result<(), ApiError> {
+    let tenant_id = tx.tenant_id();
+    sqlx::query(
+        "UPDATE memories SET summary = $3, quality_score = coalesce(quality_score, $4) WHERE tenant_id = $1 AND id = $2",
+    )
+    .bind(tenant_id)
+    .bind(memory_id)
+    .bind(summary)
+    .bind(quality)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// Links each of these memories (those with a vector) SIMILAR_TO its nearest neighbours at cosine ≥ 0.8, at
+/// most five, strength the cosine; each pair once (the lower id is the source). Idempotent.
+pub async fn link_similar(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<u64, ApiError> {
+    let tenant_id = tx.tenant_id();
+    sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
+    let done = sqlx::query(
+        "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
+         SELECT DISTINCT ON (least(s.id, n.id), greatest(s.id, n.id))
+                $1, least(s.id, n.id), greatest(s.id, n.id), 'SIMILAR_TO', least(n.cosine, 1)::real,
+                jsonb_build_object('created_by', 'enrichment')
+           FROM memories s
+           CROSS JOIN LATERAL (
+               SELECT c.id, 1 - (c.embedding <=> s.embedding) AS cosine FROM memories c
+                WHERE c.tenant_id = $1 AND c.id <> s.id AND c.embedding IS NOT NULL AND c.archived_at IS NULL
+                ORDER BY c.embedding <=> s.embedding LIMIT $3
+           ) n
+          WHERE s.tenant_id = $1 AND s.id = ANY($2) AND s.embedding IS NOT NULL AND n.cosine >= $4
+         ON CONFLICT (tenant_id, source_id, target_id, rel_type) DO NOTHING",
+    )
+    .bind(tenant_id)
+    .bind(memory_ids)
+    .bind(SIMILAR_NEIGHBOURS)
+    .bind(SIMILAR_THRESHOLD)
+    .execute(tx.conn())
+    .await?;
+    Ok(done.rows_affected())
+}

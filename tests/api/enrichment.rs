@@ -1,0 +1,132 @@
+//! Enrichment beyond entities: PRECEDED_BY links (episode, else the same user's last 7 days), SIMILAR_TO
+//! links at the cosine threshold, summary and quality, enrichment status and reprocessing.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn, TestApp};
+
+async fn related(app: &TestApp, key: &str, id: &str, kind: &str) -> Vec<(String, f64)> {
+    let res = app.get(key, &format!("/api/v1/memories/{id}/related?types={kind}")).await.ok(200).clone();
+    let mut out: Vec<(String, f64)> = res["related"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{res}"))
+        .iter()
+        .map(|r| (r["memory"]["content"].as_str().unwrap().to_owned(), r["path_strength"].as_f64().unwrap()))
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+async fn store(app: &TestApp, key: &str, body: Value) -> String {
+    app.store(key, body).await["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn preceded_by_links_follow_the_episode_else_the_users_last_week() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let mut episode = Vec::new();
+    for (seq, text) in [(2, "second step"), (1, "first step"), (3, "third step")] {
+        episode.push(store(&app, key, json!({"content": text, "episode_id": "ep", "sequence_number": seq})).await);
+    }
+    let ten_days = (chrono::Utc::now() - chrono::Duration::days(10)).to_rfc3339();
+    let two_days = (chrono::Utc::now() - chrono::Duration::days(2)).to_rfc3339();
+    store(&app, key, json!({"content": "long ago", "user_id": "u1", "created_at": ten_days})).await;
+    store(&app, key, json!({"content": "earlier this week", "user_id": "u1", "created_at": two_days})).await;
+    let now_u1 = store(&app, key, json!({"content": "today for u1", "user_id": "u1"})).await;
+    let now_u2 = store(&app, key, json!({"content": "today for u2", "user_id": "u2"})).await;
+    app.run_enrichment().await;
+
+    // Episode order is by sequence number, whatever the order of storing.
+    assert_eq!(related(&app, key, &episode[2], "PRECEDED_BY").await, [("second step".to_owned(), 1.0)]);
+    assert_eq!(
+        related(&app, key, &episode[0], "PRECEDED_BY").await,
+        [("first step".to_owned(), 1.0), ("third step".to_owned(), 1.0)]
+    );
+    // Outside an episode: the same user's latest memory within 7 days.
+    let u1 = related(&app, key, &now_u1, "PRECEDED_BY").await;
+    assert_eq!(u1, [("earlier this week".to_owned(), 0.5)]);
+    assert!(related(&app, key, &now_u2, "PRECEDED_BY").await.is_empty(), "another user's memories are not linked");
+    // Eight days lie between "long ago" and "earlier this week": no link.
+    let listed = app.get(key, "/api/v1/memories?user_id=u1").await.ok(200).clone();
+    let earlier = listed["memories"].as_array().unwrap().iter().find(|m| m["content"] == "earlier this week").unwrap();
+    let around = related(&app, key, earlier["id"].as_str().unwrap(), "PRECEDED_BY").await;
+    assert_eq!(around, [("today for u1".to_owned(), 0.5)], "only the later memory points to it");
+    // Redelivery adds nothing.
+    let before = app.count_as_app_role("relations", Some(app.a.id)).await;
+    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
+    cairn::jobs::enrich::enqueue(&mut tx, &[now_u1.parse().unwrap()]).await.unwrap();
+    tx.commit().await.unwrap();
+    app.run_enrichment().await;
+    assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, before);
+}
+
+fn unit(cos: f64, sign: f64) -> Vec<f64> {
+    let mut v = vec![0.0; 384];
+    v[0] = cos;
+    v[1] = sign * (1.0 - cos * cos).sqrt();
+    v
+}
+
+#[tokio::test]
+async fn similar_to_links_neighbours_at_cosine_080_and_not_079() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let base = store(&app, key, json!({"content": "base vector", "embedding": unit(1.0, 1.0)})).await;
+    store(&app, key, json!({"content": "just over", "embedding": unit(0.801, 1.0)})).await;
+    store(&app, key, json!({"content": "just under", "embedding": unit(0.799, -1.0)})).await;
+    assert_eq!(app.run_similar().await, 3, "one job per store with a supplied vector");
+    let linked = related(&app, key, &base, "SIMILAR_TO").await;
+    assert_eq!(linked.len(), 1, "{linked:?}");
+    assert_eq!(linked[0].0, "just over");
+    assert!((linked[0].1 - 0.801).abs() < 1e-3, "strength is the cosine: {linked:?}");
+    // Each pair once, however often the jobs run.
+    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
+    cairn::jobs::similar::enqueue(&mut tx, &[base.parse().unwrap()]).await.unwrap();
+    tx.commit().await.unwrap();
+    app.run_similar().await;
+    assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, 1);
+}
+
+#[tokio::test]
+async fn summary_quality_status_and_reprocessing() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let rich = store(
+        &app,
+        key,
+        json!({"content": "We moved the ledger to PostgreSQL 15 because MongoDB could not give us serializable isolation across accounts. It took 3 days with `pg_dump` and a careful cut-over plan."}),
+    )
+    .await;
+    let given = store(&app, key, json!({"content": "Short note. More.", "quality_score": 0.42})).await;
+    let status = app.get(key, "/api/v1/enrichment/status").await.ok(200).clone();
+    assert_eq!((status["pending"].as_i64(), status["ready"].as_i64()), (Some(2), Some(0)));
+    app.run_enrichment().await;
+
+    let m = app.get(key, &format!("/api/v1/memories/{rich}")).await.ok(200).clone();
+    assert_eq!(
+        m["summary"],
+        "We moved the ledger to PostgreSQL 15 because MongoDB could not give us serializable isolation across accounts."
+    );
+    assert!(m["quality_score"].as_f64().unwrap() > 0.8, "{m}");
+    let g = app.get(key, &format!("/api/v1/memories/{given}")).await.ok(200).clone();
+    assert_eq!(
+        (g["summary"].as_str(), g["quality_score"].as_f64()),
+        (Some("Short note."), Some(0.42)),
+        "given quality stays"
+    );
+    assert_eq!(app.get(key, "/api/v1/enrichment/status").await.ok(200)["ready"], 2);
+
+    let queued = app.post(key, "/api/v1/enrichment/reprocess", &json!({"ids": [rich, rich]})).await.ok(202).clone();
+    assert_eq!(queued["queued"], 1);
+    assert_eq!(app.get(key, "/api/v1/enrichment/status").await.ok(200)["pending"], 1);
+    app.post(key, "/api/v1/enrichment/reprocess", &json!({"ids": []}))
+        .await
+        .assert_error(400, "ids: must list 1..=500");
+    let ghost = uuid::Uuid::new_v4();
+    app.post(key, "/api/v1/enrichment/reprocess", &json!({"ids": [ghost]})).await.assert_error(404, "ids: memory");
+    app.post(&app.b.key, "/api/v1/enrichment/reprocess", &json!({"ids": [given]}))
+        .await
+        .assert_error(404, "ids: memory");
+    assert_eq!(app.get(&app.b.key, "/api/v1/enrichment/status").await.ok(200)["ready"], 0);
+}

@@ -7,6 +7,7 @@ pub mod api;
 pub mod auth;
 pub mod cli;
 pub mod config;
+pub mod consolidate;
 pub mod embed;
 pub mod entities;
 pub mod error;

@@ -1,7 +1,7 @@
-//! The daily lifecycle pass (periodic; run hourly, each rule acting at most once a day per memory):
-//! importance decay of long-term memories, active forgetting where a tenant turned it on, and deletion of
-//! long-archived memories where a tenant set a retention. Time is a parameter, so tests run a year of
-//! days without waiting.
+//! The lifecycle rules over every tenant: importance decay of long-term memories, active forgetting where a
+//! tenant turned it on, and deletion of long-archived memories where a tenant set a retention. The
+//! service runs decay and forgetting as scheduled consolidation and retention hourly; `run_once` runs all
+//! three at once. Time is a parameter, so tests run a year of days without waiting.
 
 use chrono::{DateTime, Utc};
 
@@ -31,4 +31,19 @@ pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<LifecycleReport, Ap
         tx.commit().await?;
     }
     Ok(report)
+}
+
+/// Archive retention alone, over every tenant that set one (the hourly pass; decay and forgetting run as
+/// scheduled consolidation).
+pub async fn purge_all(db: &Db, now: DateTime<Utc>) -> Result<u64, ApiError> {
+    let mut purged = 0;
+    for tenant_id in tenants::tenant_ids(db.owner()).await? {
+        let Some(days) = tenants::settings(db.owner(), tenant_id).await?.and_then(|s| s.archive_retention_days) else {
+            continue;
+        };
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        purged += lifecycle::purge_archived(&mut tx, now, days).await?;
+        tx.commit().await?;
+    }
+    Ok(purged)
 }

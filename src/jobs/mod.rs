@@ -43,8 +43,8 @@ pub async fn enqueue_memories(
 
 /// How often the periodic passes run.
 pub const PERIODIC_INTERVAL: Duration = Duration::from_secs(30);
-/// How often learned edge strength is decayed, and the daily lifecycle rules checked.
-pub const EDGE_DECAY_INTERVAL: Duration = Duration::from_secs(3600);
+/// How often the consolidation schedule and archive retention are checked.
+pub const CONSOLIDATION_INTERVAL: Duration = Duration::from_secs(3600);
 /// Runs every worker until `shutdown` resolves: the embedding queue (unless this process has no
 /// embedder), the enrichment queue and the periodic passes.
 pub async fn run_workers(
@@ -149,23 +149,22 @@ async fn periodic(db: Db, stop: impl std::future::Future<Output = ()>) {
     tokio::pin!(stop);
     let mut tick = tokio::time::interval(PERIODIC_INTERVAL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut decay_tick = tokio::time::interval(EDGE_DECAY_INTERVAL);
+    let mut decay_tick = tokio::time::interval(CONSOLIDATION_INTERVAL);
     decay_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             _ = &mut stop => return,
             _ = decay_tick.tick() => {
-                match edge_decay::run_once(&db, chrono::Utc::now()).await {
-                    Ok(changed) if changed > 0 => tracing::info!(changed, "decayed learned association strength"),
+                // Consolidation on its per-tenant schedule (decay, creative, cluster, forget), then retention.
+                match crate::consolidate::run_due(&db, chrono::Utc::now()).await {
+                    Ok(runs) if runs > 0 => tracing::info!(runs, "scheduled consolidation"),
                     Ok(_) => {}
-                    Err(err) => tracing::warn!(error = %err, "edge decay pass failed; will retry"),
+                    Err(err) => tracing::warn!(error = %err, "scheduled consolidation failed; will retry"),
                 }
-                match lifecycle::run_once(&db, chrono::Utc::now()).await {
-                    Ok(r) if r.decayed + r.forgotten + r.purged > 0 => {
-                        tracing::info!(decayed = r.decayed, forgotten = r.forgotten, purged = r.purged, "lifecycle pass");
-                    }
+                match lifecycle::purge_all(&db, chrono::Utc::now()).await {
+                    Ok(purged) if purged > 0 => tracing::info!(purged, "deleted memories past their archive retention"),
                     Ok(_) => {}
-                    Err(err) => tracing::warn!(error = %err, "lifecycle pass failed; will retry"),
+                    Err(err) => tracing::warn!(error = %err, "retention pass failed; will retry"),
                 }
             }
             _ = tick.tick() => {

@@ -163,4 +163,10 @@ impl TenantTx {
         self.tx.commit().await?;
         Ok(())
     }
+
+    /// Undoes everything the transaction did (a dry run).
+    pub async fn rollback(self) -> Result<(), ApiError> {
+        self.tx.rollback().await?;
+        Ok(())
+    }
 }

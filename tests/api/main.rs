@@ -7,6 +7,7 @@ mod auth;
 mod batch;
 mod by_tag;
 mod cli;
+mod consolidation;
 mod embedding;
 mod enrichment;
 mod entities;

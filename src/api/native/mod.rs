@@ -1,5 +1,6 @@
 //! The native API under `/api/v1` (remem's paths; AutoMem's and SHODH's fields).
 
+mod consolidate;
 mod entities;
 mod graph;
 mod jobs;
@@ -21,4 +22,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(entities::router())
         .merge(jobs::router())
         .merge(lifecycle::router())
+        .merge(consolidate::router())
 }

@@ -7,6 +7,7 @@ pub mod classify;
 mod input;
 mod normalize;
 pub mod quality;
+pub mod summarize;
 
 pub use input::{nullable, EmbeddingChange, FieldError, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
 pub use normalize::{content_hash, normalize_tag_filter, parse_timestamp, tag_prefixes};
@@ -105,7 +106,8 @@ impl Lifecycle {
     "user_id": "user-42", "agent_id": null, "run_id": null, "t_valid": null, "t_invalid": null,
     "created_at": "2026-11-29T10:30:00Z", "updated_at": "2026-11-29T10:30:00Z", "last_accessed_at": null,
     "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null,
-    "embedding_error": null, "enrichment_status": "pending", "summary": null
+    "embedding_error": null, "enrichment_status": "pending", "summary": null,
+    "summarized": false, "original_length": null, "summarized_length": null
 }))]
 pub struct Memory {
     pub id: Uuid,
@@ -160,6 +162,11 @@ pub struct Memory {
     pub enrichment_status: String,
     /// Enrichment's one-line summary (the first sentence, at most 120 characters).
     pub summary: Option<String>,
+    /// Whether the content is a summary of a longer original (500-2000 characters, kept in
+    /// `metadata.original_content`).
+    pub summarized: bool,
+    pub original_length: Option<i32>,
+    pub summarized_length: Option<i32>,
 }
 
 /// The columns selected into a [`Memory`].
@@ -167,7 +174,8 @@ pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, m
     expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, emotion, \
     emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
     run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
-    embedding_status, embedding_model, embedding_error, enrichment_status, summary";
+    embedding_status, embedding_model, embedding_error, enrichment_status, summary, \
+    summarized, original_length, summarized_length";
 
 /// [`MEMORY_COLUMNS`] of the table aliased `alias`, for joins whose other tables share column names.
 pub fn memory_columns(alias: &str) -> String {

@@ -14,6 +14,7 @@ mod entities;
 mod errors;
 mod eval;
 mod forgetting;
+mod governance;
 mod graph;
 mod health;
 mod history;

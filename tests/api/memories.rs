@@ -151,7 +151,9 @@ async fn every_invalid_field_is_a_400_naming_it_and_stores_nothing() {
 async fn content_of_exactly_2000_characters_is_accepted() {
     let app = spawn().await;
     let m = app.store(&app.a.key, json!({"content": "é".repeat(2000)})).await;
-    assert_eq!(m["content"].as_str().unwrap().chars().count(), 2000);
+    // Accepted, and (being over 500 characters) kept whole as the original of its summary.
+    assert_eq!(m["original_length"], 2000);
+    assert_eq!(m["metadata"]["original_content"].as_str().unwrap().chars().count(), 2000);
 }
 
 #[tokio::test]

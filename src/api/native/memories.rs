@@ -18,6 +18,7 @@ use crate::api::AppState;
 use crate::auth::{Auth, Writer};
 use crate::error::ApiError;
 use crate::jobs::{embed, enrich, similar};
+use crate::memory::summarize;
 use crate::memory::{normalize_tag_filter, EmbeddingChange, Memory, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
 use crate::recall::params;
 use crate::store::events::{self, MemoryEvent};
@@ -73,7 +74,8 @@ async fn create_memory(
     ApiJson(mut input): ApiJson<MemoryInput>,
 ) -> Result<(StatusCode, Json<Memory>), ApiError> {
     let supersede = Supersede::take(&mut input)?;
-    let new = NewMemory::parse(input, &parse_ctx(&state))?;
+    let mut new = NewMemory::parse(input, &parse_ctx(&state))?;
+    summarize::govern(&mut new, state.embedder.get().as_deref()).await;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     match memories::insert(&mut tx, &new, &auth.actor()).await? {
         Inserted::Stored(memory) => {
@@ -214,7 +216,9 @@ async fn create_batch(
                 "memories[{index}].supersedes_memory_id: a batch does not accept supersede fields; store the replacement alone"
             )));
         }
-        let new = NewMemory::parse(input, &item_ctx)?;
+        let mut new = NewMemory::parse(input, &item_ctx)?;
+        // Long items are summarised by word overlap: a batch of 500 must not wait for 5,000 embeddings.
+        summarize::govern(&mut new, None).await;
         if let Some(first) = seen.insert(new.content_hash.clone(), index) {
             return Err(ApiError::Conflict {
                 message: format!("memories[{index}].content: duplicates memories[{first}].content"),

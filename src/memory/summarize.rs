@@ -1,0 +1,136 @@
+//! Content-size governance (AutoMem): content of more than [`SUMMARIZE_OVER`] characters (up to the
+//! 2000 limit) is stored as an extractive summary of about [`TARGET`] characters — its most central
+//! sentences, in their original order — and the original is kept in `metadata.original_content`.
+//! Centrality is a sentence's mean cosine similarity to the others, by the embedding model when it is
+//! ready, else by word overlap.
+
+use std::collections::HashSet;
+
+/// Content longer than this is summarised.
+pub const SUMMARIZE_OVER: usize = 500;
+/// The summary's target length, in characters.
+pub const TARGET: usize = 300;
+
+/// The sentences of `text` (split after `.`, `!`, `?` or a line break), trimmed, without empty ones.
+pub fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, (i, c)) in chars.iter().enumerate() {
+        let next_is_space = chars.get(k + 1).is_none_or(|(_, n)| n.is_whitespace());
+        if (matches!(c, '.' | '!' | '?') && next_is_space) || *c == '\n' {
+            let end = i + c.len_utf8();
+            out.push(text[start..end].trim());
+            start = end;
+        }
+    }
+    out.push(text[start..].trim());
+    out.into_iter().filter(|s| !s.is_empty()).collect()
+}
+
+/// Mean pairwise word-overlap (Jaccard) of each sentence with the others.
+pub fn lexical_centrality(sentences: &[&str]) -> Vec<f64> {
+    let words: Vec<HashSet<String>> = sentences
+        .iter()
+        .map(|s| {
+            s.split(|c: char| !c.is_alphanumeric()).filter(|w| w.chars().count() > 2).map(str::to_lowercase).collect()
+        })
+        .collect();
+    mean_similarity(sentences.len(), |i, j| {
+        let inter = words[i].intersection(&words[j]).count() as f64;
+        let union = words[i].union(&words[j]).count() as f64;
+        if union == 0.0 {
+            0.0
+        } else {
+            inter / union
+        }
+    })
+}
+
+/// Mean cosine similarity of each (unit) vector with the others.
+pub fn vector_centrality(vectors: &[Vec<f32>]) -> Vec<f64> {
+    mean_similarity(vectors.len(), |i, j| vectors[i].iter().zip(&vectors[j]).map(|(a, b)| f64::from(a * b)).sum())
+}
+
+fn mean_similarity(n: usize, sim: impl Fn(usize, usize) -> f64) -> Vec<f64> {
+    (0..n)
+        .map(|i| match n {
+            1 => 1.0,
+            _ => (0..n).filter(|j| *j != i).map(|j| sim(i, j)).sum::<f64>() / (n - 1) as f64,
+        })
+        .collect()
+}
+
+/// The most central sentences, in their original order, within about [`TARGET`] characters: sentences at
+/// or above the mean centrality are taken by centrality while they fit; the most central one is always taken (cut at a word boundary if it
+/// alone is too long).
+pub fn select(sentences: &[&str], centrality: &[f64]) -> String {
+    let mut order: Vec<usize> = (0..sentences.len()).collect();
+    order.sort_by(|a, b| centrality[*b].total_cmp(&centrality[*a]).then(a.cmp(b)));
+    let mean = centrality.iter().sum::<f64>() / centrality.len().max(1) as f64;
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut length = 0;
+    for i in order {
+        let add = sentences[i].chars().count() + usize::from(!chosen.is_empty());
+        // Peripheral sentences (below the mean centrality) never fill the space left over.
+        if chosen.is_empty() || (length + add <= TARGET && centrality[i] >= mean) {
+            chosen.push(i);
+            length += add;
+        }
+    }
+    chosen.sort_unstable();
+    let text = chosen.iter().map(|i| sentences[*i]).collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= TARGET + 20 {
+        return text;
+    }
+    let cut: String = text.chars().take(TARGET - 1).collect();
+    format!("{}…", cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head))
+}
+
+/// Applies governance to a memory about to be stored: over [`SUMMARIZE_OVER`] characters, its content
+/// becomes the summary and the original goes to `metadata.original_content` (the dedup hash stays the
+/// original's). With an embedder, centrality is by meaning; without one (or if it fails), by words.
+pub async fn govern(memory: &mut super::NewMemory, embedder: Option<&dyn crate::embed::Embedder>) {
+    if memory.content.chars().count() <= SUMMARIZE_OVER {
+        return;
+    }
+    let original = memory.content.clone();
+    let parts = sentences(&original);
+    let centrality = match embedder {
+        Some(model) if parts.len() > 1 => {
+            let texts: Vec<String> = parts.iter().map(|s| s.to_string()).collect();
+            match model.embed(&texts).await {
+                Ok(vectors) if vectors.len() == parts.len() => vector_centrality(&vectors),
+                Ok(_) | Err(_) => lexical_centrality(&parts),
+            }
+        }
+        _ => lexical_centrality(&parts),
+    };
+    memory.content = select(&parts, &centrality);
+    if !memory.metadata.is_object() {
+        memory.metadata = serde_json::json!({});
+    }
+    memory.metadata["original_content"] = serde_json::Value::String(original);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_central_sentences_are_kept_in_order_within_the_target() {
+        let text = "The ledger moved to PostgreSQL in March. Lunch was pizza. PostgreSQL gives the ledger \
+                    serializable transactions. The ledger team reviewed PostgreSQL failover. Someone's cat \
+                    walked across a keyboard during the demo, which everyone enjoyed a great deal, and then \
+                    the meeting went on for another hour about unrelated matters of scheduling and rooms.";
+        let s = sentences(text);
+        assert_eq!(s.len(), 5);
+        let summary = select(&s, &lexical_centrality(&s));
+        assert!(summary.chars().count() <= TARGET + 20, "{summary}");
+        assert!(summary.starts_with("The ledger moved to PostgreSQL in March."), "{summary}");
+        assert!(!summary.contains("pizza") && !summary.contains("cat"), "{summary}");
+        let long_one = "word ".repeat(200);
+        let cut = select(&[long_one.trim()], &[1.0]);
+        assert!(cut.chars().count() <= TARGET && cut.ends_with('…'));
+    }
+}

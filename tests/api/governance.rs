@@ -1,0 +1,76 @@
+//! Content-size governance: over 500 characters, content is stored as an extractive summary of about 300
+//! with the original kept; over 2000 is refused; the original's words still find the memory.
+
+use serde_json::json;
+
+use crate::helpers::spawn;
+
+fn long_text() -> String {
+    let mut text = String::from("The ledger service moved to PostgreSQL after the March review. ");
+    text.push_str("PostgreSQL gives the ledger service serializable transactions across accounts. ");
+    text.push_str("The ledger service team also rehearsed PostgreSQL failover twice. ");
+    for remark in [
+        "Lunch was pizza again.",
+        "It rained all afternoon.",
+        "Parking was full by nine.",
+        "Someone brought a dog to work.",
+        "The coffee machine broke.",
+        "Bob wore a new hat.",
+        "The elevator was slow.",
+        "Music played in the kitchen.",
+        "A delivery arrived late.",
+        "The printer jammed twice.",
+        "Plants were watered on Friday.",
+        "The windows were cleaned.",
+        "Fire drill at three.",
+        "New chairs were ordered for the ledger service team.",
+    ] {
+        text.push_str(remark);
+        text.push(' ');
+    }
+    text.push_str("A visitor from Zanzibar joined the demo.");
+    text
+}
+
+#[tokio::test]
+async fn long_content_is_summarised_with_the_original_kept_and_searchable() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let original = long_text();
+    assert!(original.chars().count() > 500 && original.chars().count() <= 2000);
+    let m = app.store(key, json!({"content": original, "metadata": {"source": "notes"}})).await;
+    let content = m["content"].as_str().unwrap();
+    assert!(content.chars().count() <= 320, "{content}");
+    assert!(content.starts_with("The ledger service moved to PostgreSQL"), "{content}");
+    assert_eq!(m["summarized"], true);
+    assert_eq!(m["original_length"], original.chars().count());
+    assert_eq!(m["summarized_length"], content.chars().count());
+    assert_eq!(
+        (m["metadata"]["original_content"].as_str(), m["metadata"]["source"].as_str()),
+        (Some(original.as_str()), Some("notes"))
+    );
+
+    // A word only the original holds still finds it.
+    let found = app.post(key, "/api/v1/recall", &json!({"query": "Zanzibar"})).await.ok(200).clone();
+    assert_eq!(found["results"][0]["memory"]["id"], m["id"]);
+    // The same original again is a duplicate.
+    app.post(key, "/api/v1/memories", &json!({"content": original})).await.assert_error(409, "content:");
+
+    // 500 characters stay as they are; 2001 are refused.
+    let exact = "a".repeat(499) + ".";
+    let kept = app.store(key, json!({"content": exact})).await;
+    assert_eq!((kept["summarized"].as_bool(), kept["original_length"].is_null()), (Some(false), true));
+    app.post(key, "/api/v1/memories", &json!({"content": "b".repeat(2001)})).await.assert_error(400, "content:");
+
+    // Batches summarise too.
+    let batch = app
+        .post(
+            key,
+            "/api/v1/memories/batch",
+            &json!({"memories": [{"content": long_text().replace("ledger", "billing")}]}),
+        )
+        .await
+        .ok(201)
+        .clone();
+    assert_eq!(batch["memories"][0]["summarized"], true);
+}

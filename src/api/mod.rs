@@ -42,11 +42,23 @@ pub struct AppState {
     pub started: Instant,
     /// Per-tenant keyword statistics for BM25.
     pub term_stats: TermStatsCache,
+    /// The configured chat model (`CAIRN_LLM_*`), if any: summarises long content.
+    pub llm: Option<Arc<crate::llm::ChatModel>>,
 }
 
 impl AppState {
     pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> Self {
         let keys = KeyVerifier::new(db.owner().clone(), Duration::from_secs(config.key_cache_ttl_secs));
+        let llm = config.llm().and_then(|c| match crate::llm::ChatModel::new(c) {
+            Ok(model) => Some(Arc::new(model)),
+            Err(err) => {
+                tracing::error!(
+                    error = format!("{err:#}"),
+                    "the chat model is configured but unusable; working without it"
+                );
+                None
+            }
+        });
         Self {
             db,
             keys,
@@ -54,6 +66,7 @@ impl AppState {
             config: Arc::new(config),
             started: Instant::now(),
             term_stats: TermStatsCache::default(),
+            llm,
         }
     }
 }

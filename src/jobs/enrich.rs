@@ -117,6 +117,11 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
     let mut done = 0;
     for target in targets {
         let found = ctx.extractor.extract(&target.content).await;
+        // With a chat model, its judgement of quality is averaged with the heuristics'.
+        let judged = match &ctx.extractor {
+            Extractor::Llm(model) => quality::by_llm(model, &target.content).await,
+            Extractor::Local => None,
+        };
         // Neither given a type nor matched by the patterns: the chat model may know better.
         let reclassified = match &ctx.extractor {
             Extractor::Llm(model) if (target.kind.as_str(), target.confidence) == classify::FALLBACK => {
@@ -136,13 +141,9 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
             store::link_memory(&mut tx, target.id, &found).await?;
             enrichment::link_preceding(&mut tx, target.id).await?;
             let summary = quality::summary(&target.content);
-            enrichment::set_summary_quality(
-                &mut tx,
-                target.id,
-                &summary,
-                quality::quality(&target.content, found.len()),
-            )
-            .await?;
+            let heuristic = quality::quality(&target.content, found.len());
+            let score = judged.map_or(heuristic, |j| ((heuristic + j) / 2.0 * 100.0).round() / 100.0);
+            enrichment::set_summary_quality(&mut tx, target.id, &summary, score).await?;
             if let Some((kind, confidence)) = reclassified {
                 sqlx::query(
                     "UPDATE memories SET type = $3, confidence = $4

@@ -47,6 +47,20 @@ pub fn quality(content: &str, entities: usize) -> f32 {
     ((q * 100.0).round() / 100.0) as f32
 }
 
+const LLM_SYSTEM: &str = "Rate how useful this memory an AI agent stored will be later, from 0 (vague, \
+trivial) to 1 (specific, explains why, names what it is about). Answer with JSON only: {\"quality\": 0..1}.";
+
+/// The chat model's judgement of quality, if it gives a usable one.
+pub async fn by_llm(model: &crate::llm::ChatModel, content: &str) -> Option<f32> {
+    match model.complete_json(LLM_SYSTEM, content).await {
+        Ok(answer) => answer["quality"].as_f64().filter(|q| (0.0..=1.0).contains(q)).map(|q| q as f32),
+        Err(err) => {
+            tracing::warn!(model = model.model(), error = format!("{err:#}"), "LLM quality judgement failed");
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

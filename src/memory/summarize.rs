@@ -2,7 +2,7 @@
 //! 2000 limit) is stored as an extractive summary of about [`TARGET`] characters — its most central
 //! sentences, in their original order — and the original is kept in `metadata.original_content`.
 //! Centrality is a sentence's mean cosine similarity to the others, by the embedding model when it is
-//! ready, else by word overlap.
+//! ready, else by word overlap. With a chat model configured, it writes the summary instead.
 
 use std::collections::HashSet;
 
@@ -87,14 +87,45 @@ pub fn select(sentences: &[&str], centrality: &[f64]) -> String {
     format!("{}…", cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head))
 }
 
+const LLM_SYSTEM: &str = "Summarise the memory an AI agent is storing in at most 300 characters. Keep \
+names, numbers, decisions and reasons; drop small talk. Answer with the summary only.";
+
+/// The chat model's summary, if it answers one of a usable length.
+async fn by_llm(model: &crate::llm::ChatModel, text: &str) -> Option<String> {
+    match model.complete(LLM_SYSTEM, text).await {
+        Ok(answer) => {
+            let answer = answer.trim().trim_matches('"').trim().to_owned();
+            let n = answer.chars().count();
+            (20..=TARGET + 100).contains(&n).then_some(answer)
+        }
+        Err(err) => {
+            tracing::warn!(model = model.model(), error = format!("{err:#}"), "LLM summary failed; extracting instead");
+            None
+        }
+    }
+}
+
 /// Applies governance to a memory about to be stored: over [`SUMMARIZE_OVER`] characters, its content
 /// becomes the summary and the original goes to `metadata.original_content` (the dedup hash stays the
-/// original's). With an embedder, centrality is by meaning; without one (or if it fails), by words.
-pub async fn govern(memory: &mut super::NewMemory, embedder: Option<&dyn crate::embed::Embedder>) {
+/// original's). The configured chat model writes the summary when there is one; otherwise (or when it
+/// fails) it is extracted, by meaning with an embedder, else by words.
+pub async fn govern(
+    memory: &mut super::NewMemory,
+    embedder: Option<&dyn crate::embed::Embedder>,
+    llm: Option<&crate::llm::ChatModel>,
+) {
     if memory.content.chars().count() <= SUMMARIZE_OVER {
         return;
     }
     let original = memory.content.clone();
+    if let Some(summary) = match llm {
+        Some(model) => by_llm(model, &original).await,
+        None => None,
+    } {
+        memory.content = summary;
+        keep_original(memory, original);
+        return;
+    }
     let parts = sentences(&original);
     let centrality = match embedder {
         Some(model) if parts.len() > 1 => {
@@ -107,6 +138,10 @@ pub async fn govern(memory: &mut super::NewMemory, embedder: Option<&dyn crate::
         _ => lexical_centrality(&parts),
     };
     memory.content = select(&parts, &centrality);
+    keep_original(memory, original);
+}
+
+fn keep_original(memory: &mut super::NewMemory, original: String) {
     if !memory.metadata.is_object() {
         memory.metadata = serde_json::json!({});
     }

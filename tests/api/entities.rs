@@ -382,8 +382,9 @@ async fn a_configured_chat_model_extracts_entities_and_its_failure_falls_back_to
     let id = app.store_text(key, "Kicked off the new initiative with Dana Scully").await;
     let typed = app.store(key, json!({"content": "Met Dana Scully", "type": "Context", "confidence": 0.5})).await;
     assert_eq!(app.run_enrichment_with(Extractor::Llm(chat_model(chat, 2).await)).await, 2);
-    // A 500, retried, then the entities and (for the untyped, unmatched memory only) its classification.
-    assert_eq!(requests.load(Ordering::SeqCst), 4);
+    // A 500, retried, then per memory the entities and a quality judgement, and (for the untyped,
+    // unmatched memory only) its classification.
+    assert_eq!(requests.load(Ordering::SeqCst), 6);
     // The model's entities replace the rules' (which would have found Dana Scully); unknown types are dropped.
     let m = memory(&app, key, &id).await;
     assert_eq!(entity_tags(&m), ["entity:project:zorblax"]);

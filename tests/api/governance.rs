@@ -1,9 +1,12 @@
 //! Content-size governance: over 500 characters, content is stored as an extractive summary of about 300
 //! with the original kept; over 2000 is refused; the original's words still find the memory.
 
-use serde_json::json;
+use axum::routing::post;
+use axum::{Json, Router};
+use cairn::config::AppArgs;
+use serde_json::{json, Value};
 
-use crate::helpers::spawn;
+use crate::helpers::{spawn, spawn_with};
 
 fn long_text() -> String {
     let mut text = String::from("The ledger service moved to PostgreSQL after the March review. ");
@@ -73,4 +76,36 @@ async fn long_content_is_summarised_with_the_original_kept_and_searchable() {
         .ok(201)
         .clone();
     assert_eq!(batch["memories"][0]["summarized"], true);
+}
+
+#[tokio::test]
+async fn a_configured_chat_model_writes_the_summary_and_its_failure_falls_back_to_extraction() {
+    async fn chat(Json(body): Json<Value>) -> Json<Value> {
+        let user = body["messages"][1]["content"].as_str().unwrap_or("");
+        let answer = if user.contains("Zanzibar") {
+            "The ledger service moved to PostgreSQL for serializable transactions."
+        } else {
+            "?"
+        };
+        Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": answer}}]}))
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, Router::new().route("/v1/chat/completions", post(chat))).await.unwrap()
+    });
+    let args = AppArgs {
+        llm_base_url: Some(format!("http://{addr}/v1")),
+        llm_model: Some("scripted".into()),
+        llm_retries: 0,
+        ..AppArgs::default()
+    };
+    let app = spawn_with(args, None).await;
+    let key = &app.a.key;
+    let m = app.store(key, json!({"content": long_text()})).await;
+    assert_eq!(m["content"], "The ledger service moved to PostgreSQL for serializable transactions.");
+    assert_eq!(m["summarized"], true);
+    // An unusable answer ("?") falls back to the extractive summary.
+    let other = app.store(key, json!({"content": long_text().replace("Zanzibar", "Lisbon")})).await;
+    assert!(other["content"].as_str().unwrap().starts_with("The ledger service moved to PostgreSQL after"), "{other}");
 }

@@ -75,7 +75,7 @@ async fn create_memory(
 ) -> Result<(StatusCode, Json<Memory>), ApiError> {
     let supersede = Supersede::take(&mut input)?;
     let mut new = NewMemory::parse(input, &parse_ctx(&state))?;
-    summarize::govern(&mut new, state.embedder.get().as_deref()).await;
+    summarize::govern(&mut new, state.embedder.get().as_deref(), state.llm.as_deref()).await;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     match memories::insert(&mut tx, &new, &auth.actor()).await? {
         Inserted::Stored(memory) => {
@@ -217,8 +217,9 @@ async fn create_batch(
             )));
         }
         let mut new = NewMemory::parse(input, &item_ctx)?;
-        // Long items are summarised by word overlap: a batch of 500 must not wait for 5,000 embeddings.
-        summarize::govern(&mut new, None).await;
+        // Long items are summarised by word overlap: a batch of 500 must not wait for 5,000 embeddings or
+        // 500 chat completions.
+        summarize::govern(&mut new, None, None).await;
         if let Some(first) = seen.insert(new.content_hash.clone(), index) {
             return Err(ApiError::Conflict {
                 message: format!("memories[{index}].content: duplicates memories[{first}].content"),

@@ -2,7 +2,6 @@
 //! them alone. Queued jobs (apalis, Postgres storage) carry their tenant and work in that tenant's own
 //! transaction; periodic passes go tenant by tenant.
 
-pub mod edge_decay;
 pub mod embed;
 pub mod enrich;
 pub mod expire;

@@ -429,7 +429,14 @@ async fn learned_association_strength_decays_but_authored_strength_stays() {
     .await
     .unwrap();
     let now = chrono::Utc::now();
-    assert_eq!(cairn::jobs::edge_decay::run_once(&app.db, now).await.unwrap(), 1);
+    let decay = || async {
+        let (mode, horizon) = (cairn::consolidate::Mode::Decay, cairn::consolidate::Horizon::Daily);
+        cairn::consolidate::run_and_record(&app.db, app.a.id, mode, horizon, false, "manual", now)
+            .await
+            .unwrap()
+            .associations_decayed
+    };
+    assert_eq!(decay().await, 1);
     let strengths: Vec<(f32, f32)> =
         sqlx::query_as("SELECT strength, base_strength FROM relations ORDER BY strength DESC")
             .fetch_all(&mut conn)
@@ -440,7 +447,7 @@ async fn learned_association_strength_decays_but_authored_strength_stays() {
     assert_eq!(strengths[0].1, 0.5);
     assert_eq!(strengths[1], (0.5, 0.5), "an edge that learned nothing keeps its authored strength");
     // Running again at the same instant decays nothing further.
-    assert_eq!(cairn::jobs::edge_decay::run_once(&app.db, now).await.unwrap(), 0);
+    assert_eq!(decay().await, 0);
     // Re-authoring an edge sets a new base and forgets what was learned.
     let body = json!({"memory1_id": ids[0], "memory2_id": ids[1], "type": "RELATES_TO", "strength": 0.7});
     let stored = app.post(key, "/api/v1/associations", &body).await.ok(201).clone();

@@ -20,7 +20,8 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
            j.job->'memory_ids'
       FROM apalis.jobs j
      WHERE j.job->>'tenant_id' = (NULLIF(current_setting('app.tenant_id', true), '')::uuid)::text
-       AND j.last_error IS NOT NULL
+       -- apalis records every outcome in last_error, a success as {"Ok":...}: only failures count.
+       AND (j.status IN ('Failed', 'Killed') OR (j.last_error IS NOT NULL AND j.last_error NOT LIKE '{"Ok"%'))
      ORDER BY coalesce(j.done_at, j.run_at) DESC, j.id
      LIMIT least(greatest(max_rows, 0), 100)
 $$;

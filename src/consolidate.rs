@@ -259,12 +259,26 @@ pub async fn run(
         .fetch_all(tx.conn())
         .await?;
         report.processed = items.len();
+        // The pairwise comparisons are CPU work (up to 2M dot products): off the async runtime.
+        let items = std::sync::Arc::new(items);
+        let cpu = |f: fn(&[Item]) -> Vec<Vec<usize>>| {
+            let items = items.clone();
+            async move {
+                tokio::task::spawn_blocking(move || f(&items))
+                    .await
+                    .map_err(|e| ApiError::Internal(anyhow::anyhow!("consolidation worker: {e}")))
+            }
+        };
         if mode.has(Mode::Creative) {
-            report.associations_created += discover(tx, &items).await?;
+            let pairs = cpu(creative_pairs).await?;
+            report.associations_created += discover(tx, &items, pairs).await?;
         }
         if mode.has(Mode::Cluster) {
-            let clusters: Vec<Vec<usize>> =
-                components(&items, CLUSTER_THRESHOLD).into_iter().filter(|g| g.len() >= CLUSTER_MIN).collect();
+            let clusters: Vec<Vec<usize>> = cpu(|items| components(items, CLUSTER_THRESHOLD))
+                .await?
+                .into_iter()
+                .filter(|g| g.len() >= CLUSTER_MIN)
+                .collect();
             report.clusters_created = clusters.len();
             for members in clusters.iter().filter(|g| g.len() >= SUMMARY_MIN) {
                 report.associations_created += summarise(tx, &items, members, now).await?;
@@ -276,8 +290,9 @@ pub async fn run(
     Ok(report)
 }
 
-/// Creative discovery: DISCOVERED edges between memories of different types in the cosine band.
-async fn discover(tx: &mut TenantTx, items: &[Item]) -> Result<u64, ApiError> {
+/// Creative candidates: pairs (as `[i, j]`) of memories of different types in the cosine band, the most
+/// similar first.
+fn creative_pairs(items: &[Item]) -> Vec<Vec<usize>> {
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for i in 0..items.len() {
         for j in i + 1..items.len() {
@@ -291,15 +306,29 @@ async fn discover(tx: &mut TenantTx, items: &[Item]) -> Result<u64, ApiError> {
         }
     }
     pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+    pairs.into_iter().map(|(_, i, j)| vec![i, j]).collect()
+}
+
+/// Creative discovery: DISCOVERED edges for the best candidate pairs not linked already, at most
+/// [`CREATIVE_MAX`] a run (pairs linked by earlier runs do not use up the cap).
+async fn discover(tx: &mut TenantTx, items: &[Item], pairs: Vec<Vec<usize>>) -> Result<u64, ApiError> {
+    let ids: Vec<Uuid> = items.iter().map(|i| i.id).collect();
+    let linked: Vec<(Uuid, Uuid)> = sqlx::query_as(
+        "SELECT source_id, target_id FROM relations WHERE tenant_id = $1 AND source_id = ANY($2) AND target_id = ANY($2)",
+    )
+    .bind(tx.tenant_id())
+    .bind(&ids)
+    .fetch_all(tx.conn())
+    .await?;
+    let linked: std::collections::HashSet<(Uuid, Uuid)> =
+        linked.into_iter().map(|(a, b)| (a.min(b), a.max(b))).collect();
     let mut created = 0;
-    for (c, i, j) in pairs.into_iter().take(CREATIVE_MAX) {
-        let (a, b) = (items[i].id.min(items[j].id), items[i].id.max(items[j].id));
+    let fresh = pairs.into_iter().map(|p| (items[p[0]].id.min(items[p[1]].id), items[p[0]].id.max(items[p[1]].id), p));
+    for (a, b, p) in fresh.filter(|(a, b, _)| !linked.contains(&(*a, *b))).take(CREATIVE_MAX) {
+        let c = cosine(items[p[0]].embedding.as_slice(), items[p[1]].embedding.as_slice());
         let done = sqlx::query(
             "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
-             SELECT $1, $2, $3, 'DISCOVERED', $4, $5
-              WHERE NOT EXISTS (SELECT 1 FROM relations WHERE tenant_id = $1
-                                  AND ((source_id = $2 AND target_id = $3) OR (source_id = $3 AND target_id = $2)))
-             ON CONFLICT DO NOTHING",
+             VALUES ($1, $2, $3, 'DISCOVERED', $4, $5) ON CONFLICT DO NOTHING",
         )
         .bind(tx.tenant_id())
         .bind(a)
@@ -427,8 +456,13 @@ pub async fn run_due(db: &Db, now: DateTime<Utc>) -> Result<usize, ApiError> {
         for (mode, horizon, hours) in SCHEDULE {
             let due = last.get(mode.as_str()).is_none_or(|at| *at + Duration::hours(*hours) <= now);
             if due {
-                run_and_record(db, tenant_id, *mode, *horizon, false, "schedule", now).await?;
-                runs += 1;
+                // One tenant's failure must not hold up the others': log it, and it is retried next hour.
+                match run_and_record(db, tenant_id, *mode, *horizon, false, "schedule", now).await {
+                    Ok(_) => runs += 1,
+                    Err(err) => {
+                        tracing::warn!(%tenant_id, mode = mode.as_str(), error = %err, "scheduled consolidation failed")
+                    }
+                }
             }
         }
     }

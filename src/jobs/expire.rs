@@ -23,7 +23,8 @@ WITH due AS (
     WHERE tenant_id = $1 AND memory_type = 'short_term' AND archived_at IS NULL AND expires_at <= $2
     FOR UPDATE SKIP LOCKED
 ), promoted AS (
-    UPDATE memories m SET memory_type = 'long_term', ttl_seconds = NULL, expires_at = NULL, updated_at = now()
+    UPDATE memories m SET memory_type = 'long_term', ttl_seconds = NULL, expires_at = NULL, updated_at = now(),
+        decayed_at = $2
     FROM due WHERE m.tenant_id = $1 AND m.id = due.id AND due.promote
     RETURNING m.*
 ), archived AS (

@@ -145,7 +145,35 @@ fn keep_original(memory: &mut super::NewMemory, original: String) {
     if !memory.metadata.is_object() {
         memory.metadata = serde_json::json!({});
     }
-    memory.metadata["original_content"] = serde_json::Value::String(original);
+    memory.metadata[ORIGINAL_KEY] = serde_json::Value::String(original);
+}
+
+/// The metadata key holding a summarised memory's original.
+pub const ORIGINAL_KEY: &str = "original_content";
+
+/// Callers may not set [`ORIGINAL_KEY`] themselves: it would mark a memory summarised and index words it
+/// does not show. `field` names the metadata in the error.
+pub fn check_reserved(metadata: &serde_json::Value, field: &str) -> Result<(), crate::error::ApiError> {
+    match metadata.get(ORIGINAL_KEY) {
+        Some(_) => Err(crate::error::ApiError::bad_request(format!(
+            "{field}.{ORIGINAL_KEY}: is set by the service when it summarises long content; send the full text as content"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// After an update: new content drops the old original (and is governed afresh by the caller); otherwise
+/// the original survives a replaced metadata object, so it is never lost.
+pub fn carry_original(current: &super::Memory, updated: &mut super::NewMemory, content_changed: bool) {
+    if let Some(obj) = updated.metadata.as_object_mut() {
+        obj.remove(ORIGINAL_KEY);
+    }
+    if content_changed {
+        return;
+    }
+    if let Some(original) = current.metadata.get(ORIGINAL_KEY).cloned() {
+        keep_original(updated, original.as_str().unwrap_or_default().to_owned());
+    }
 }
 
 #[cfg(test)]

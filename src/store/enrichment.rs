@@ -31,7 +31,8 @@ pub async fn link_preceding(tx: &mut TenantTx, memory_id: Uuid) -> Result<u64, A
                           AND p.created_at >= m.created_at - interval '7 days'
                           AND (p.created_at, p.id) < (m.created_at, m.id)
                       END
-                ORDER BY coalesce(p.sequence_number, 2147483647) DESC, p.created_at DESC, p.id DESC
+                ORDER BY CASE WHEN m.episode_id IS NULL THEN 0 ELSE coalesce(p.sequence_number, 2147483647) END DESC,
+                         p.created_at DESC, p.id DESC
                 LIMIT 1
            ) p
           WHERE m.tenant_id = $1 AND m.id = $2

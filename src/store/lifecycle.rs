@@ -139,7 +139,7 @@ pub async fn promote(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<
     change(
         tx,
         id,
-        "memory_type = 'long_term', ttl_seconds = NULL, expires_at = NULL, archived_at = NULL",
+        "memory_type = 'long_term', ttl_seconds = NULL, expires_at = NULL, archived_at = NULL, decayed_at = now()",
         "memory_type = 'short_term'",
         "promoted",
         actor,
@@ -155,7 +155,7 @@ pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<
         tx,
         id,
         "archived_at = NULL, last_accessed_at = now(), memory_type = 'long_term', ttl_seconds = NULL,
-         expires_at = NULL",
+         expires_at = NULL, decayed_at = now()",
         "archived_at IS NOT NULL",
         "restored",
         actor,

@@ -152,6 +152,10 @@ pub async fn update(
         .push(" THEN ")
         .push_bind(m.importance)
         .push(" ELSE base_importance END");
+    // ... and restarts the decay clock, so time before the change does not count against the new value.
+    qb.push(", decayed_at = CASE WHEN importance IS DISTINCT FROM ")
+        .push_bind(m.importance)
+        .push(" THEN now() ELSE decayed_at END");
     qb.push(", metadata = ").push_bind(&m.metadata);
     qb.push(", source_type = ").push_bind(&m.source_type);
     qb.push(", credibility = ").push_bind(m.credibility);

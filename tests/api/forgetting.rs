@@ -111,6 +111,10 @@ async fn importance_decays_daily_to_a_floor_and_not_under_flashbulb_protection()
     // An owner who sets importance sets the new floor's base.
     app.patch(key, &format!("/api/v1/memories/{ancient}"), &json!({"importance": 0.5})).await.ok(200);
     assert_eq!(field(&app, &ancient, "base_importance").await.as_f64(), Some(0.5));
+    // ... and the decay clock restarts: a day later it has decayed by one day, not by a thousand.
+    cairn::jobs::lifecycle::run_once(&app.db, Utc::now() + Duration::days(1) + Duration::hours(1)).await.unwrap();
+    let after = importance(ancient.clone()).await;
+    assert!((0.49..0.5).contains(&after), "{after}");
 }
 
 #[tokio::test]

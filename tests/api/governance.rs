@@ -109,3 +109,41 @@ async fn a_configured_chat_model_writes_the_summary_and_its_failure_falls_back_t
     let other = app.store(key, json!({"content": long_text().replace("Zanzibar", "Lisbon")})).await;
     assert!(other["content"].as_str().unwrap().starts_with("The ledger service moved to PostgreSQL after"), "{other}");
 }
+
+#[tokio::test]
+async fn the_original_is_reserved_survives_a_metadata_replacement_and_follows_new_content() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    app.post(key, "/api/v1/memories", &json!({"content": "short", "metadata": {"original_content": "hidden words"}}))
+        .await
+        .assert_error(400, "metadata.original_content: is set by the service");
+    app.post(
+        key,
+        "/api/v1/memories/batch",
+        &json!({"memories": [{"content": "x", "metadata": {"original_content": "y"}}]}),
+    )
+    .await
+    .assert_error(400, "memories[0].metadata.original_content");
+
+    let original = long_text();
+    let id = app.store(key, json!({"content": original})).await["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/memories/{id}");
+    app.patch(key, &path, &json!({"metadata": {"original_content": "spoof"}}))
+        .await
+        .assert_error(400, "metadata.original_content");
+    // Replacing metadata keeps the original.
+    let m = app.patch(key, &path, &json!({"metadata": {"source": "notes"}})).await.ok(200).clone();
+    assert_eq!(
+        (m["metadata"]["original_content"].as_str(), m["summarized"].as_bool()),
+        (Some(original.as_str()), Some(true))
+    );
+    // New short content drops it: not summarised any more, and the old words no longer find it.
+    let m = app.patch(key, &path, &json!({"content": "Now a short note"})).await.ok(200).clone();
+    assert_eq!((m["summarized"].as_bool(), m["metadata"].get("original_content")), (Some(false), None));
+    let found = app.post(key, "/api/v1/recall", &json!({"query": "Zanzibar"})).await.ok(200).clone();
+    assert_eq!(found["count"], 0, "{found}");
+    // New long content is summarised again.
+    let m = app.patch(key, &path, &json!({"content": long_text().replace("Zanzibar", "Oslo")})).await.ok(200).clone();
+    assert_eq!(m["summarized"], true);
+    assert!(m["content"].as_str().unwrap().chars().count() <= 320);
+}

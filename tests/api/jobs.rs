@@ -50,4 +50,14 @@ async fn job_status_counts_the_tenants_queues_failures_and_pipelines() {
     assert_eq!(failure["memory_ids"], serde_json::json!([first]));
     let other = app.get(b, "/api/v1/jobs/status").await.ok(200).clone();
     assert_eq!(other["recent_failures"], serde_json::json!([]));
+
+    // apalis records a success in last_error too ({"Ok":...}): that is not a failure.
+    sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Done', last_error = '{\"Ok\":null}' WHERE job_type = 'cairn::enrich'",
+    )
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let status = app.get(a, "/api/v1/jobs/status").await.ok(200).clone();
+    assert_eq!(status["recent_failures"].as_array().unwrap().len(), 1, "{status}");
 }

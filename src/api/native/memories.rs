@@ -75,6 +75,7 @@ async fn create_memory(
 ) -> Result<(StatusCode, Json<Memory>), ApiError> {
     let supersede = Supersede::take(&mut input)?;
     let mut new = NewMemory::parse(input, &parse_ctx(&state))?;
+    summarize::check_reserved(&new.metadata, "metadata")?;
     summarize::govern(&mut new, state.embedder.get().as_deref(), state.llm.as_deref()).await;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     match memories::insert(&mut tx, &new, &auth.actor()).await? {
@@ -217,6 +218,7 @@ async fn create_batch(
             )));
         }
         let mut new = NewMemory::parse(input, &item_ctx)?;
+        summarize::check_reserved(&new.metadata, &format!("memories[{index}].metadata"))?;
         // Long items are summarised by word overlap: a batch of 500 must not wait for 5,000 embeddings or
         // 500 chat completions.
         summarize::govern(&mut new, None, None).await;
@@ -360,7 +362,15 @@ async fn get_memory(State(state): State<AppState>, auth: Auth, PathId(id): PathI
 async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> Result<Json<Memory>, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let current = memories::get(&mut tx, id, true).await?.ok_or_else(|| not_found(id))?;
-    let (updated, embedding) = patch.apply(&current, &parse_ctx(state))?;
+    if let Some(metadata) = &patch.metadata {
+        summarize::check_reserved(metadata, "metadata")?;
+    }
+    let (mut updated, embedding) = patch.apply(&current, &parse_ctx(state))?;
+    let content_changed = updated.content != current.content;
+    summarize::carry_original(&current, &mut updated, content_changed);
+    if content_changed {
+        summarize::govern(&mut updated, state.embedder.get().as_deref(), state.llm.as_deref()).await;
+    }
     if updated.content_hash != current.content_hash {
         if let Some(existing_id) = memories::find_by_hash(&mut tx, &updated.content_hash, Some(id)).await? {
             return Err(duplicate(existing_id, "content"));

@@ -160,3 +160,19 @@ async fn schedule_status_validation_and_isolation() {
         .all(|r| r["report"]["processed"] == 0 || r["trigger"] == "schedule"));
     assert_eq!(b_status["history"].as_array().unwrap().iter().filter(|r| r["trigger"] == "manual").count(), 1);
 }
+
+#[tokio::test]
+async fn creative_runs_past_the_cap_find_the_pairs_left_over() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    // 16 memories, two types alternating, every pair at cosine 0.64: 64 cross-type candidates.
+    for i in 0..16 {
+        let mut v = vec![0.0; 384];
+        v[0] = 0.8;
+        v[1 + i] = 0.6;
+        store(&app, key, &format!("creative candidate {i}"), ["Decision", "Insight"][i % 2], v).await;
+    }
+    assert_eq!(consolidate(&app, key, json!({"mode": "creative"})).await["associations_created"], 50, "capped");
+    assert_eq!(consolidate(&app, key, json!({"mode": "creative"})).await["associations_created"], 14, "the rest");
+    assert_eq!(consolidate(&app, key, json!({"mode": "creative"})).await["associations_created"], 0);
+}

@@ -77,21 +77,32 @@ pub async fn run_workers(
     );
 }
 
+/// Runs one apalis queue until `$stop` resolves: Postgres storage polled every `$poll_ms`, jobs of type
+/// `$job` handed to `$handler` with `$data`, at most `$concurrency` at once. (A macro rather than a
+/// function: apalis' worker builder types do not name well in a generic signature.)
+macro_rules! serve_queue {
+    ($db:expr, $queue:expr, $job:ty, $poll_ms:expr, $name:literal, $data:expr, $concurrency:expr, $handler:path, $stop:expr) => {{
+        let config = Config::new($queue).set_poll_interval(Duration::from_millis($poll_ms));
+        let storage: PostgresStorage<$job> = PostgresStorage::new_with_config($db.queue_pool(), config);
+        let worker = WorkerBuilder::new(format!(concat!("cairn-", $name, "-{}"), uuid::Uuid::new_v4()))
+            .data($data)
+            .concurrency($concurrency)
+            .backend(storage)
+            .build_fn($handler);
+        let stop = $stop;
+        let signal = async move {
+            stop.await;
+            Ok(())
+        };
+        if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
+            tracing::error!(error = %err, queue = $queue, "worker stopped");
+        }
+    }};
+}
+
 async fn similar_worker(db: Db, stop: impl std::future::Future<Output = ()> + Send + 'static) {
-    let config = Config::new(similar::QUEUE).set_poll_interval(Duration::from_millis(500));
-    let storage: PostgresStorage<similar::SimilarJob> = PostgresStorage::new_with_config(db.queue_pool(), config);
-    let worker = WorkerBuilder::new(format!("cairn-similar-{}", uuid::Uuid::new_v4()))
-        .data(Arc::new(db))
-        .concurrency(1)
-        .backend(storage)
-        .build_fn(similar::handle);
-    let signal = async move {
-        stop.await;
-        Ok(())
-    };
-    if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
-        tracing::error!(error = %err, "similarity worker stopped");
-    }
+    let queue = db.clone();
+    serve_queue!(queue, similar::QUEUE, similar::SimilarJob, 500, "similar", Arc::new(db), 1, similar::handle, stop);
 }
 
 async fn enrich_worker(
@@ -99,26 +110,14 @@ async fn enrich_worker(
     extractor: enrich::Extractor,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) {
-    let config = Config::new(enrich::QUEUE).set_poll_interval(Duration::from_millis(500));
-    let storage: PostgresStorage<enrich::EnrichJob> = PostgresStorage::new_with_config(db.queue_pool(), config);
     // A chat model is remote: several requests may be in flight. The local rules take microseconds.
     let concurrency = match extractor {
         enrich::Extractor::Llm(_) => 4,
         enrich::Extractor::Local => 1,
     };
+    let queue = db.clone();
     let ctx = Arc::new(enrich::EnrichContext { db, extractor });
-    let worker = WorkerBuilder::new(format!("cairn-enrich-{}", uuid::Uuid::new_v4()))
-        .data(ctx)
-        .concurrency(concurrency)
-        .backend(storage)
-        .build_fn(enrich::handle);
-    let signal = async move {
-        stop.await;
-        Ok(())
-    };
-    if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
-        tracing::error!(error = %err, "enrichment worker stopped");
-    }
+    serve_queue!(queue, enrich::QUEUE, enrich::EnrichJob, 500, "enrich", ctx, concurrency, enrich::handle, stop);
 }
 
 async fn embed_worker(db: Db, embedder: EmbedderSlot, stop: impl std::future::Future<Output = ()> + Send + 'static) {
@@ -126,22 +125,10 @@ async fn embed_worker(db: Db, embedder: EmbedderSlot, stop: impl std::future::Fu
         tracing::info!("no embedder configured: this process does not take embedding jobs");
         return;
     }
-    let config = Config::new(embed::QUEUE).set_poll_interval(Duration::from_millis(250));
-    let storage: PostgresStorage<embed::EmbedJob> = PostgresStorage::new_with_config(db.queue_pool(), config);
     let concurrency = embedder.concurrency();
+    let queue = db.clone();
     let ctx = Arc::new(embed::EmbedContext { db, embedder });
-    let worker = WorkerBuilder::new(format!("cairn-embed-{}", uuid::Uuid::new_v4()))
-        .data(ctx)
-        .concurrency(concurrency)
-        .backend(storage)
-        .build_fn(embed::handle);
-    let signal = async move {
-        stop.await;
-        Ok(())
-    };
-    if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
-        tracing::error!(error = %err, "embedding worker stopped");
-    }
+    serve_queue!(queue, embed::QUEUE, embed::EmbedJob, 250, "embed", ctx, concurrency, embed::handle, stop);
 }
 
 async fn periodic(db: Db, stop: impl std::future::Future<Output = ()>) {

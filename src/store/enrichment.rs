@@ -45,7 +45,8 @@ pub async fn link_preceding(tx: &mut TenantTx, memory_id: Uuid) -> Result<u64, A
     Ok(done.rows_affected())
 }
 
-/// Sets a memory's summary, and its quality score unless one was given.
+/// Sets a memory's summary, and its quality score unless the caller gave one (a computed score is
+/// recomputed, so it follows content changes).
 pub async fn set_summary_quality(
     tx: &mut TenantTx,
     memory_id: Uuid,
@@ -54,7 +55,10 @@ pub async fn set_summary_quality(
 ) -> Result<(), ApiError> {
     let tenant_id = tx.tenant_id();
     sqlx::query(
-        "UPDATE memories SET summary = $3, quality_score = coalesce(quality_score, $4) WHERE tenant_id = $1 AND id = $2",
+        "UPDATE memories SET summary = $3,
+                quality_score = CASE WHEN quality_score IS NULL OR quality_computed THEN $4 ELSE quality_score END,
+                quality_computed = (quality_score IS NULL OR quality_computed)
+          WHERE tenant_id = $1 AND id = $2",
     )
     .bind(tenant_id)
     .bind(memory_id)

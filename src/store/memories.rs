@@ -160,6 +160,8 @@ pub async fn update(
     qb.push(", source_type = ").push_bind(&m.source_type);
     qb.push(", credibility = ").push_bind(m.credibility);
     qb.push(", quality_score = ").push_bind(m.quality_score);
+    // A score the owner sets is theirs: enrichment no longer recomputes it.
+    qb.push(", quality_computed = quality_computed AND quality_score IS NOT DISTINCT FROM ").push_bind(m.quality_score);
     qb.push(", emotion = ").push_bind(&m.emotion);
     qb.push(", emotional_valence = ").push_bind(m.emotional_valence);
     qb.push(", emotional_arousal = ").push_bind(m.emotional_arousal);

@@ -116,6 +116,18 @@ async fn summary_quality_status_and_reprocessing() {
         "given quality stays"
     );
     assert_eq!(app.get(key, "/api/v1/enrichment/status").await.ok(200)["ready"], 2);
+    // A computed score follows new content; a given one stays, also when the owner sets it later.
+    let first = m["quality_score"].as_f64().unwrap();
+    app.patch(key, &format!("/api/v1/memories/{rich}"), &json!({"content": "ok then"})).await.ok(200);
+    app.patch(key, &format!("/api/v1/memories/{given}"), &json!({"content": "Short note, changed."})).await.ok(200);
+    app.run_enrichment().await;
+    let recomputed = app.get(key, &format!("/api/v1/memories/{rich}")).await.ok(200)["quality_score"].as_f64().unwrap();
+    assert!(recomputed < first, "{recomputed} vs {first}");
+    assert_eq!(app.get(key, &format!("/api/v1/memories/{given}")).await.ok(200)["quality_score"], 0.42);
+    app.patch(key, &format!("/api/v1/memories/{rich}"), &json!({"quality_score": 0.9})).await.ok(200);
+    app.patch(key, &format!("/api/v1/memories/{rich}"), &json!({"content": "ok then, again"})).await.ok(200);
+    app.run_enrichment().await;
+    assert_eq!(app.get(key, &format!("/api/v1/memories/{rich}")).await.ok(200)["quality_score"], 0.9);
 
     let queued = app.post(key, "/api/v1/enrichment/reprocess", &json!({"ids": [rich, rich]})).await.ok(202).clone();
     assert_eq!(queued["queued"], 1);

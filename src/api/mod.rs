@@ -47,6 +47,16 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// Runs a recall for a tenant with this deployment's embedder, statistics and fusion.
+    pub async fn recall(
+        &self,
+        tenant_id: uuid::Uuid,
+        request: crate::recall::RecallRequest,
+    ) -> Result<crate::recall::RecallResponse, crate::error::ApiError> {
+        crate::recall::recall(&self.db, &self.embedder, &self.term_stats, self.config.recall_fusion, tenant_id, request)
+            .await
+    }
+
     pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> Self {
         let keys = KeyVerifier::new(db.owner().clone(), Duration::from_secs(config.key_cache_ttl_secs));
         let llm = config.llm().and_then(|c| match crate::llm::ChatModel::new(c) {

@@ -147,8 +147,8 @@ async fn periodic(db: Db, stop: impl std::future::Future<Output = ()>) {
                     Ok(_) => {}
                     Err(err) => tracing::warn!(error = %err, "scheduled consolidation failed; will retry"),
                 }
-                match lifecycle::purge_all(&db, chrono::Utc::now()).await {
-                    Ok(purged) if purged > 0 => tracing::info!(purged, "deleted memories past their archive retention"),
+                match lifecycle::run(&db, chrono::Utc::now(), lifecycle::Rules::RETENTION).await {
+                    Ok(r) if r.purged > 0 => tracing::info!(purged = r.purged, "deleted memories past their archive retention"),
                     Ok(_) => {}
                     Err(err) => tracing::warn!(error = %err, "retention pass failed; will retry"),
                 }

@@ -135,6 +135,21 @@ pub async fn settings(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Option<Ten
     .await
 }
 
+/// Every tenant's settings, by id.
+pub async fn all_settings(pool: &PgPool) -> sqlx::Result<Vec<(Uuid, TenantSettings)>> {
+    let rows: Vec<(Uuid, bool, i32, Option<i32>)> = sqlx::query_as(
+        "SELECT id, forgetting_enabled, forgetting_grace_days, archive_retention_days FROM tenants ORDER BY id",
+    )
+    .fetch_all(pool)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, forgetting_enabled, forgetting_grace_days, archive_retention_days)| {
+            (id, TenantSettings { forgetting_enabled, forgetting_grace_days, archive_retention_days })
+        })
+        .collect())
+}
+
 /// Replaces a tenant's settings (validated by the caller).
 pub async fn set_settings(pool: &PgPool, tenant_id: Uuid, s: &TenantSettings) -> sqlx::Result<()> {
     sqlx::query(

@@ -354,15 +354,7 @@ async fn recall_by_entity(
     };
     let mut request = RecallRequest::parse(params, Utc::now())?;
     request.count_access = false; // only the memories returned below are counted
-    let recalled = recall::recall(
-        &state.db,
-        &state.embedder,
-        &state.term_stats,
-        state.config.recall_fusion,
-        auth.tenant_id,
-        request,
-    )
-    .await?;
+    let recalled = state.recall(auth.tenant_id, request).await?;
     let ids: Vec<Uuid> = recalled.results.iter().map(|h| h.memory.id).collect();
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let mentions = store::mentions(&mut tx, &ids, &kinds).await?;

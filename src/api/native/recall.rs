@@ -10,7 +10,7 @@ use crate::api::extract::{ApiJson, ApiQuery};
 use crate::api::AppState;
 use crate::auth::Auth;
 use crate::error::ApiError;
-use crate::recall::{self, RecallParams, RecallRequest, RecallResponse};
+use crate::recall::{RecallParams, RecallRequest, RecallResponse};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(recall_post, recall_get))
@@ -18,16 +18,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 async fn run(state: &AppState, auth: &Auth, params: RecallParams) -> Result<Json<RecallResponse>, ApiError> {
     let request = RecallRequest::parse(params, Utc::now())?;
-    let response = recall::recall(
-        &state.db,
-        &state.embedder,
-        &state.term_stats,
-        state.config.recall_fusion,
-        auth.tenant_id,
-        request,
-    )
-    .await?;
-    Ok(Json(response))
+    Ok(Json(state.recall(auth.tenant_id, request).await?))
 }
 
 /// Recall memories.

@@ -197,3 +197,48 @@ mod tests {
         assert!(cut.chars().count() <= TARGET && cut.ends_with('…'));
     }
 }
+
+/// How a recall summary was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryMethod {
+    Llm,
+    Extractive,
+}
+
+impl SummaryMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Llm => "llm",
+            Self::Extractive => "extractive",
+        }
+    }
+}
+
+/// A short summary of recalled memories (SHODH's `summarize`): the chat model's in `language` (`en` or `de`)
+/// when one is configured and answers, otherwise the most central sentences of the memories themselves
+/// (extractive summaries stay in the memories' own language). None when there is nothing to summarise.
+pub async fn of_results(
+    contents: &[&str],
+    language: &str,
+    llm: Option<&crate::llm::ChatModel>,
+) -> Option<(String, SummaryMethod)> {
+    if contents.is_empty() {
+        return None;
+    }
+    if let Some(model) = llm {
+        let language = if language == "de" { "German" } else { "English" };
+        let system = format!(
+            "Summarise what these memories of an AI agent say, in {language}, in at most 400 characters. \
+             Keep names, numbers, decisions and reasons. Answer with the summary only."
+        );
+        let listing: String = contents.iter().map(|c| format!("- {c}\n")).collect();
+        match model.complete(&system, &listing).await {
+            Ok(answer) if !answer.trim().is_empty() => return Some((answer.trim().to_owned(), SummaryMethod::Llm)),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(model = model.model(), error = format!("{err:#}"), "LLM recall summary failed"),
+        }
+    }
+    let all: Vec<&str> = contents.iter().flat_map(|c| sentences(c)).collect();
+    let centrality = lexical_centrality(&all);
+    Some((select(&all, &centrality), SummaryMethod::Extractive))
+}

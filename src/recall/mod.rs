@@ -68,6 +68,7 @@ pub struct RecallParams {
     pub run_id: Option<String>,
     pub episode_id: Option<String>,
     pub min_importance: Option<f64>,
+    pub max_importance: Option<f64>,
     /// Lower time bound: ISO 8601 or English/German ("last week", "vor 2 Wochen"). Alias `from`.
     #[serde(alias = "from")]
     pub since: Option<String>,
@@ -220,11 +221,12 @@ impl RecallRequest {
             created_after: since,
             created_before: until,
             min_importance: params::unit("min_importance", p.min_importance)?,
-            max_importance: None,
+            max_importance: params::unit("max_importance", p.max_importance)?,
             include_archived: p.include_archived.unwrap_or(false),
             exclude_tags: normalize_tag_filter(&p.exclude_tags.0),
             episode_id: p.episode_id,
             valid_at,
+            only_ids: None,
         };
         Ok(Self {
             query,

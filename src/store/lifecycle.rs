@@ -147,6 +147,12 @@ pub async fn promote(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<
     .await
 }
 
+/// Archives a memory by hand (a soft delete): it leaves default recall and listings, keeps its relations,
+/// and can be restored. Recorded as an `archived` event.
+pub async fn archive(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<Memory>, ApiError> {
+    change(tx, id, "archived_at = now()", "archived_at IS NULL", "archived", actor).await
+}
+
 /// Restores an archived memory. A short-term memory comes back as long-term (restoring says "keep this",
 /// and expiry would otherwise archive it again); the restore counts as an access, so forgetting starts
 /// over.

@@ -230,6 +230,8 @@ pub struct ListFilter {
     pub episode_id: Option<String>,
     /// Only memories valid at this instant (`t_valid <= t < t_invalid`, open ends allowed).
     pub valid_at: Option<DateTime<Utc>>,
+    /// Only these memories (e.g. the neighbours of one memory).
+    pub only_ids: Option<Vec<Uuid>>,
 }
 
 impl ListFilter {
@@ -273,6 +275,9 @@ impl ListFilter {
         if let Some(t) = self.valid_at {
             qb.push(" AND (t_valid IS NULL OR t_valid <= ").push_bind(t);
             qb.push(") AND (t_invalid IS NULL OR t_invalid > ").push_bind(t).push(")");
+        }
+        if let Some(ids) = &self.only_ids {
+            qb.push(" AND id = ANY(").push_bind(ids.clone()).push(")");
         }
         if !self.include_archived {
             qb.push(" AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())");

@@ -12,6 +12,7 @@ pub mod lifecycle;
 pub mod memories;
 pub mod recall;
 pub mod relations;
+pub mod stats;
 pub mod tenants;
 
 use std::time::Duration;

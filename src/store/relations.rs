@@ -97,6 +97,38 @@ pub async fn delete(tx: &mut TenantTx, id: Uuid) -> Result<bool, ApiError> {
     Ok(done.rows_affected() == 1)
 }
 
+/// A page of the tenant's associations, newest first (those touching `memory` in either direction when
+/// given), with the total.
+pub async fn list(
+    tx: &mut TenantTx,
+    memory: Option<Uuid>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Association>, i64), ApiError> {
+    let tenant_id = tx.tenant_id();
+    let filter = "tenant_id = $1 AND ($2::uuid IS NULL OR source_id = $2 OR target_id = $2)";
+    let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM relations WHERE {filter}"))
+        .bind(tenant_id)
+        .bind(memory)
+        .fetch_one(tx.conn())
+        .await?;
+    let sql = format!("SELECT {COLUMNS} FROM relations WHERE {filter} ORDER BY created_at DESC, id LIMIT $3 OFFSET $4");
+    let page = sqlx::query_as(&sql).bind(tenant_id).bind(memory).bind(limit).bind(offset).fetch_all(tx.conn()).await?;
+    Ok((page, total))
+}
+
+/// Deletes every association from `source` to `target` (any type); how many.
+pub async fn delete_between(tx: &mut TenantTx, source: Uuid, target: Uuid) -> Result<u64, ApiError> {
+    let tenant_id = tx.tenant_id();
+    let done = sqlx::query("DELETE FROM relations WHERE tenant_id = $1 AND source_id = $2 AND target_id = $3")
+        .bind(tenant_id)
+        .bind(source)
+        .bind(target)
+        .execute(tx.conn())
+        .await?;
+    Ok(done.rows_affected())
+}
+
 /// One step of a traversal path.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, ToSchema)]
 pub struct PathStep {

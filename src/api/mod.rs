@@ -1,8 +1,10 @@
 //! HTTP: the router, shared state, the OpenAPI document, and the layers every request passes through.
-//! One folder per surface (`native/` today); each resource is one file with its own routes.
+//! One folder per surface (`native/`, `compat/` for AutoMem and SHODH); each resource is one file with its
+//! own routes.
 
+pub mod compat;
 pub mod extract;
-mod health;
+pub(crate) mod health;
 pub mod native;
 
 use std::sync::Arc;
@@ -89,7 +91,7 @@ impl AppState {
             `{\"status\":\"error\",\"code\":N,\"message\":\"...\"}`; the message names the offending field.",
         license(name = "Apache-2.0")
     ),
-    components(schemas(ErrorBody)),
+    components(schemas(ErrorBody, compat::shodh::ShodhError)),
     modifiers(&Security),
     security(("bearer" = []), ("api_key_header" = []), ("api_key_query" = [])),
     tags(
@@ -100,7 +102,11 @@ impl AppState {
         (name = "jobs", description = "Background work: queues, failures, pipeline states"),
         (name = "settings", description = "The tenant's lifecycle settings"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
-        (name = "health", description = "Liveness and database reachability")
+        (name = "health", description = "Liveness and database reachability"),
+        (name = "automem", description = "AutoMem's API at the root: `/memory`, `/recall`, `/associate`... \
+            (seed 000). Same tenant keys, same data; duplicates answer 200 with `deduplicated: true`"),
+        (name = "shodh", description = "The SHODH unified memory API under `/api` (seed 004). Errors take \
+            SHODH's `ErrorResponse` shape `{success: false, error, code, details}`")
     )
 )]
 struct ApiDoc;
@@ -127,18 +133,22 @@ struct ErrorResponses;
 
 impl Modify for ErrorResponses {
     fn modify(&self, openapi: &mut OpenApiDoc) {
-        let error = |description: &str| -> RefOr<OaResponse> {
+        let response = |schema: &str, description: &str| -> RefOr<OaResponse> {
             utoipa::openapi::ResponseBuilder::new()
                 .description(description)
                 .content(
                     "application/json",
-                    utoipa::openapi::ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build(),
+                    utoipa::openapi::ContentBuilder::new().schema(Some(Ref::from_schema_name(schema))).build(),
                 )
                 .into()
         };
         for item in openapi.paths.paths.values_mut() {
             let operations = [&mut item.get, &mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
             for op in operations.into_iter().flatten() {
+                // The SHODH surface answers errors in its own shape.
+                let shodh = op.tags.as_ref().is_some_and(|t| t.iter().any(|t| t == "shodh"));
+                let schema = if shodh { "ShodhError" } else { "ErrorBody" };
+                let error = |description: &str| response(schema, description);
                 let public = op.security.as_ref().is_some_and(|s| s.iter().all(|r| r == &Default::default()));
                 let responses = &mut op.responses.responses;
                 if !public {
@@ -158,7 +168,11 @@ impl Modify for ErrorResponses {
 }
 
 fn api_router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi()).merge(health::router()).merge(native::router())
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(health::router())
+        .merge(native::router())
+        .merge(compat::automem::router())
+        .merge(compat::shodh::router())
 }
 
 /// The OpenAPI document of every route.

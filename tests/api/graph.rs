@@ -150,7 +150,7 @@ async fn traversal_follows_edges_both_ways_by_strongest_path_and_ends_on_cycles(
     let ghost = uuid::Uuid::new_v4();
     app.get(key, &format!("/api/v1/memories/{ghost}/related")).await.assert_error(404, "not found");
     // Deleting a memory removes its edges.
-    app.delete(key, &format!("/api/v1/memories/{near}")).await.ok(200);
+    app.delete(key, &format!("/api/v1/memories/{near}?hard=true")).await.ok(200);
     assert_eq!(walk("?depth=3").await, ["side", "far", "middle"]);
 }
 

@@ -9,7 +9,7 @@ async fn health_reports_the_database_without_auth() {
     let app = spawn().await;
     let res = app.send(Method::GET, "/health", None, None).await;
     let body = res.ok(200);
-    assert_eq!(body["status"], "ok");
+    assert_eq!(body["status"], "healthy");
     assert_eq!(body["database"], "ok");
     assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
     assert!(body["uptime_seconds"].is_u64());

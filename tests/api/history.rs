@@ -11,7 +11,7 @@ async fn history_lists_every_change_oldest_first_and_outlives_the_memory() {
     let path = format!("/api/v1/memories/{id}");
     app.patch(&app.a.key, &path, &json!({"content": "v2"})).await.ok(200);
     app.patch(&app.a.key, &path, &json!({"importance": 0.8})).await.ok(200);
-    app.delete(&app.a.key, &path).await.ok(200);
+    app.delete(&app.a.key, &format!("{path}?hard=true")).await.ok(200);
     let history = app.get(&app.a.key, &format!("{path}/history")).await.ok(200).clone();
     let events = history["events"].as_array().unwrap();
     let kinds: Vec<_> = events.iter().map(|e| e["event_type"].as_str().unwrap()).collect();

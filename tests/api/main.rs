@@ -4,6 +4,7 @@
 mod helpers;
 
 mod auth;
+mod automem;
 mod batch;
 mod by_tag;
 mod cli;
@@ -27,5 +28,7 @@ mod openai;
 mod openapi;
 mod outage;
 mod recall;
+mod remem;
 mod robustness;
+mod shodh;
 mod update;

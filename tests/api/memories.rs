@@ -198,10 +198,10 @@ async fn delete_removes_the_memory_and_its_relations() {
         .execute(&mut conn)
         .await
         .unwrap();
-    let res = app.delete(&app.a.key, &format!("/api/v1/memories/{a}")).await;
+    let res = app.delete(&app.a.key, &format!("/api/v1/memories/{a}?hard=true")).await;
     assert_eq!(res.ok(200)["deleted"], true);
     app.get(&app.a.key, &format!("/api/v1/memories/{a}")).await.assert_error(404, "not found");
-    app.delete(&app.a.key, &format!("/api/v1/memories/{a}")).await.assert_error(404, "not found");
+    app.delete(&app.a.key, &format!("/api/v1/memories/{a}?hard=true")).await.assert_error(404, "not found");
     let relations: i64 = sqlx::query_scalar("SELECT count(*) FROM relations").fetch_one(&mut conn).await.unwrap();
     assert_eq!(relations, 0);
     app.get(&app.a.key, &format!("/api/v1/memories/{b}")).await.ok(200);

@@ -31,6 +31,31 @@ fn every_operation_is_documented_with_responses_and_errors() {
         "/api/v1/memories/{id}/history",
         "/api/v1/keys",
         "/api/v1/keys/{id}",
+        "/api/v1/memories/search",
+        "/api/v1/connections",
+        "/api/v1/connections/{src}/{dst}",
+        "/api/v1/stats",
+        "/api/v1/ready",
+        "/memory",
+        "/memory/batch",
+        "/memory/{id}",
+        "/memory/by-tag",
+        "/recall",
+        "/associate",
+        "/memories/{id}/related",
+        "/consolidate",
+        "/api/remember",
+        "/api/recall",
+        "/api/recall/by-tags",
+        "/api/context",
+        "/api/forget/{id}",
+        "/api/forget/by-tags",
+        "/api/memories",
+        "/api/memories/{id}",
+        "/api/consolidate",
+        "/api/stats",
+        "/api/health",
+        "/api/tags",
     ] {
         assert!(paths.contains_key(expected), "{expected} is not documented");
     }
@@ -44,8 +69,15 @@ fn every_operation_is_documented_with_responses_and_errors() {
                 responses.contains_key("400") && responses.contains_key("503"),
                 "{method} {path} lacks error responses"
             );
-            if path != "/health" {
+            let public = op["security"] == serde_json::json!([{}]);
+            if !public {
                 assert!(responses.contains_key("401"), "{method} {path} lacks 401");
+            }
+            // Each surface documents its own error shape.
+            let shodh = op["tags"].as_array().is_some_and(|t| t.contains(&serde_json::json!("shodh")));
+            let error_schema = if shodh { "ShodhError" } else { "ErrorBody" };
+            if let Some(schema) = responses["400"]["content"]["application/json"]["schema"]["$ref"].as_str() {
+                assert!(schema.ends_with(error_schema), "{method} {path}: 400 is {schema}, not {error_schema}");
             }
         }
     }

@@ -61,6 +61,15 @@ async fn consolidate(
     Writer(auth): Writer,
     ApiJson(body): ApiJson<ConsolidateRequest>,
 ) -> Result<Json<ConsolidateResponse>, ApiError> {
+    Ok(Json(run(&state, &auth, body).await?))
+}
+
+/// Runs (and records) a manual consolidation: the one every surface calls.
+pub(crate) async fn run(
+    state: &AppState,
+    auth: &Auth,
+    body: ConsolidateRequest,
+) -> Result<ConsolidateResponse, ApiError> {
     let mode = match body.mode.as_deref() {
         None => Mode::Full,
         Some(m) => Mode::parse(m)
@@ -76,7 +85,7 @@ async fn consolidate(
     let report =
         consolidate::run_and_record(&state.db, auth.tenant_id, mode, time_horizon, dry_run, "manual", Utc::now())
             .await?;
-    Ok(Json(ConsolidateResponse { status: "success", mode, time_horizon, dry_run, report }))
+    Ok(ConsolidateResponse { status: "success", mode, time_horizon, dry_run, report })
 }
 
 #[derive(Debug, Serialize, ToSchema)]

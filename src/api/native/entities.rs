@@ -321,6 +321,15 @@ async fn recall_by_entity(
     auth: Auth,
     ApiJson(body): ApiJson<EntityRecallRequest>,
 ) -> Result<Json<EntityRecallResponse>, ApiError> {
+    Ok(Json(recall_grouped(&state, &auth, body).await?))
+}
+
+/// Entity-grouped recall: the one every surface calls (textrawl's `recall_memories`).
+pub(crate) async fn recall_grouped(
+    state: &AppState,
+    auth: &Auth,
+    body: EntityRecallRequest,
+) -> Result<EntityRecallResponse, ApiError> {
     let query = body.query.as_deref().map(str::trim).unwrap_or("");
     let chars = query.chars().count();
     if chars == 0 || chars > MAX_QUERY_CHARS {
@@ -379,7 +388,7 @@ async fn recall_by_entity(
     }
     recall::count_access(&state.db, auth.tenant_id, kept.iter().map(|h| h.memory.id).collect(), false);
     let compact = body.compact.unwrap_or(state.config.compact_responses);
-    Ok(Json(match compact {
+    Ok(match compact {
         true => EntityRecallResponse::Compact(CompactRecall {
             n: kept.len(),
             e: groups
@@ -418,5 +427,5 @@ async fn recall_by_entity(
             search_mode: recalled.mode,
             notice: recalled.notice,
         }),
-    }))
+    })
 }

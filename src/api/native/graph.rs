@@ -194,17 +194,11 @@ async fn create_associations(
         Value::Object(_) => None,
         _ => return Err(ApiError::bad_request("body: must be an object")),
     };
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let Some(items) = items else {
-        let new = parse_item(&body, "")?;
-        let found = relations::existing(&mut tx, &[new.source, new.target]).await?;
-        if let Some(err) = missing("", &new, &found) {
-            return Err(err);
-        }
-        let association = relations::upsert(&mut tx, &new).await?;
-        tx.commit().await?;
+        let association = associate(&state, &auth, &body).await?;
         return Ok((StatusCode::CREATED, Json(AssociationStored { status: "success", association })).into_response());
     };
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let parsed: Vec<Result<NewAssociation, ApiError>> =
         items.iter().enumerate().map(|(i, v)| parse_item(v, &format!("associations[{i}]."))).collect();
     let ids: Vec<Uuid> = parsed.iter().flatten().flat_map(|a| [a.source, a.target]).collect();
@@ -244,6 +238,21 @@ async fn create_associations(
     Ok((status, Json(AssociationBatch { status: word, stored, failed, results })).into_response())
 }
 
+/// Stores one association (`{memory1_id, memory2_id, type?, strength?, properties?}`), updating the edge
+/// when the pair already has one of that type: the one association store every surface calls. Both memories
+/// must be the tenant's (404 otherwise).
+pub(crate) async fn associate(state: &AppState, auth: &Auth, body: &Value) -> Result<Association, ApiError> {
+    let new = parse_item(body, "")?;
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    let found = relations::existing(&mut tx, &[new.source, new.target]).await?;
+    if let Some(err) = missing("", &new, &found) {
+        return Err(err);
+    }
+    let association = relations::upsert(&mut tx, &new).await?;
+    tx.commit().await?;
+    Ok(association)
+}
+
 /// Delete an association.
 #[utoipa::path(delete, path = "/api/v1/associations/{id}", tag = "graph",
     params(("id" = Uuid, Path, description = "Association id")),
@@ -262,7 +271,7 @@ async fn delete_association(
         return Err(ApiError::not_found(format!("association {id} not found")));
     }
     tx.commit().await?;
-    Ok(Json(Deleted { status: "success", id, deleted: true }))
+    Ok(Json(Deleted { status: "success", id, deleted: true, hard: true }))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -315,6 +324,17 @@ async fn related_memories(
     PathId(id): PathId,
     ApiQuery(q): ApiQuery<RelatedQuery>,
 ) -> Result<Json<RelatedResponse>, ApiError> {
+    Ok(Json(related(&state, &auth, id, q).await?))
+}
+
+/// The memories reachable from `id` (404 when the tenant has no such memory): the one traversal every
+/// surface calls.
+pub(crate) async fn related(
+    state: &AppState,
+    auth: &Auth,
+    id: Uuid,
+    q: RelatedQuery,
+) -> Result<RelatedResponse, ApiError> {
     let depth = q.depth.unwrap_or(1);
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(ApiError::bad_request(format!("depth: must be between 1 and {MAX_DEPTH} (got {depth})")));
@@ -342,7 +362,7 @@ async fn related_memories(
         .into_iter()
         .map(|r| RelatedMemory { memory: r.memory, depth: r.depth, path_strength: r.path_strength, path: r.path.0 })
         .collect();
-    Ok(Json(RelatedResponse { memory_id: id, count: related.len(), related }))
+    Ok(RelatedResponse { memory_id: id, count: related.len(), related })
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

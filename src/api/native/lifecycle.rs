@@ -42,10 +42,15 @@ async fn promote_memory(
     Writer(auth): Writer,
     PathId(id): PathId,
 ) -> Result<Json<Memory>, ApiError> {
+    Ok(Json(promote(&state, &auth, id).await?))
+}
+
+/// Promotes a memory to long-term: the one promotion every surface calls.
+pub(crate) async fn promote(state: &AppState, auth: &Auth, id: uuid::Uuid) -> Result<Memory, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let memory = lifecycle::promote(&mut tx, id, &auth.actor()).await?.ok_or_else(|| not_found(id))?;
     tx.commit().await?;
-    Ok(Json(memory))
+    Ok(memory)
 }
 
 /// Restore an archived memory.

@@ -23,7 +23,7 @@ use crate::memory::{normalize_tag_filter, EmbeddingChange, Memory, MemoryInput, 
 use crate::recall::params;
 use crate::store::events::{self, MemoryEvent};
 use crate::store::memories::{self, Inserted, ListFilter};
-use crate::store::relations;
+use crate::store::{lifecycle, relations};
 
 /// Most memories in one batch (AutoMem's limit).
 pub const MAX_BATCH: usize = 500;
@@ -71,10 +71,16 @@ fn parse_ctx(state: &AppState) -> ParseCtx {
 async fn create_memory(
     State(state): State<AppState>,
     Writer(auth): Writer,
-    ApiJson(mut input): ApiJson<MemoryInput>,
+    ApiJson(input): ApiJson<MemoryInput>,
 ) -> Result<(StatusCode, Json<Memory>), ApiError> {
+    Ok((StatusCode::CREATED, Json(store(&state, &auth, input).await?)))
+}
+
+/// Stores one memory (with supersede mode): the one store every surface calls. A duplicate is a 409
+/// carrying `existing_id`.
+pub(crate) async fn store(state: &AppState, auth: &Auth, mut input: MemoryInput) -> Result<Memory, ApiError> {
     let supersede = Supersede::take(&mut input)?;
-    let mut new = NewMemory::parse(input, &parse_ctx(&state))?;
+    let mut new = NewMemory::parse(input, &parse_ctx(state))?;
     summarize::check_reserved(&new.metadata, "metadata")?;
     summarize::govern(&mut new, state.embedder.get().as_deref(), state.llm.as_deref()).await;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
@@ -92,7 +98,7 @@ async fn create_memory(
                 }
             }
             tx.commit().await?;
-            Ok((StatusCode::CREATED, Json(*memory)))
+            Ok(*memory)
         }
         Inserted::Duplicate { existing_id } => Err(duplicate(existing_id, "content")),
     }
@@ -198,8 +204,42 @@ async fn create_batch(
     Writer(auth): Writer,
     ApiJson(body): ApiJson<Value>,
 ) -> Result<(StatusCode, Json<BatchStored>), ApiError> {
-    let ctx = parse_ctx(&state);
+    let outcome = store_batch(&state, &auth, body, Duplicates::Reject).await?;
+    let stored = outcome.stored;
+    Ok((StatusCode::CREATED, Json(BatchStored { stored: stored.len(), memory_ids: outcome.ids, memories: stored })))
+}
+
+/// What a batch does with an item whose content is already stored (or repeats an earlier item).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Duplicates {
+    /// 409 for the whole batch; nothing is stored (the native API).
+    Reject,
+    /// The item resolves to the memory that holds the content (AutoMem clients do not expect 409).
+    Reuse,
+}
+
+/// A stored batch.
+pub(crate) struct BatchOutcome {
+    /// The memories written, in request order.
+    pub stored: Vec<Memory>,
+    /// Each item's memory id, in request order (an existing id for a reused duplicate).
+    pub ids: Vec<Uuid>,
+    /// Indexes of the items that resolved to an existing memory.
+    pub deduplicated: Vec<usize>,
+}
+
+/// Stores a batch of up to 500 memories in one transaction, all or nothing: the batch store every surface
+/// calls. Errors name the item (`memories[2].content: ...`).
+pub(crate) async fn store_batch(
+    state: &AppState,
+    auth: &Auth,
+    body: Value,
+    duplicates: Duplicates,
+) -> Result<BatchOutcome, ApiError> {
+    let ctx = parse_ctx(state);
     let mut parsed = Vec::new();
+    // Item index -> the earlier item it repeats.
+    let mut repeats: HashMap<usize, usize> = HashMap::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (index, item) in batch_items(body)?.into_iter().enumerate() {
         let item_ctx = ctx.item("memories", index);
@@ -222,29 +262,47 @@ async fn create_batch(
         // Long items are summarised by word overlap: a batch of 500 must not wait for 5,000 embeddings or
         // 500 chat completions.
         summarize::govern(&mut new, None, None).await;
-        if let Some(first) = seen.insert(new.content_hash.clone(), index) {
-            return Err(ApiError::Conflict {
-                message: format!("memories[{index}].content: duplicates memories[{first}].content"),
-                existing_id: None,
-            });
+        if let Some(first) = seen.get(&new.content_hash) {
+            if duplicates == Duplicates::Reject {
+                return Err(ApiError::Conflict {
+                    message: format!("memories[{index}].content: duplicates memories[{first}].content"),
+                    existing_id: None,
+                });
+            }
+            repeats.insert(index, *first);
+        } else {
+            seen.insert(new.content_hash.clone(), index);
         }
         parsed.push(new);
     }
     // Insert in content-hash order: two batches holding the same items in different orders then take
     // their unique-index locks in the same order and cannot deadlock.
-    let mut order: Vec<usize> = (0..parsed.len()).collect();
+    let mut order: Vec<usize> = (0..parsed.len()).filter(|i| !repeats.contains_key(i)).collect();
     order.sort_by(|a, b| parsed[*a].content_hash.cmp(&parsed[*b].content_hash));
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let actor = auth.actor();
     let mut stored: Vec<Option<Memory>> = vec![None; parsed.len()];
+    let mut ids: Vec<Option<Uuid>> = vec![None; parsed.len()];
+    let mut deduplicated: Vec<usize> = repeats.keys().copied().collect();
     for index in order {
         match memories::insert(&mut tx, &parsed[index], &actor).await? {
-            Inserted::Stored(memory) => stored[index] = Some(*memory),
+            Inserted::Stored(memory) => {
+                ids[index] = Some(memory.id);
+                stored[index] = Some(*memory);
+            }
+            Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reuse => {
+                ids[index] = Some(existing_id);
+                deduplicated.push(index);
+            }
             Inserted::Duplicate { existing_id } => {
                 return Err(duplicate(existing_id, &format!("memories[{index}].content")));
             }
         }
     }
+    for (index, first) in &repeats {
+        ids[*index] = ids[*first];
+    }
+    deduplicated.sort_unstable();
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     let pending: Vec<Uuid> = stored.iter().filter(|m| m.embedding_status == "pending").map(|m| m.id).collect();
     embed::enqueue(&mut tx, &pending).await?;
@@ -252,10 +310,7 @@ async fn create_batch(
     similar::enqueue(&mut tx, &supplied).await?;
     enrich::enqueue(&mut tx, &stored.iter().map(|m| m.id).collect::<Vec<_>>()).await?;
     tx.commit().await?;
-    Ok((
-        StatusCode::CREATED,
-        Json(BatchStored { stored: stored.len(), memory_ids: stored.iter().map(|m| m.id).collect(), memories: stored }),
-    ))
+    Ok(BatchOutcome { stored, ids: ids.into_iter().flatten().collect(), deduplicated })
 }
 
 /// Filters and paging of `GET /api/v1/memories`.
@@ -337,12 +392,22 @@ async fn list_memories(
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Json<MemoryPage>, ApiError> {
     let (limit, offset) = params::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
-    let filter = query.filter()?;
+    Ok(Json(list(&state, &auth, &query.filter()?, limit, offset).await?))
+}
+
+/// A page of memories matching `filter`, newest first, with the total.
+pub(crate) async fn list(
+    state: &AppState,
+    auth: &Auth,
+    filter: &ListFilter,
+    limit: i64,
+    offset: i64,
+) -> Result<MemoryPage, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let page = memories::list(&mut tx, &filter, limit, offset).await?;
+    let page = memories::list(&mut tx, filter, limit, offset).await?;
     tx.commit().await?;
     let has_more = offset + (page.memories.len() as i64) < page.total;
-    Ok(Json(MemoryPage { memories: page.memories, total: page.total, limit, offset, has_more }))
+    Ok(MemoryPage { memories: page.memories, total: page.total, limit, offset, has_more })
 }
 
 /// Get a memory by id (counts as an access).
@@ -353,13 +418,19 @@ async fn list_memories(
         (status = 404, description = "No such memory in this tenant", body = crate::error::ErrorBody)
     ))]
 async fn get_memory(State(state): State<AppState>, auth: Auth, PathId(id): PathId) -> Result<Json<Memory>, ApiError> {
+    Ok(Json(get(&state, &auth, id).await?))
+}
+
+/// One memory, counting the read as an access; 404 when the tenant has none with this id.
+pub(crate) async fn get(state: &AppState, auth: &Auth, id: Uuid) -> Result<Memory, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let memory = memories::get_and_touch(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     tx.commit().await?;
-    Ok(Json(memory))
+    Ok(memory)
 }
 
-async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> Result<Json<Memory>, ApiError> {
+/// Applies a partial update: the one update every surface calls.
+pub(crate) async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> Result<Memory, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let current = memories::get(&mut tx, id, true).await?.ok_or_else(|| not_found(id))?;
     if let Some(metadata) = &patch.metadata {
@@ -385,7 +456,7 @@ async fn update(state: &AppState, auth: &Auth, id: Uuid, patch: MemoryPatch) -> 
         embed::enqueue(&mut tx, &[id]).await?;
     }
     tx.commit().await?;
-    Ok(Json(memory))
+    Ok(memory)
 }
 
 /// Update a memory (partial).
@@ -407,7 +478,7 @@ async fn patch_memory(
     PathId(id): PathId,
     ApiJson(patch): ApiJson<MemoryPatch>,
 ) -> Result<Json<Memory>, ApiError> {
-    update(&state, &auth, id, patch).await
+    Ok(Json(update(&state, &auth, id, patch).await?))
 }
 
 /// Update a memory (partial; same as PATCH).
@@ -425,20 +496,34 @@ async fn put_memory(
     PathId(id): PathId,
     ApiJson(patch): ApiJson<MemoryPatch>,
 ) -> Result<Json<Memory>, ApiError> {
-    update(&state, &auth, id, patch).await
+    Ok(Json(update(&state, &auth, id, patch).await?))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"status": "success", "id": "0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10", "deleted": true}))]
+#[schema(example = json!({"status": "success", "id": "0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10", "deleted": true, "hard": true}))]
 pub struct Deleted {
     pub status: &'static str,
     pub id: Uuid,
     pub deleted: bool,
+    /// Whether the memory is gone for good (false: archived, restorable).
+    pub hard: bool,
 }
 
-/// Delete a memory and its relations.
+/// `?hard=` of a delete.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DeleteQuery {
+    /// `true`: remove the memory and its relations for good. `false` (default, remem's soft delete): archive
+    /// it, so it leaves recall and listings but `POST /api/v1/memories/{id}/restore` brings it back (archives
+    /// are purged after the tenant's retention).
+    pub hard: Option<bool>,
+}
+
+/// Delete a memory: archive it (default) or, with `hard=true`, remove it and its relations.
+///
+/// The audit trail stays either way. A soft delete of a memory that is already archived is a no-op.
 #[utoipa::path(delete, path = "/api/v1/memories/{id}", tag = "memories",
-    params(("id" = Uuid, Path, description = "Memory id")),
+    params(("id" = Uuid, Path, description = "Memory id"), DeleteQuery),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
         (status = 403, description = "Key lacks the write scope", body = crate::error::ErrorBody),
@@ -448,13 +533,32 @@ async fn delete_memory(
     State(state): State<AppState>,
     Writer(auth): Writer,
     PathId(id): PathId,
+    ApiQuery(query): ApiQuery<DeleteQuery>,
 ) -> Result<Json<Deleted>, ApiError> {
+    let hard = query.hard.unwrap_or(false);
+    match hard {
+        true => delete(&state, &auth, id).await?,
+        false => archive(&state, &auth, id).await?,
+    }
+    Ok(Json(Deleted { status: "success", id, deleted: true, hard }))
+}
+
+/// Archives a memory (a soft delete); 404 when the tenant has no such memory.
+pub(crate) async fn archive(state: &AppState, auth: &Auth, id: Uuid) -> Result<(), ApiError> {
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    lifecycle::archive(&mut tx, id, &auth.actor()).await?.ok_or_else(|| not_found(id))?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Deletes a memory and its relations (the audit trail stays); 404 when the tenant has none with this id.
+pub(crate) async fn delete(state: &AppState, auth: &Auth, id: Uuid) -> Result<(), ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     if !memories::delete(&mut tx, id, &auth.actor()).await? {
         return Err(not_found(id));
     }
     tx.commit().await?;
-    Ok(Json(Deleted { status: "success", id, deleted: true }))
+    Ok(())
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -469,13 +573,18 @@ pub struct ByTagQuery {
     pub offset: Option<i64>,
 }
 
+/// Tags normalised for matching; at least one.
+pub(crate) fn required_tags(tags: &[String]) -> Result<Vec<String>, ApiError> {
+    let tags = normalize_tag_filter(tags);
+    if tags.is_empty() {
+        return Err(ApiError::bad_request("tags: at least one tag is required"));
+    }
+    Ok(tags)
+}
+
 impl ByTagQuery {
     fn tags(&self) -> Result<Vec<String>, ApiError> {
-        let tags = normalize_tag_filter(&self.tags);
-        if tags.is_empty() {
-            return Err(ApiError::bad_request("tags: at least one tag is required"));
-        }
-        Ok(tags)
+        required_tags(&self.tags)
     }
 }
 
@@ -502,6 +611,11 @@ async fn list_by_tag(
     auth: Auth,
     ApiQuery(query): ApiQuery<ByTagQuery>,
 ) -> Result<Json<ByTagPage>, ApiError> {
+    Ok(Json(by_tag(&state, &auth, query).await?))
+}
+
+/// AutoMem's by-tag page: importance, then time, descending.
+pub(crate) async fn by_tag(state: &AppState, auth: &Auth, query: ByTagQuery) -> Result<ByTagPage, ApiError> {
     let tags = query.tags()?;
     let (limit, offset) = params::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
@@ -509,7 +623,7 @@ async fn list_by_tag(
     tx.commit().await?;
     let count = page.memories.len();
     let has_more = offset + (count as i64) < page.total;
-    Ok(Json(ByTagPage { tags, memories: page.memories, count, total: page.total, limit, offset, has_more }))
+    Ok(ByTagPage { tags, memories: page.memories, count, total: page.total, limit, offset, has_more })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -531,11 +645,16 @@ async fn delete_by_tag(
     Writer(auth): Writer,
     ApiQuery(query): ApiQuery<ByTagQuery>,
 ) -> Result<Json<DeletedByTag>, ApiError> {
-    let tags = query.tags()?;
+    Ok(Json(remove_by_tag(&state, &auth, &query.tags).await?))
+}
+
+/// Deletes every memory with any of the tags (exact, case-insensitive).
+pub(crate) async fn remove_by_tag(state: &AppState, auth: &Auth, tags: &[String]) -> Result<DeletedByTag, ApiError> {
+    let tags = required_tags(tags)?;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
     let deleted_count = memories::delete_by_tags(&mut tx, &tags, &auth.actor()).await?;
     tx.commit().await?;
-    Ok(Json(DeletedByTag { status: "success", tags, deleted_count }))
+    Ok(DeletedByTag { status: "success", tags, deleted_count })
 }
 
 #[derive(Debug, Serialize, ToSchema)]

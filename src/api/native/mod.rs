@@ -1,13 +1,14 @@
 //! The native API under `/api/v1` (remem's paths; AutoMem's and SHODH's fields).
 
-mod consolidate;
-mod entities;
-mod graph;
+pub(crate) mod consolidate;
+pub(crate) mod entities;
+pub(crate) mod graph;
 mod jobs;
 mod keys;
-mod lifecycle;
-mod memories;
-mod recall;
+pub(crate) mod lifecycle;
+pub(crate) mod memories;
+pub(crate) mod recall;
+pub(crate) mod remem;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -23,4 +24,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(jobs::router())
         .merge(lifecycle::router())
         .merge(consolidate::router())
+        .merge(remem::router())
 }

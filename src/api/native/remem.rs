@@ -1,0 +1,276 @@
+//! remem's routes on `/api/v1` that the resource files do not already serve: `POST /api/v1/memories/search`,
+//! connections (remem's name for associations) and stats. Each is a translation onto the native calls.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use chrono::Utc;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::graph::{self, RelatedQuery};
+use super::memories::MAX_PAGE;
+use crate::api::extract::{ApiJson, ApiQuery};
+use crate::api::AppState;
+use crate::auth::{Auth, Writer};
+use crate::error::ApiError;
+use crate::recall::params::{self, bad, StringList};
+use crate::recall::{RecallParams, RecallRequest, RecallResponse};
+use crate::store::relations::{self, Association};
+use crate::store::stats::{self, TenantStats};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(search))
+        .routes(routes!(list_connections, create_connection))
+        .routes(routes!(delete_connection))
+        .routes(routes!(tenant_stats))
+}
+
+/// remem's search body.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"query": "communication preferences", "search_type": "hybrid", "limit": 5,
+    "min_importance": 0.5}))]
+pub struct SearchRequest {
+    /// What to look for, 1..=1000 characters (optional with `related_to`).
+    pub query: Option<String>,
+    /// `hybrid` (default), `semantic` or `keyword`.
+    pub search_type: Option<String>,
+    /// 1..=100, default 10.
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// Only memories associated with this memory (one hop, either direction).
+    pub related_to: Option<Uuid>,
+    pub min_importance: Option<f64>,
+    pub max_importance: Option<f64>,
+    /// `short_term` or `long_term`.
+    pub memory_type: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    pub tags: StringList,
+}
+
+/// Search memories (remem).
+///
+/// The native recall with remem's names: `search_type` is the mode, `related_to` keeps the memories one
+/// association away from that memory (404 if the tenant has no such memory), and importance bounds filter.
+/// Answers in recall's shape.
+#[utoipa::path(post, path = "/api/v1/memories/search", tag = "recall", request_body = SearchRequest,
+    responses(
+        (status = 200, description = "Scored results", body = RecallResponse),
+        (status = 404, description = "`related_to` names no memory of this tenant", body = crate::error::ErrorBody)
+    ))]
+async fn search(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiJson(body): ApiJson<SearchRequest>,
+) -> Result<Json<RecallResponse>, ApiError> {
+    let mode = match body.search_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some(m @ ("hybrid" | "semantic" | "keyword")) => Some(m.to_owned()),
+        Some(other) => return Err(bad("search_type", format!("must be hybrid, semantic or keyword (got {other:?})"))),
+    };
+    let params = RecallParams {
+        query: body.query,
+        mode,
+        limit: body.limit,
+        offset: body.offset,
+        tags: body.tags,
+        memory_type: body.memory_type,
+        min_importance: body.min_importance,
+        max_importance: body.max_importance,
+        ..RecallParams::default()
+    };
+    let mut request = RecallRequest::parse(params, Utc::now())?;
+    if let Some(id) = body.related_to {
+        let query = RelatedQuery { limit: Some(graph::MAX_RELATED), ..RelatedQuery::default() };
+        let related = graph::related(&state, &auth, id, query).await.map_err(|e| {
+            if let ApiError::NotFound(m) = e {
+                ApiError::NotFound(format!("related_to: {m}"))
+            } else {
+                e
+            }
+        })?;
+        request.filter.only_ids = Some(related.related.iter().map(|r| r.memory.id).collect());
+    }
+    Ok(Json(state.recall(auth.tenant_id, request).await?))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ConnectionQuery {
+    /// Only connections touching this memory (either end).
+    pub memory_id: Option<Uuid>,
+    /// 1..=200, default 50.
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConnectionPage {
+    pub connections: Vec<Connection>,
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+    pub has_more: bool,
+}
+
+/// An association in remem's vocabulary.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Connection {
+    pub id: Uuid,
+    pub source_id: Uuid,
+    pub target_id: Uuid,
+    /// The association type.
+    pub relationship: String,
+    pub strength: f32,
+    #[schema(value_type = Object)]
+    pub properties: Value,
+    pub created_at: chrono::DateTime<Utc>,
+}
+
+impl From<Association> for Connection {
+    fn from(a: Association) -> Self {
+        Self {
+            id: a.id,
+            source_id: a.memory1_id,
+            target_id: a.memory2_id,
+            relationship: a.rel_type,
+            strength: a.strength,
+            properties: a.properties.0,
+            created_at: a.created_at,
+        }
+    }
+}
+
+/// List connections (associations), newest first.
+#[utoipa::path(get, path = "/api/v1/connections", tag = "graph", params(ConnectionQuery),
+    responses((status = 200, description = "A page of connections", body = ConnectionPage)))]
+async fn list_connections(
+    State(state): State<AppState>,
+    auth: Auth,
+    ApiQuery(q): ApiQuery<ConnectionQuery>,
+) -> Result<Json<ConnectionPage>, ApiError> {
+    let (limit, offset) = params::page(q.limit, q.offset, MAX_PAGE, 50)?;
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    let (page, total) = relations::list(&mut tx, q.memory_id, limit, offset).await?;
+    tx.commit().await?;
+    let has_more = offset + (page.len() as i64) < total;
+    Ok(Json(ConnectionPage {
+        connections: page.into_iter().map(Connection::from).collect(),
+        total,
+        limit,
+        offset,
+        has_more,
+    }))
+}
+
+/// remem's connection body.
+#[derive(Debug, Deserialize, ToSchema)]
+#[schema(example = json!({"source_id": "5d0f3f7c-2a8e-4b59-9a57-0e2a7c0b6f11",
+    "target_id": "8c7e9a21-3b4d-4f6e-8a1b-2c3d4e5f6a7b", "relationship": "RelatedTo", "strength": 0.7}))]
+pub struct ConnectionInput {
+    pub source_id: Option<Value>,
+    pub target_id: Option<Value>,
+    /// An association type, AutoMem's or remem's names (`RelatedTo`, `CausedBy`...). Alias
+    /// `relationship_type`, `type`. Default RELATES_TO.
+    #[serde(alias = "relationship_type", alias = "type")]
+    pub relationship: Option<Value>,
+    /// 0..=1, default 0.5.
+    pub strength: Option<Value>,
+    #[schema(value_type = Option<Object>)]
+    pub properties: Option<Value>,
+}
+
+/// Connect two memories (an association).
+#[utoipa::path(post, path = "/api/v1/connections", tag = "graph", request_body = ConnectionInput,
+    responses(
+        (status = 201, description = "Stored (or updated)", body = Connection),
+        (status = 403, description = "Key lacks the write scope", body = crate::error::ErrorBody),
+        (status = 404, description = "A memory does not exist in this tenant", body = crate::error::ErrorBody)
+    ))]
+async fn create_connection(
+    State(state): State<AppState>,
+    Writer(auth): Writer,
+    ApiJson(body): ApiJson<ConnectionInput>,
+) -> Result<(StatusCode, Json<Connection>), ApiError> {
+    let association = json!({"memory1_id": body.source_id, "memory2_id": body.target_id,
+        "type": body.relationship, "strength": body.strength, "properties": body.properties});
+    let stored =
+        graph::associate(&state, &auth, &association).await.map_err(|e| rename_fields(e, CONNECTION_FIELDS))?;
+    Ok((StatusCode::CREATED, Json(stored.into())))
+}
+
+const CONNECTION_FIELDS: &[(&str, &str)] =
+    &[("memory1_id", "source_id"), ("memory2_id", "target_id"), ("type", "relationship")];
+
+/// An error of the native call with its field names in this surface's words.
+pub(crate) fn rename_fields(err: ApiError, names: &[(&str, &str)]) -> ApiError {
+    let rename = |message: String| {
+        names.iter().fold(message, |m, (native, ours)| match m.strip_prefix(&format!("{native}:")) {
+            Some(rest) => format!("{ours}:{rest}"),
+            None => m,
+        })
+    };
+    match err {
+        ApiError::BadRequest(m) => ApiError::BadRequest(rename(m)),
+        ApiError::NotFound(m) => ApiError::NotFound(rename(m)),
+        other => other,
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ConnectionsDeleted {
+    pub status: &'static str,
+    pub source_id: Uuid,
+    pub target_id: Uuid,
+    /// Associations removed (one per type).
+    pub deleted_count: u64,
+}
+
+/// Disconnect two memories: every association from `src` to `dst`.
+#[utoipa::path(delete, path = "/api/v1/connections/{src}/{dst}", tag = "graph",
+    params(("src" = Uuid, Path, description = "Source memory"), ("dst" = Uuid, Path, description = "Target memory")),
+    responses(
+        (status = 200, description = "Deleted", body = ConnectionsDeleted),
+        (status = 403, description = "Key lacks the write scope", body = crate::error::ErrorBody),
+        (status = 404, description = "No connection from src to dst in this tenant", body = crate::error::ErrorBody)
+    ))]
+async fn delete_connection(
+    State(state): State<AppState>,
+    Writer(auth): Writer,
+    Path((src, dst)): Path<(String, String)>,
+) -> Result<Json<ConnectionsDeleted>, ApiError> {
+    let parse = |field: &str, raw: &str| {
+        Uuid::parse_str(raw.trim())
+            .map_err(|_| bad(field, format!("not a valid UUID: {:?}", raw.chars().take(64).collect::<String>())))
+    };
+    let (source_id, target_id) = (parse("src", &src)?, parse("dst", &dst)?);
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    let deleted_count = relations::delete_between(&mut tx, source_id, target_id).await?;
+    if deleted_count == 0 {
+        return Err(ApiError::not_found(format!("no connection from {source_id} to {target_id}")));
+    }
+    tx.commit().await?;
+    Ok(Json(ConnectionsDeleted { status: "success", source_id, target_id, deleted_count }))
+}
+
+/// The tenant's statistics (shared by every surface's stats).
+pub(crate) async fn load_stats(state: &AppState, auth: &Auth) -> Result<TenantStats, ApiError> {
+    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
+    let stats = stats::tenant_stats(&mut tx).await?;
+    tx.commit().await?;
+    Ok(stats)
+}
+
+/// The tenant's memories in numbers.
+#[utoipa::path(get, path = "/api/v1/stats", tag = "memories",
+    responses((status = 200, description = "Counts", body = TenantStats)))]
+async fn tenant_stats(State(state): State<AppState>, auth: Auth) -> Result<Json<TenantStats>, ApiError> {
+    Ok(Json(load_stats(&state, &auth).await?))
+}

@@ -84,6 +84,13 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             eval_locomo(&data, url, &mode, keep_tenants, &db, app).await
         }
         Command::Reembed { tenant, db, app } => reembed(tenant, &db, &app).await,
+        Command::Mcp { stdio, url, key } => {
+            if !stdio {
+                bail!("cairn mcp needs --stdio (the HTTP server already serves MCP at /mcp)");
+            }
+            tracing::info!(url = %url, "bridging MCP on stdio");
+            crate::mcp_stdio::run(crate::mcp_stdio::Bridge::new(&url, key)?).await
+        }
         Command::Tenant(command) => tenant(command).await,
         Command::Key(command) => key(command).await,
     }

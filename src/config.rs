@@ -50,6 +50,18 @@ pub enum Command {
     /// Measure retrieval quality.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Serve MCP for a desktop client: `--stdio` bridges stdin/stdout to a remote Cairn's `/mcp`.
+    Mcp {
+        /// Speak MCP on stdin/stdout (the only transport of this command; the HTTP server serves `/mcp`).
+        #[arg(long)]
+        stdio: bool,
+        /// The Cairn to use, e.g. https://cairn.example.com.
+        #[arg(long, env = "CAIRN_URL")]
+        url: String,
+        /// The tenant API key.
+        #[arg(long, env = "CAIRN_API_KEY", hide_env_values = true, value_parser = parse_secret)]
+        key: SecretString,
+    },
     /// Re-embed memories with the configured local model (after a model change), with a progress bar.
     Reembed {
         /// Only this tenant (default: every tenant).

@@ -15,6 +15,7 @@ pub mod eval;
 pub mod graph;
 pub mod jobs;
 pub mod llm;
+pub mod mcp_stdio;
 pub mod memory;
 pub mod openai_compat;
 pub mod recall;

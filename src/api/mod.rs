@@ -1,10 +1,11 @@
 //! HTTP: the router, shared state, the OpenAPI document, and the layers every request passes through.
-//! One folder per surface (`native/`, `compat/` for AutoMem and SHODH); each resource is one file with its
-//! own routes.
+//! One folder per surface (`native/`, `compat/` for AutoMem and SHODH, `mcp`); each resource is one file with
+//! its own routes.
 
 pub mod compat;
 pub mod extract;
 pub(crate) mod health;
+pub mod mcp;
 pub mod native;
 
 use std::sync::Arc;
@@ -92,6 +93,7 @@ impl AppState {
         license(name = "Apache-2.0")
     ),
     components(schemas(ErrorBody, compat::shodh::ShodhError)),
+    paths(mcp::mcp_endpoint),
     modifiers(&Security),
     security(("bearer" = []), ("api_key_header" = []), ("api_key_query" = [])),
     tags(
@@ -105,6 +107,7 @@ impl AppState {
         (name = "health", description = "Liveness and database reachability"),
         (name = "automem", description = "AutoMem's API at the root: `/memory`, `/recall`, `/associate`... \
             (seed 000). Same tenant keys, same data; duplicates answer 200 with `deduplicated: true`"),
+        (name = "mcp", description = "The MCP server (streamable HTTP, JSON-RPC 2.0), authenticated with the same keys"),
         (name = "shodh", description = "The SHODH unified memory API under `/api` (seed 004). Errors take \
             SHODH's `ErrorResponse` shape `{success: false, error, code, details}`")
     )
@@ -195,7 +198,11 @@ pub fn router(state: AppState) -> Router {
     let doc = document(doc);
     let request_id = HeaderName::from_static("x-request-id");
     let spec = Arc::new(doc.clone());
+    let mcp = Router::new()
+        .fallback_service(mcp::service(state.clone()))
+        .layer(middleware::from_fn_with_state(state.clone(), mcp::authenticate));
     routes
+        .nest("/mcp", mcp)
         .route("/openapi.json", get(move || async move { Json(spec.as_ref().clone()) }))
         .merge(SwaggerUi::new("/docs").url("/docs/openapi.json", doc))
         .fallback(|| async { ApiError::not_found("no such route") })

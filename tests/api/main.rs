@@ -23,6 +23,7 @@ mod isolation;
 mod jobs;
 mod lifecycle;
 mod listing;
+mod mcp;
 mod memories;
 mod openai;
 mod openapi;

@@ -56,6 +56,7 @@ fn every_operation_is_documented_with_responses_and_errors() {
         "/api/stats",
         "/api/health",
         "/api/tags",
+        "/mcp",
     ] {
         assert!(paths.contains_key(expected), "{expected} is not documented");
     }

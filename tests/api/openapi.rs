@@ -101,3 +101,38 @@ async fn the_server_serves_the_document_and_offline_docs() {
     let script = app.client.get(app.url("/docs/swagger-ui-bundle.js")).send().await.unwrap();
     assert_eq!(script.status(), 200, "the UI's JavaScript is served locally");
 }
+
+/// Each compatibility surface is tagged as such and carries its seed's request examples.
+#[test]
+fn surfaces_are_tagged_and_carry_the_seeds_examples() {
+    let doc = serde_json::to_value(cairn::api::openapi()).unwrap();
+    let paths = doc["paths"].as_object().unwrap();
+    for (path, item) in paths {
+        let expected = match path.as_str() {
+            "/health" => continue,
+            "/mcp" => "mcp",
+            p if p.starts_with("/api/v1/") => continue,
+            p if p.starts_with("/api/") => "shodh",
+            _ => "automem",
+        };
+        for (method, op) in item.as_object().unwrap() {
+            let tags = op["tags"].as_array().unwrap();
+            assert!(tags.contains(&serde_json::json!(expected)), "{method} {path} is not tagged {expected}: {tags:?}");
+        }
+    }
+    let body =
+        |path: &str, method: &str| doc["paths"][path][method]["requestBody"]["content"]["application/json"].clone();
+    let remember = body("/api/remember", "post");
+    let names: Vec<&String> = remember["examples"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["backdated", "basic", "emotional", "episodic"]);
+    assert_eq!(remember["examples"]["backdated"]["value"]["created_at"], "2024-12-05T12:00:00Z");
+    let recall = body("/api/recall", "post");
+    let names: Vec<&String> = recall["examples"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["basic", "before_filter", "filtered", "quality_boosted", "time_range"]);
+    let store = body("/memory", "post");
+    assert!(store["example"]["content"].as_str().unwrap().starts_with("Chose PostgreSQL over MongoDB."));
+    assert_eq!(body("/memory/batch", "post")["example"]["memories"].as_array().unwrap().len(), 2);
+    assert_eq!(body("/memory/{id}", "patch")["example"]["importance"], 0.95);
+    let stored = &doc["components"]["schemas"]["Stored"]["example"];
+    assert_eq!(stored["qdrant"], "queued");
+}

@@ -196,6 +196,16 @@ pub struct ScoredMemory {
     pub relevance_score: f64,
 }
 
+impl From<crate::recall::RecallHit> for ScoredMemory {
+    fn from(hit: crate::recall::RecallHit) -> Self {
+        Self {
+            similarity_score: hit.score_components.semantic.unwrap_or(0.0),
+            relevance_score: hit.score,
+            memory: hit.memory,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ShodhRecallResponse {
     pub memories: Vec<ScoredMemory>,
@@ -272,15 +282,7 @@ async fn recall_memories(
         }
         false => None,
     };
-    let memories: Vec<ScoredMemory> = answer
-        .results
-        .into_iter()
-        .map(|h| ScoredMemory {
-            similarity_score: h.score_components.semantic.unwrap_or(0.0),
-            relevance_score: h.score,
-            memory: h.memory,
-        })
-        .collect();
+    let memories: Vec<ScoredMemory> = answer.results.into_iter().map(ScoredMemory::from).collect();
     Ok(Json(ShodhRecallResponse {
         count: memories.len(),
         memories,
@@ -373,15 +375,7 @@ pub(crate) async fn surface(
     let query: String = context.chars().take(crate::recall::MAX_QUERY_CHARS).collect();
     let params = RecallParams { query: Some(query), limit: Some(limit), ..RecallParams::default() };
     let answer = state.recall(auth.tenant_id, RecallRequest::parse(params, Utc::now())?).await?;
-    let surfaced: Vec<ScoredMemory> = answer
-        .results
-        .into_iter()
-        .map(|h| ScoredMemory {
-            similarity_score: h.score_components.semantic.unwrap_or(0.0),
-            relevance_score: h.score,
-            memory: h.memory,
-        })
-        .collect();
+    let surfaced: Vec<ScoredMemory> = answer.results.into_iter().map(ScoredMemory::from).collect();
     let (ingested, ingested_id) = match auto_ingest {
         false => (false, None),
         true => {
@@ -492,8 +486,7 @@ async fn list_memories(
     auth: Auth,
     ApiQuery(q): ApiQuery<ShodhListQuery>,
 ) -> Result<Json<ShodhMemoryList>, ApiError> {
-    let limit = bounded("limit", q.limit, 1, 100, 20)?;
-    let offset = bounded("offset", q.offset, 0, 1_000_000, 0)?;
+    let (limit, offset) = crate::recall::params::page(q.limit, q.offset, 100, 20)?;
     let kinds = crate::recall::params::kinds("type", &q.kind.into_iter().collect::<Vec<_>>())?;
     let filter = ListFilter { kinds, ..ListFilter::default() };
     let page = memories::list(&state, &auth, &filter, limit, offset).await?;

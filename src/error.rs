@@ -68,6 +68,22 @@ impl ApiError {
         Self::NotFound(message.into())
     }
 
+    /// The same error with the field it names in another surface's words: `names` maps a native field
+    /// (`memory1_id`) to the caller's (`source_id`). Only 400 and 404 messages name fields.
+    pub fn with_field_names(self, names: &[(&str, &str)]) -> Self {
+        let rename = |message: String| {
+            names.iter().fold(message, |m, (native, ours)| match m.strip_prefix(&format!("{native}:")) {
+                Some(rest) => format!("{ours}:{rest}"),
+                None => m,
+            })
+        };
+        match self {
+            Self::BadRequest(m) => Self::BadRequest(rename(m)),
+            Self::NotFound(m) => Self::NotFound(rename(m)),
+            other => other,
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,

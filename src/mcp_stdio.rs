@@ -3,8 +3,9 @@
 //! Each JSON-RPC line read from stdin is POSTed to `<url>/mcp` with the tenant key, and every JSON-RPC
 //! message of the answer is written to stdout, one per line; logs go to stderr. The retry policy is
 //! AutoMem's MCP client's: network errors and 5xx are retried 3 times after 0.5 s, 1 s and 2 s; 4xx are
-//! never retried; each attempt times out after 25 s (inside Claude Desktop's 30 s). A request that still
-//! fails gets a JSON-RPC error naming the cause, so the client never waits on a dropped call.
+//! never retried; a call gets 25 s in all, retries included, so it answers inside Claude Desktop's 30 s.
+//! A request that still fails gets a JSON-RPC error naming the cause, so the client never waits on a
+//! dropped call.
 //!
 //! Hand-written rather than rmcp's client transport: that transport needs reqwest 0.13, a second HTTP
 //! stack in the production binary, and a bridge only forwards messages it never interprets.
@@ -19,7 +20,7 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::{mpsc, RwLock};
 
-/// Per-attempt timeout.
+/// How long one call may take, retries included.
 pub const TIMEOUT: Duration = Duration::from_secs(25);
 /// The delay before the first retry; each further one doubles it (0.5 s, 1 s, 2 s).
 pub const FIRST_RETRY: Duration = Duration::from_millis(500);
@@ -38,6 +39,7 @@ pub struct Bridge {
     protocol: Arc<RwLock<Option<String>>>,
     first_retry: Duration,
     retries: usize,
+    timeout: Duration,
 }
 
 /// Why an attempt failed.
@@ -53,7 +55,7 @@ impl Bridge {
         Self::with_policy(base_url, key, TIMEOUT, FIRST_RETRY, RETRIES)
     }
 
-    /// As [`Bridge::new`] with another timeout and retry schedule (tests).
+    /// As [`Bridge::new`] with another time budget per call and retry schedule (tests).
     pub fn with_policy(
         base_url: &str,
         key: SecretString,
@@ -64,7 +66,7 @@ impl Bridge {
         let base = base_url.trim_end_matches('/');
         let endpoint = if base.ends_with("/mcp") { base.to_owned() } else { format!("{base}/mcp") };
         let client = reqwest::Client::builder().timeout(timeout).build().context("building the HTTP client")?;
-        Ok(Self { client, endpoint, key: Arc::new(key), protocol: Arc::default(), first_retry, retries })
+        Ok(Self { client, endpoint, key: Arc::new(key), protocol: Arc::default(), first_retry, retries, timeout })
     }
 
     async fn attempt(&self, message: &Value) -> Result<Vec<Value>, Failure> {
@@ -130,13 +132,18 @@ impl Bridge {
             .with_min_delay(self.first_retry)
             .with_factor(2.0)
             .with_max_times(self.retries);
-        let outcome = (|| self.attempt(message))
+        let attempts = (|| self.attempt(message))
             .retry(retry)
             .when(|f: &Failure| f.retryable)
             .notify(|f: &Failure, after: Duration| {
                 tracing::warn!(error = %f.message, retry_in_ms = after.as_millis() as u64, "MCP call failed; retrying")
+            });
+        let outcome = tokio::time::timeout(self.timeout, attempts).await.unwrap_or_else(|_| {
+            Err(Failure {
+                retryable: false,
+                message: format!("no answer from {} within {} s", self.endpoint, self.timeout.as_secs_f32()),
             })
-            .await;
+        });
         match outcome {
             Ok(replies) => {
                 if message["method"] == "initialize" {

@@ -41,6 +41,7 @@ pub fn service(state: AppState) -> StreamableHttpService<CairnMcp, NeverSessionM
         .with_legacy_session_mode(false)
         .with_json_response(true)
         .with_sse_keep_alive(None)
+        .with_max_request_body_bytes(state.config.max_body_bytes)
         // The Host check guards unauthenticated local servers against DNS rebinding; every call here needs
         // a tenant key, and a hosted service answers on names we cannot list in advance.
         .disable_allowed_hosts();
@@ -101,6 +102,39 @@ fn object<T: Serialize>(args: &T) -> Map<String, Value> {
     match serde_json::to_value(args) {
         Ok(Value::Object(map)) => map.into_iter().filter(|(_, v)| !v.is_null()).collect(),
         _ => Map::new(),
+    }
+}
+
+/// Tool arguments whose deserialization errors name the field (`content: invalid type: integer 5, expected a
+/// string`); the input schema is `T`'s.
+pub struct Args<T>(pub T);
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Args<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        serde_path_to_error::deserialize(value).map(Args).map_err(|err| {
+            let path = err.path().to_string();
+            let inner = err.into_inner();
+            serde::de::Error::custom(if path == "." { inner.to_string() } else { format!("{path}: {inner}") })
+        })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Args<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+
+    fn inline_schema() -> bool {
+        T::inline_schema()
     }
 }
 
@@ -407,7 +441,7 @@ impl CairnMcp {
         memory's id with deduplicated: true.")]
     async fn store_memory(
         &self,
-        Parameters(args): Parameters<StoreArgs>,
+        Parameters(Args(args)): Parameters<Args<StoreArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;
@@ -434,7 +468,7 @@ impl CairnMcp {
     )]
     async fn recall_memory(
         &self,
-        Parameters(args): Parameters<RecallArgs>,
+        Parameters(Args(args)): Parameters<Args<RecallArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;
@@ -468,7 +502,7 @@ impl CairnMcp {
         stored object), type, confidence or timestamp. Omitted fields keep their value.")]
     async fn update_memory(
         &self,
-        Parameters(args): Parameters<UpdateArgs>,
+        Parameters(Args(args)): Parameters<Args<UpdateArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;
@@ -490,7 +524,7 @@ impl CairnMcp {
     )]
     async fn delete_memory(
         &self,
-        Parameters(args): Parameters<DeleteArgs>,
+        Parameters(Args(args)): Parameters<Args<DeleteArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;
@@ -511,7 +545,7 @@ impl CairnMcp {
         same pair and type again updates the strength.")]
     async fn associate_memories(
         &self,
-        Parameters(args): Parameters<AssociateArgs>,
+        Parameters(Args(args)): Parameters<Args<AssociateArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;
@@ -524,7 +558,7 @@ impl CairnMcp {
     #[tool(description = "Promote a short-term memory to long-term (clears its TTL).")]
     async fn promote_to_longterm(
         &self,
-        Parameters(args): Parameters<MemoryIdArgs>,
+        Parameters(Args(args)): Parameters<Args<MemoryIdArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;
@@ -541,7 +575,7 @@ impl CairnMcp {
     )]
     async fn recall_memories(
         &self,
-        Parameters(args): Parameters<GroupedArgs>,
+        Parameters(Args(args)): Parameters<Args<GroupedArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;
@@ -554,7 +588,7 @@ impl CairnMcp {
         (auto_ingest, default true) store the context as a Conversation memory.")]
     async fn proactive_context(
         &self,
-        Parameters(args): Parameters<ContextArgs>,
+        Parameters(Args(args)): Parameters<Args<ContextArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
         let state = &self.state;

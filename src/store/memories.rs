@@ -305,16 +305,18 @@ pub async fn list(tx: &mut TenantTx, filter: &ListFilter, limit: i64, offset: i6
     Ok(Page { memories, total })
 }
 
-/// AutoMem's by-tag listing: any of the (exact, lowercased) tags, importance desc, time desc, id asc.
+/// AutoMem's by-tag listing: active memories (not archived, not expired) with any of the (exact,
+/// lowercased) tags, importance desc, time desc, id asc.
 pub async fn list_by_tags(tx: &mut TenantTx, tags: &[String], limit: i64, offset: i64) -> Result<Page, ApiError> {
     let tenant_id = tx.tenant_id();
-    let total: i64 = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND tags && $2")
+    let filter = "tenant_id = $1 AND tags && $2 AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
+    let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM memories WHERE {filter}"))
         .bind(tenant_id)
         .bind(tags)
         .fetch_one(tx.conn())
         .await?;
     let sql = format!(
-        "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND tags && $2
+        "SELECT {MEMORY_COLUMNS} FROM memories WHERE {filter}
          ORDER BY importance DESC, created_at DESC, id ASC LIMIT $3 OFFSET $4"
     );
     let memories =

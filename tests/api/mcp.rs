@@ -131,8 +131,12 @@ async fn a_real_client_lists_and_calls_every_tool() {
     let wrong =
         CallToolRequestParams::new("store_memory").with_arguments(json!({"content": 5}).as_object().unwrap().clone());
     match client.call_tool(wrong).await {
-        Err(err) => assert!(err.to_string().contains("content"), "{err}"),
-        Ok(result) => assert_eq!(result.is_error, Some(true), "{result:?}"),
+        Err(err) => panic!("a tool error, not a protocol error: {err}"),
+        Ok(result) => {
+            assert_eq!(result.is_error, Some(true));
+            let text = &result.content[0].as_text().unwrap().text;
+            assert!(text.contains("content: invalid type"), "the field is named: {text}");
+        }
     }
     assert!(client.call_tool(CallToolRequestParams::new("no_such_tool")).await.is_err());
 
@@ -387,6 +391,25 @@ async fn the_bridge_retries_5xx_and_network_errors_three_times_and_never_4xx() {
     let replies = bridge(&url).forward(&message).await;
     assert!(started.elapsed() >= Duration::from_millis(20 + 40 + 80));
     assert!(replies[0]["error"]["message"].as_str().unwrap().contains("cannot reach"), "{replies:?}");
+
+    // The time budget covers retries too: a server that never answers is given up on within it.
+    let router = axum::Router::new().route(
+        "/mcp",
+        axum::routing::post(|| async {
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            "late"
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let slow = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let started = Instant::now();
+    let quick =
+        cairn::mcp_stdio::Bridge::with_policy(&slow, key(), Duration::from_millis(300), Duration::from_millis(20), 3)
+            .unwrap();
+    let replies = quick.forward(&message).await;
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(replies[0]["error"]["message"].as_str().unwrap().contains("within"), "{replies:?}");
 
     // A notification that fails gets no answer (nobody waits for one).
     assert!(bridge(&url).forward(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await.is_empty());

@@ -98,6 +98,9 @@ async fn search_maps_search_type_related_to_and_importance_bounds() {
     app.post(&app.a.key, "/api/v1/memories/search", &json!({"query": "x", "bogus": 1}))
         .await
         .assert_error(400, "bogus");
+    app.post(&app.a.key, "/api/v1/memories/search", &json!({}))
+        .await
+        .assert_error(400, "query: is required (or related_to)");
     let ghost = uuid::Uuid::new_v4();
     app.post(&app.a.key, "/api/v1/memories/search", &json!({"related_to": ghost}))
         .await

@@ -402,3 +402,33 @@ async fn another_tenants_key_reaches_nothing_on_the_shodh_routes() {
     app.post(b, "/api/remember", &remember_examples()[0]).await.ok(201);
     assert_eq!(app.get(&app.a.key, "/api/stats").await.ok(200)["total_memories"], 4);
 }
+
+#[tokio::test]
+async fn errors_name_shodhs_fields_and_patch_takes_a_quality_score() {
+    let app = spawn().await;
+    let id =
+        app.post(&app.a.key, "/api/remember", &remember_examples()[0]).await.ok(201)["id"].as_str().unwrap().to_owned();
+    let recall = |body: Value| {
+        let app = &app;
+        async move { app.post(&app.a.key, "/api/recall", &body).await }
+    };
+    shodh_error(&recall(json!({"query": "x", "memory_types": ["Gossip"]})).await, 400, "BAD_REQUEST", "memory_types:");
+    shodh_error(&recall(json!({"query": "x", "from": "whenever"})).await, 400, "BAD_REQUEST", "from:");
+    shodh_error(&recall(json!({"query": "x", "since": "whenever"})).await, 400, "BAD_REQUEST", "since:");
+    shodh_error(&recall(json!({"query": "x", "to": "whenever"})).await, 400, "BAD_REQUEST", "to:");
+    shodh_error(&recall(json!({"query": "x", "until": "whenever"})).await, 400, "BAD_REQUEST", "until:");
+    shodh_error(&recall(json!({"query": "x", "before": "whenever"})).await, 400, "BAD_REQUEST", "before:");
+
+    let body =
+        app.patch(&app.a.key, &format!("/api/memories/{id}"), &json!({"quality_score": 0.8})).await.ok(200).clone();
+    assert_eq!(body["quality_score"], 0.8);
+    let body =
+        app.patch(&app.a.key, &format!("/api/memories/{id}"), &json!({"quality_score": null})).await.ok(200).clone();
+    assert_eq!(body["quality_score"], Value::Null);
+    shodh_error(
+        &app.patch(&app.a.key, &format!("/api/memories/{id}"), &json!({"quality_score": 2})).await,
+        400,
+        "BAD_REQUEST",
+        "quality_score",
+    );
+}

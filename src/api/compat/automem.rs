@@ -19,7 +19,7 @@ use uuid::Uuid;
 use crate::api::extract::{ApiJson, ApiQuery, PathId};
 use crate::api::native::consolidate::{self, ConsolidateRequest, ConsolidateResponse};
 use crate::api::native::graph::{self, RelatedQuery};
-use crate::api::native::memories::{self, ByTagQuery, DeletedByTag, Duplicates};
+use crate::api::native::memories::{self, ByTagQuery, DeletedByTag, Duplicates, StoreOutcome};
 use crate::api::AppState;
 use crate::auth::{Auth, Writer};
 use crate::embed::SlotState;
@@ -167,14 +167,10 @@ async fn store(
 /// AutoMem's single store: the native store, a duplicate resolving to the existing memory.
 pub(crate) async fn store_one(state: &AppState, auth: &Auth, input: MemoryInput) -> Result<Stored, ApiError> {
     let started = Instant::now();
-    match memories::store(state, auth, input).await {
-        Ok(m) => Ok(Stored::new(state, &m, started, false)),
-        Err(ApiError::Conflict { existing_id: Some(id), .. }) => {
-            let m = memories::get(state, auth, id).await?;
-            Ok(Stored::new(state, &m, started, true))
-        }
-        Err(err) => Err(err),
-    }
+    Ok(match memories::store(state, auth, input, Duplicates::Reuse).await? {
+        StoreOutcome::Stored(m) => Stored::new(state, &m, started, false),
+        StoreOutcome::Existing(m) => Stored::new(state, &m, started, true),
+    })
 }
 
 /// `201` of `POST /memory/batch`.
@@ -529,12 +525,19 @@ pub(crate) async fn recall(state: &AppState, auth: &Auth, q: RecallQuery) -> Res
     let now = Utc::now();
     let mut merged: Vec<recall::RecallHit> = Vec::new();
     let mut index: HashMap<Uuid, usize> = HashMap::new();
-    let (mut mode, mut notice, mut expansions, mut limit, mut by_score) =
-        ("hybrid", None, None::<Vec<Expansion>>, 0, true);
+    // AutoMem's names for the native fields an error may name.
+    let names = [
+        ("since", if q.start.is_some() { "start" } else { "time_query" }),
+        ("until", if q.end.is_some() { "end" } else { "time_query" }),
+        ("query", if queries.len() > 1 { "queries" } else { "query" }),
+    ];
+    let (mut mode, mut notice, mut expansions, mut limit, mut sort) =
+        ("hybrid", None, None::<Vec<Expansion>>, 0, recall::Sort::Score);
     for query in runs {
-        let request = RecallRequest::parse(params(query), now)?;
-        limit = request.limit as usize;
-        by_score = request.sort == recall::Sort::Score;
+        let mut request = RecallRequest::parse(params(query), now).map_err(|e| e.with_field_names(&names))?;
+        // Accesses are counted once below, for the memories actually returned.
+        request.count_access = false;
+        (limit, sort) = (request.limit as usize, request.sort);
         let answer = state.recall(auth.tenant_id, request).await?;
         (mode, notice) = (answer.mode, answer.notice.or(notice));
         if let Some(more) = answer.expansions {
@@ -561,10 +564,17 @@ pub(crate) async fn recall(state: &AppState, auth: &Auth, q: RecallQuery) -> Res
     if let Some(min) = min_score {
         merged.retain(|h| h.score >= f64::from(min));
     }
-    if by_score && (queries.len() > 1 || !context_tags.is_empty()) {
-        merged.sort_by(|a, b| b.score.total_cmp(&a.score));
+    // One run is already in order; merged runs and lifted scores are ordered again.
+    if queries.len() > 1 || !context_tags.is_empty() {
+        match sort {
+            recall::Sort::Score => merged.sort_by(|a, b| b.score.total_cmp(&a.score)),
+            recall::Sort::TimeDesc => merged.sort_by_key(|h| std::cmp::Reverse(h.memory.created_at)),
+            recall::Sort::TimeAsc => merged.sort_by_key(|h| h.memory.created_at),
+        }
     }
     merged.truncate(limit);
+    let returned = merged.iter().map(|h| h.memory.id).collect();
+    recall::count_access(&state.db, auth.tenant_id, returned, mode == "associative");
     if let Some(expansions) = &mut expansions {
         expansions.retain(|e| !index.contains_key(&e.memory.id));
     }
@@ -681,9 +691,9 @@ async fn related(
 ) -> Result<Json<RelatedAnswer>, ApiError> {
     let walk =
         RelatedQuery { depth: q.max_depth, types: q.relationship_types, limit: q.limit, min_strength: q.min_strength };
-    let related = graph::related(&state, &auth, id, walk).await.map_err(|e| {
-        crate::api::native::remem::rename_fields(e, &[("depth", "max_depth"), ("types", "relationship_types")])
-    })?;
+    let related = graph::related(&state, &auth, id, walk)
+        .await
+        .map_err(|e| e.with_field_names(&[("depth", "max_depth"), ("types", "relationship_types")]))?;
     Ok(Json(RelatedAnswer {
         status: "success",
         memory_id: related.memory_id,

@@ -19,7 +19,7 @@ use uuid::Uuid;
 use crate::api::extract::{ApiJson, ApiQuery, PathId};
 use crate::api::health::{self, Health};
 use crate::api::native::consolidate::{self, ConsolidateRequest};
-use crate::api::native::memories::{self, required_tags};
+use crate::api::native::memories::{self, required_tags, Duplicates, StoreOutcome};
 use crate::api::native::remem::load_stats;
 use crate::api::AppState;
 use crate::auth::{Auth, Writer};
@@ -142,12 +142,13 @@ async fn remember(
     ApiJson(mut input): ApiJson<MemoryInput>,
 ) -> Result<(StatusCode, Json<Remembered>), ApiError> {
     input.kind.get_or_insert_with(|| DEFAULT_TYPE.to_owned());
-    let m = memories::store(&state, &auth, input).await.map_err(|err| match err {
+    let outcome = memories::store(&state, &auth, input, Duplicates::Reject).await.map_err(|err| match err {
         ApiError::Conflict { existing_id, .. } => {
             ApiError::Conflict { message: "Memory already exists".into(), existing_id }
         }
         other => other,
     })?;
+    let (StoreOutcome::Stored(m) | StoreOutcome::Existing(m)) = outcome;
     Ok((StatusCode::CREATED, Json(Remembered { success: true, id: m.id, content_hash: m.content_hash })))
 }
 
@@ -263,6 +264,21 @@ async fn recall_memories(
         Some(other) => return Err(bad("language", format!("must be en or de (got {other:?})"))),
     };
     let limit = bounded("limit", body.limit, 1, crate::recall::MAX_LIMIT, 5)?;
+    // SHODH's names for the native fields an error may name: the alias the caller used.
+    let names = [
+        ("types", "memory_types"),
+        ("since", if body.from.is_some() { "from" } else { "since" }),
+        (
+            "until",
+            if body.to.is_some() {
+                "to"
+            } else if body.until.is_some() {
+                "until"
+            } else {
+                "before"
+            },
+        ),
+    ];
     let params = RecallParams {
         query: Some(query.clone()),
         mode,
@@ -274,7 +290,8 @@ async fn recall_memories(
         until: body.to.or(body.until).or(body.before),
         ..RecallParams::default()
     };
-    let answer = state.recall(auth.tenant_id, RecallRequest::parse(params, Utc::now())?).await?;
+    let request = RecallRequest::parse(params, Utc::now()).map_err(|e| e.with_field_names(&names))?;
+    let answer = state.recall(auth.tenant_id, request).await?;
     let summary = match body.summarize.unwrap_or(false) {
         true => {
             let contents: Vec<&str> = answer.results.iter().map(|h| h.memory.content.as_str()).collect();
@@ -371,6 +388,14 @@ pub(crate) async fn surface(
     let limit = bounded("max_results", max_results, 1, 20, 5)?;
     if auto_ingest {
         auth.require(crate::auth::Scope::Write)?;
+        // Checked before anything runs: a context too long to store must not count accesses first.
+        let chars = context.chars().count();
+        if chars > crate::memory::MAX_CONTENT_CHARS {
+            return Err(bad(
+                "context",
+                format!("must be at most {} characters to be ingested (got {chars})", crate::memory::MAX_CONTENT_CHARS),
+            ));
+        }
     }
     let query: String = context.chars().take(crate::recall::MAX_QUERY_CHARS).collect();
     let params = RecallParams { query: Some(query), limit: Some(limit), ..RecallParams::default() };
@@ -385,13 +410,10 @@ pub(crate) async fn surface(
                 source_type: Some("user".into()),
                 ..MemoryInput::default()
             };
-            match memories::store(state, auth, input).await {
-                Ok(m) => (true, Some(m.id)),
-                Err(ApiError::Conflict { existing_id, .. }) => (false, existing_id),
-                Err(ApiError::BadRequest(m)) => {
-                    return Err(ApiError::BadRequest(m.replacen("content:", "context:", 1)))
-                }
-                Err(err) => return Err(err),
+            match memories::store(state, auth, input, Duplicates::Reuse).await {
+                Ok(StoreOutcome::Stored(m)) => (true, Some(m.id)),
+                Ok(StoreOutcome::Existing(m)) => (false, Some(m.id)),
+                Err(err) => return Err(err.with_field_names(&[("content", "context")])),
             }
         }
     };
@@ -503,7 +525,7 @@ async fn get_memory(State(state): State<AppState>, auth: Auth, PathId(id): PathI
     Ok(Json(memories::get(&state, &auth, id).await?))
 }
 
-/// SHODH's update: tags, classification, metadata; never content.
+/// SHODH's update: tags, classification, metadata, quality score; never content.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"tags": ["auth", "reviewed"], "memory_type": "Learning", "metadata": {"reviewed_by": "ana"}}))]
@@ -515,6 +537,10 @@ pub struct ShodhPatch {
     /// Replaces the stored metadata.
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<Value>,
+    /// 0..=1; `null` clears it.
+    #[serde(default, deserialize_with = "crate::memory::nullable")]
+    #[schema(value_type = Option<f64>)]
+    pub quality_score: Option<Option<f64>>,
 }
 
 /// Update memory metadata without changing content or re-embedding (SHODH).
@@ -530,11 +556,15 @@ async fn patch_memory(
     PathId(id): PathId,
     ApiJson(body): ApiJson<ShodhPatch>,
 ) -> Result<Json<Memory>, ApiError> {
-    let patch =
-        MemoryPatch { tags: body.tags, kind: body.memory_type, metadata: body.metadata, ..MemoryPatch::default() };
-    let updated = memories::update(&state, &auth, id, patch)
-        .await
-        .map_err(|e| crate::api::native::remem::rename_fields(e, &[("type", "memory_type")]))?;
+    let patch = MemoryPatch {
+        tags: body.tags,
+        kind: body.memory_type,
+        metadata: body.metadata,
+        quality_score: body.quality_score,
+        ..MemoryPatch::default()
+    };
+    let updated =
+        memories::update(&state, &auth, id, patch).await.map_err(|e| e.with_field_names(&[("type", "memory_type")]))?;
     Ok(Json(updated))
 }
 

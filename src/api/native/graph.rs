@@ -121,7 +121,8 @@ fn uuid_field(item: &serde_json::Map<String, Value>, prefix: &str, name: &str) -
 /// Validates one association item (everything but the memories' existence).
 fn parse_item(value: &Value, prefix: &str) -> Result<NewAssociation, ApiError> {
     let Value::Object(item) = value else {
-        return Err(ApiError::bad_request(format!("{}: must be an object", prefix.trim_end_matches('.'))));
+        let field = if prefix.is_empty() { "body" } else { prefix.trim_end_matches('.') };
+        return Err(ApiError::bad_request(format!("{field}: must be an object")));
     };
     let source = uuid_field(item, prefix, "memory1_id")?;
     let target = uuid_field(item, prefix, "memory2_id")?;

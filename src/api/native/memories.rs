@@ -73,35 +73,74 @@ async fn create_memory(
     Writer(auth): Writer,
     ApiJson(input): ApiJson<MemoryInput>,
 ) -> Result<(StatusCode, Json<Memory>), ApiError> {
-    Ok((StatusCode::CREATED, Json(store(&state, &auth, input).await?)))
+    match store(&state, &auth, input, Duplicates::Reject).await? {
+        StoreOutcome::Stored(memory) | StoreOutcome::Existing(memory) => Ok((StatusCode::CREATED, Json(memory))),
+    }
 }
 
-/// Stores one memory (with supersede mode): the one store every surface calls. A duplicate is a 409
-/// carrying `existing_id`.
-pub(crate) async fn store(state: &AppState, auth: &Auth, mut input: MemoryInput) -> Result<Memory, ApiError> {
+/// What a single store did.
+pub(crate) enum StoreOutcome {
+    /// A new memory.
+    Stored(Memory),
+    /// The tenant already held the content (with [`Duplicates::Reuse`]): that memory, restored if it was
+    /// archived, and the replacement of `supersedes_memory_id` if one was named.
+    Existing(Memory),
+}
+
+/// Stores one memory (with supersede mode): the one store every surface calls. With
+/// [`Duplicates::Reject`] content the tenant already holds is a 409 carrying `existing_id` and nothing is
+/// written; with [`Duplicates::Reuse`] the existing memory stands in for the new one, in the same
+/// transaction: brought back if it was archived, and made the replacement when the store supersedes.
+pub(crate) async fn store(
+    state: &AppState,
+    auth: &Auth,
+    mut input: MemoryInput,
+    duplicates: Duplicates,
+) -> Result<StoreOutcome, ApiError> {
     let supersede = Supersede::take(&mut input)?;
     let mut new = NewMemory::parse(input, &parse_ctx(state))?;
     summarize::check_reserved(&new.metadata, "metadata")?;
     summarize::govern(&mut new, state.embedder.get().as_deref(), state.llm.as_deref()).await;
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    match memories::insert(&mut tx, &new, &auth.actor()).await? {
+    let actor = auth.actor();
+    let outcome = match memories::insert(&mut tx, &new, &actor).await? {
         Inserted::Stored(memory) => {
             match memory.embedding_status.as_str() {
                 "pending" => embed::enqueue(&mut tx, &[memory.id]).await?,
                 _ => similar::enqueue(&mut tx, &[memory.id]).await?, // its vector was supplied
             }
             enrich::enqueue(&mut tx, &[memory.id]).await?;
-            if let Some(s) = supersede {
-                let reason = s.reason.as_deref();
-                if !relations::supersede(&mut tx, s.old, memory.id, s.relation, reason, &auth.actor()).await? {
-                    return Err(ApiError::not_found(format!("supersedes_memory_id: memory {} not found", s.old)));
-                }
-            }
-            tx.commit().await?;
-            Ok(*memory)
+            StoreOutcome::Stored(*memory)
         }
-        Inserted::Duplicate { existing_id } => Err(duplicate(existing_id, "content")),
+        Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reject => {
+            let archived = memories::get(&mut tx, existing_id, false).await?.is_some_and(|m| m.archived_at.is_some());
+            let hint =
+                if archived { "; it is archived: POST /api/v1/memories/{id}/restore brings it back" } else { "" };
+            return Err(ApiError::Conflict {
+                message: format!("content: a memory with the same content already exists ({existing_id}){hint}"),
+                existing_id: Some(existing_id),
+            });
+        }
+        Inserted::Duplicate { existing_id } => {
+            if supersede.as_ref().is_some_and(|s| s.old == existing_id) {
+                return Err(ApiError::bad_request(
+                    "content: the replacement has the same content as the memory it supersedes",
+                ));
+            }
+            let restored = lifecycle::restore(&mut tx, existing_id, &actor).await?;
+            StoreOutcome::Existing(restored.ok_or_else(|| not_found(existing_id))?)
+        }
+    };
+    if let Some(s) = supersede {
+        let new_id = match &outcome {
+            StoreOutcome::Stored(m) | StoreOutcome::Existing(m) => m.id,
+        };
+        if !relations::supersede(&mut tx, s.old, new_id, s.relation, s.reason.as_deref(), &actor).await? {
+            return Err(ApiError::not_found(format!("supersedes_memory_id: memory {} not found", s.old)));
+        }
     }
+    tx.commit().await?;
+    Ok(outcome)
 }
 
 /// Supersede mode of a single store.
@@ -291,6 +330,7 @@ pub(crate) async fn store_batch(
                 stored[index] = Some(*memory);
             }
             Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reuse => {
+                lifecycle::restore(&mut tx, existing_id, &actor).await?; // brought back if archived
                 ids[index] = Some(existing_id);
                 deduplicated.push(index);
             }
@@ -602,8 +642,8 @@ pub struct ByTagPage {
 
 /// Memories with any of the tags (AutoMem's by-tag).
 ///
-/// Ordered by importance descending, then time descending, then id, for stable paging. Matches exactly
-/// the set that `DELETE` with the same tags would remove.
+/// Ordered by importance descending, then time descending, then id, for stable paging. Archived and
+/// expired memories are left out; `DELETE` with the same tags removes them too.
 #[utoipa::path(get, path = "/api/v1/memories/by-tag", tag = "memories", params(ByTagQuery),
     responses((status = 200, description = "A page of matching memories", body = ByTagPage)))]
 async fn list_by_tag(

@@ -44,7 +44,7 @@ pub struct SearchRequest {
     /// 1..=100, default 10.
     pub limit: Option<i64>,
     pub offset: Option<i64>,
-    /// Only memories associated with this memory (one hop, either direction).
+    /// Only memories associated with this memory (one hop, either direction; its 200 strongest neighbours).
     pub related_to: Option<Uuid>,
     pub min_importance: Option<f64>,
     pub max_importance: Option<f64>,
@@ -58,7 +58,8 @@ pub struct SearchRequest {
 /// Search memories (remem).
 ///
 /// The native recall with remem's names: `search_type` is the mode, `related_to` keeps the memories one
-/// association away from that memory (404 if the tenant has no such memory), and importance bounds filter.
+/// association away from that memory (its 200 strongest neighbours; 404 if the tenant has no such memory),
+/// and importance bounds filter. `query` is required unless `related_to` is given.
 /// Answers in recall's shape.
 #[utoipa::path(post, path = "/api/v1/memories/search", tag = "recall", request_body = SearchRequest,
     responses(
@@ -70,6 +71,9 @@ async fn search(
     auth: Auth,
     ApiJson(body): ApiJson<SearchRequest>,
 ) -> Result<Json<RecallResponse>, ApiError> {
+    if body.query.is_none() && body.related_to.is_none() {
+        return Err(bad("query", "is required (or related_to)"));
+    }
     let mode = match body.search_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None => None,
         Some(m @ ("hybrid" | "semantic" | "keyword")) => Some(m.to_owned()),
@@ -202,27 +206,12 @@ async fn create_connection(
     let association = json!({"memory1_id": body.source_id, "memory2_id": body.target_id,
         "type": body.relationship, "strength": body.strength, "properties": body.properties});
     let stored =
-        graph::associate(&state, &auth, &association).await.map_err(|e| rename_fields(e, CONNECTION_FIELDS))?;
+        graph::associate(&state, &auth, &association).await.map_err(|e| e.with_field_names(CONNECTION_FIELDS))?;
     Ok((StatusCode::CREATED, Json(stored.into())))
 }
 
 const CONNECTION_FIELDS: &[(&str, &str)] =
     &[("memory1_id", "source_id"), ("memory2_id", "target_id"), ("type", "relationship")];
-
-/// An error of the native call with its field names in this surface's words.
-pub(crate) fn rename_fields(err: ApiError, names: &[(&str, &str)]) -> ApiError {
-    let rename = |message: String| {
-        names.iter().fold(message, |m, (native, ours)| match m.strip_prefix(&format!("{native}:")) {
-            Some(rest) => format!("{ours}:{rest}"),
-            None => m,
-        })
-    };
-    match err {
-        ApiError::BadRequest(m) => ApiError::BadRequest(rename(m)),
-        ApiError::NotFound(m) => ApiError::NotFound(rename(m)),
-        other => other,
-    }
-}
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ConnectionsDeleted {

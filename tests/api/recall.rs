@@ -393,3 +393,17 @@ async fn associative_recall_surfaces_a_linked_memory_semantic_recall_misses_and_
     let after = app.get(key, &path).await.ok(200)["related"][0]["path_strength"].as_f64().unwrap();
     assert!((after - 0.91).abs() < 1e-4);
 }
+
+#[tokio::test]
+async fn query_words_find_memories_by_their_tags() {
+    let app = spawn().await;
+    let tagged = app
+        .store(&app.a.key, json!({"content": "Chose PostgreSQL over MongoDB", "tags": ["database", "project-alpha"]}))
+        .await;
+    app.store_text(&app.a.key, "Lunch is on Friday").await;
+    for query in ["database", "databases", "alpha", "project-alpha"] {
+        let body = app.get(&app.a.key, &format!("/api/v1/recall?mode=keyword&query={query}")).await.ok(200).clone();
+        assert_eq!(body["count"], 1, "{query}: {body}");
+        assert_eq!(body["results"][0]["memory"]["id"], tagged["id"], "{query}");
+    }
+}

@@ -432,3 +432,49 @@ async fn errors_name_shodhs_fields_and_patch_takes_a_quality_score() {
         "quality_score",
     );
 }
+
+#[tokio::test]
+async fn a_configured_chat_model_summarises_recall_in_the_asked_language() {
+    use axum::routing::post;
+    use axum::{Json, Router};
+    async fn chat(Json(body): Json<Value>) -> Json<Value> {
+        let system = body["messages"][0]["content"].as_str().unwrap_or("");
+        let user = body["messages"][1]["content"].as_str().unwrap_or("");
+        let answer = match (system.contains("German"), user.contains("JWT")) {
+            (true, true) => "Die Authentifizierung nutzt JWT mit 24 Stunden Laufzeit.",
+            (false, true) => "Authentication uses JWT tokens that expire after 24 hours.",
+            _ => "",
+        };
+        Json(json!({"choices": [{"index": 0, "message": {"role": "assistant", "content": answer}}]}))
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, Router::new().route("/v1/chat/completions", post(chat))).await.unwrap()
+    });
+    let args = cairn::config::AppArgs {
+        llm_base_url: Some(format!("http://{addr}/v1")),
+        llm_model: Some("scripted".into()),
+        llm_retries: 0,
+        ..cairn::config::AppArgs::default()
+    };
+    let app = crate::helpers::spawn_with(args, None).await;
+    app.post(&app.a.key, "/api/remember", &remember_examples()[0]).await.ok(201);
+    // German is SHODH's default language.
+    let body = app
+        .post(&app.a.key, "/api/recall", &json!({"query": "JWT authentication", "summarize": true}))
+        .await
+        .ok(200)
+        .clone();
+    assert_eq!(body["summary"], "Die Authentifizierung nutzt JWT mit 24 Stunden Laufzeit.");
+    assert_eq!(body["summary_method"], "llm");
+    let body = app
+        .post(&app.a.key, "/api/recall", &json!({"query": "JWT authentication", "summarize": true, "language": "en"}))
+        .await
+        .ok(200)
+        .clone();
+    assert_eq!(body["summary"], "Authentication uses JWT tokens that expire after 24 hours.");
+    // No results: nothing to summarise.
+    let body = app.post(&app.a.key, "/api/recall", &json!({"query": "zebra", "summarize": true})).await.ok(200).clone();
+    assert!(body.get("summary").is_none(), "{body}");
+}

@@ -564,7 +564,7 @@ impl CairnMcp {
         let state = &self.state;
         as_tenant!(parts, Scope::Write, |auth| async {
             let id = parse_id("memory_id", &args.memory_id)?;
-            lifecycle::promote(state, &auth, id).await
+            lifecycle::change(state, &auth, id, lifecycle::Change::Promote).await
         })
     }
 

@@ -246,8 +246,13 @@ async fn envelope_errors(response: Response) -> Response {
     let text = axum::body::to_bytes(body, 16 * 1024).await.unwrap_or_default();
     let text = String::from_utf8_lossy(&text).trim().to_owned();
     let message = if text.is_empty() { status.canonical_reason().unwrap_or("error").to_lowercase() } else { text };
-    let mut rewritten = envelope(status, message);
-    for (name, value) in parts.headers.iter() {
+    keep_headers(&parts, envelope(status, message))
+}
+
+/// `rewritten` with the headers of the response it replaces (request id and the like), but its own
+/// content type and length.
+pub(crate) fn keep_headers(original: &axum::http::response::Parts, mut rewritten: Response) -> Response {
+    for (name, value) in original.headers.iter() {
         if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
             rewritten.headers_mut().insert(name.clone(), value.clone());
         }

@@ -5,7 +5,7 @@
 
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use chrono::Utc;
@@ -92,13 +92,7 @@ async fn shodh_errors(response: Response) -> Response {
         details: json!({"status": status.as_u16()}),
         existing_id: envelope["existing_id"].as_str().and_then(|s| s.parse().ok()),
     };
-    let mut rewritten = (status, Json(error)).into_response();
-    for (name, value) in parts.headers.iter() {
-        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
-            rewritten.headers_mut().insert(name.clone(), value.clone());
-        }
-    }
-    rewritten
+    crate::api::keep_headers(&parts, (status, Json(error)).into_response())
 }
 
 /// `201` of `/api/remember`.
@@ -423,7 +417,8 @@ pub(crate) async fn surface(
 /// Proactive context surfacing (SHODH).
 ///
 /// Recalls the memories most relevant to the context (hybrid), then, with `auto_ingest` (default), stores
-/// the context as a Conversation memory so later turns can find it. The context never surfaces itself.
+/// the context as a Conversation memory so later turns can find it. The recall runs before the store, so a
+/// new context does not surface itself.
 #[utoipa::path(post, path = "/api/context", tag = TAG, request_body = ContextRequest,
     responses(
         (status = 200, description = "Surfaced memories", body = ContextResponse),

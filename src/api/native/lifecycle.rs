@@ -42,13 +42,31 @@ async fn promote_memory(
     Writer(auth): Writer,
     PathId(id): PathId,
 ) -> Result<Json<Memory>, ApiError> {
-    Ok(Json(promote(&state, &auth, id).await?))
+    Ok(Json(change(&state, &auth, id, Change::Promote).await?))
 }
 
-/// Promotes a memory to long-term: the one promotion every surface calls.
-pub(crate) async fn promote(state: &AppState, auth: &Auth, id: uuid::Uuid) -> Result<Memory, ApiError> {
+/// A lifecycle change made by hand.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Change {
+    /// Short-term to long-term.
+    Promote,
+    /// Out of the archive.
+    Restore,
+    /// Into the archive (remem's soft delete).
+    Archive,
+}
+
+/// Applies a lifecycle change to one memory and returns it as it is afterwards (404 when the tenant has no
+/// such memory): the one every surface calls.
+pub(crate) async fn change(state: &AppState, auth: &Auth, id: uuid::Uuid, change: Change) -> Result<Memory, ApiError> {
     let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let memory = lifecycle::promote(&mut tx, id, &auth.actor()).await?.ok_or_else(|| not_found(id))?;
+    let actor = auth.actor();
+    let memory = match change {
+        Change::Promote => lifecycle::promote(&mut tx, id, &actor).await?,
+        Change::Restore => lifecycle::restore(&mut tx, id, &actor).await?,
+        Change::Archive => lifecycle::archive(&mut tx, id, &actor).await?,
+    };
+    let memory = memory.ok_or_else(|| not_found(id))?;
     tx.commit().await?;
     Ok(memory)
 }
@@ -68,10 +86,7 @@ async fn restore_memory(
     Writer(auth): Writer,
     PathId(id): PathId,
 ) -> Result<Json<Memory>, ApiError> {
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let memory = lifecycle::restore(&mut tx, id, &auth.actor()).await?.ok_or_else(|| not_found(id))?;
-    tx.commit().await?;
-    Ok(Json(memory))
+    Ok(Json(change(&state, &auth, id, Change::Restore).await?))
 }
 
 async fn load(state: &AppState, auth: &Auth) -> Result<TenantSettings, ApiError> {

@@ -576,19 +576,12 @@ async fn delete_memory(
     ApiQuery(query): ApiQuery<DeleteQuery>,
 ) -> Result<Json<Deleted>, ApiError> {
     let hard = query.hard.unwrap_or(false);
-    match hard {
-        true => delete(&state, &auth, id).await?,
-        false => archive(&state, &auth, id).await?,
+    if hard {
+        delete(&state, &auth, id).await?;
+    } else {
+        super::lifecycle::change(&state, &auth, id, super::lifecycle::Change::Archive).await?;
     }
     Ok(Json(Deleted { status: "success", id, deleted: true, hard }))
-}
-
-/// Archives a memory (a soft delete); 404 when the tenant has no such memory.
-pub(crate) async fn archive(state: &AppState, auth: &Auth, id: Uuid) -> Result<(), ApiError> {
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    lifecycle::archive(&mut tx, id, &auth.actor()).await?.ok_or_else(|| not_found(id))?;
-    tx.commit().await?;
-    Ok(())
 }
 
 /// Deletes a memory and its relations (the audit trail stays); 404 when the tenant has none with this id.

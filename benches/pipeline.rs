@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cairn::config::{AppArgs, DbArgs};
-use cairn::embed::local::LocalEmbedder;
-use cairn::embed::{Embedder, EmbedderSlot, LocalModel};
+use cairn::models::embed::local::LocalEmbedder;
+use cairn::models::embed::{Embedder, EmbedderSlot, LocalModel};
 use cairn::server::Application;
 use cairn::store::tenants;
 use secrecy::SecretString;
@@ -233,9 +233,10 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
         db_acquire_timeout_secs: 5,
     };
     let slot = EmbedderSlot::ready(model.clone());
-    let app = Application::build_with_embedder(&db_args, app_args, "127.0.0.1:0".parse()?, slot.clone()).await?;
+    let app = Application::build_with_embedder(&db_args, app_args, "127.0.0.1:0".parse()?, slot).await?;
     let url = format!("http://{}", app.local_addr());
-    let db = app.state().db.clone();
+    let services = app.services().clone();
+    let db = services.db.clone();
     tokio::spawn(app.run(std::future::pending()));
     let client = reqwest::Client::builder().timeout(Duration::from_secs(300)).build()?;
     let mut keys = Vec::new();
@@ -274,9 +275,9 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
     // 3. The worker drains the queue.
     let started = Instant::now();
     tokio::spawn(cairn::jobs::run_workers(
-        db.clone(),
-        slot,
+        services.clone(),
         cairn::jobs::enrich::Extractor::Local,
+        cairn::jobs::Workers::All,
         std::future::pending(),
     ));
     loop {

@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use cairn::config::{AppArgs, DbArgs};
-use cairn::embed::EmbedderSlot;
+use cairn::models::embed::EmbedderSlot;
 use cairn::server::Application;
 use cairn::store::tenants;
 use reqwest::{Client, Method};
@@ -117,7 +117,7 @@ async fn run(db_url: &str, n: usize, q: usize) -> anyhow::Result<()> {
     )
     .await?;
     let url = format!("http://{}", app.local_addr());
-    let db = app.state().db.clone();
+    let db = app.services().db.clone();
     tokio::spawn(app.run(std::future::pending()));
     let tenant = tenants::create_tenant(db.owner(), "bench").await?;
     let scopes = vec!["read".to_owned(), "write".to_owned()];

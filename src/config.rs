@@ -33,9 +33,9 @@ pub enum LogFormat {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run migrations, then serve the HTTP API with in-process workers.
+    /// Run migrations, then serve the HTTP API, with the background workers `--workers` selects.
     Serve(ServeArgs),
-    /// Run the background workers only (no HTTP).
+    /// Run background workers only (no HTTP): the queues `--queues` selects.
     Worker(WorkerArgs),
     /// Apply pending database migrations and exit.
     Migrate(DbArgs),
@@ -123,6 +123,12 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "CAIRN_LISTEN", default_value = "127.0.0.1:4545")]
     pub listen: SocketAddr,
+
+    /// Background queues this process also serves: `all` (one machine runs everything), `none` (an API
+    /// pod; workers run elsewhere), or names separated by commas (embed, enrich, similar, summarize,
+    /// consolidate, expire, retention, schedule).
+    #[arg(long, env = "CAIRN_WORKERS", default_value = "all")]
+    pub workers: crate::jobs::Workers,
 
     #[command(flatten)]
     pub app: AppArgs,
@@ -216,6 +222,21 @@ pub struct AppArgs {
     /// otherwise (textrawl's COMPACT_RESPONSES).
     #[arg(long, env = "CAIRN_COMPACT_RESPONSES", default_value_t = true, action = clap::ArgAction::Set)]
     pub compact_responses: bool,
+
+    /// How long a consolidation request waits for its run, in milliseconds; past it the answer is 202 with
+    /// the run's id.
+    #[arg(long, env = "CAIRN_CONSOLIDATE_WAIT_MS", default_value_t = 25_000)]
+    pub consolidate_wait_ms: u64,
+
+    /// Period of the expiry job (short-term memories past their TTL), in milliseconds.
+    #[arg(long, env = "CAIRN_EXPIRY_INTERVAL_MS", default_value_t = 30_000,
+          value_parser = clap::value_parser!(u64).range(100..))]
+    pub expiry_interval_ms: u64,
+
+    /// Period of the consolidation schedule and of retention, in milliseconds.
+    #[arg(long, env = "CAIRN_SCHEDULE_INTERVAL_MS", default_value_t = 3_600_000,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub schedule_interval_ms: u64,
 }
 
 /// The embedder a deployment uses.
@@ -232,13 +253,13 @@ pub enum EmbedderKind {
 
 impl AppArgs {
     /// The OpenAI-compatible embedder's settings.
-    pub fn openai(&self) -> crate::embed::openai::OpenAiConfig {
+    pub fn openai(&self) -> crate::models::embed::openai::OpenAiConfig {
         let dimensions = match self.openai_dimensions {
             Some(0) => None,
             Some(d) => Some(d),
             None => Some(self.embedding_dim),
         };
-        crate::embed::openai::OpenAiConfig {
+        crate::models::embed::openai::OpenAiConfig {
             base_url: self.openai_base_url.clone(),
             api_key: self.openai_api_key.clone(),
             model: self.openai_model.clone(),
@@ -251,10 +272,10 @@ impl AppArgs {
     }
 
     /// The chat model's settings, when both its URL and model are configured.
-    pub fn llm(&self) -> Option<crate::llm::LlmConfig> {
+    pub fn llm(&self) -> Option<crate::models::chat::LlmConfig> {
         let base_url = self.llm_base_url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
         let model = self.llm_model.as_deref().map(str::trim).filter(|m| !m.is_empty())?;
-        Some(crate::llm::LlmConfig {
+        Some(crate::models::chat::LlmConfig {
             base_url: base_url.to_owned(),
             api_key: self.llm_api_key.clone(),
             model: model.to_owned(),
@@ -296,6 +317,9 @@ impl Default for AppArgs {
             llm_timeout_secs: 60,
             llm_retries: 3,
             compact_responses: true,
+            consolidate_wait_ms: 25_000,
+            expiry_interval_ms: 30_000,
+            schedule_interval_ms: 3_600_000,
         }
     }
 }
@@ -305,6 +329,11 @@ impl Default for AppArgs {
 pub struct WorkerArgs {
     #[command(flatten)]
     pub db: DbArgs,
+
+    /// Queues to serve: `all` (default) or names separated by commas (embed, enrich, similar, summarize,
+    /// consolidate, expire, retention, schedule).
+    #[arg(long, env = "CAIRN_QUEUES", default_value = "all")]
+    pub queues: crate::jobs::Workers,
 
     #[command(flatten)]
     pub app: AppArgs,

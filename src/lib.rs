@@ -1,26 +1,28 @@
 //! Cairn: a hosted, multi-tenant memory service for AI agents.
 //!
-//! Layout: `api/` is HTTP (one folder per surface), `memory/` the domain types and rules, `store/` the SQL
-//! (one file per table family), `auth/` API keys and scopes. `cli` and `server` wire them together.
+//! Layers (README, "Layout"): `api/` holds the surfaces (native, AutoMem, SHODH, remem, MCP), which
+//! translate; `service/` the use cases, which decide; `store/` all SQL, reached through a tenant
+//! transaction; `memory/`, `recall/`, `graph/`, `entities/` and `consolidation/` the domain's types and pure
+//! rules; `models/` the embedders and chat model; `jobs/` the background work; `auth/` keys and the tenant
+//! context. `server` wires a process's roles; `cli` is the command line.
 
 pub mod api;
 pub mod auth;
 pub mod cli;
 pub mod config;
-pub mod consolidate;
-pub mod embed;
+pub mod consolidation;
 pub mod entities;
 pub mod error;
 pub mod eval;
 pub mod graph;
 pub mod jobs;
-pub mod llm;
-pub mod mcp_stdio;
 pub mod memory;
-pub mod openai_compat;
+pub mod models;
 pub mod recall;
 pub mod server;
+pub mod service;
 pub mod store;
+pub mod validate;
 
 /// The crate version, reported by `/health` and the OpenAPI document.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

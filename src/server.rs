@@ -1,19 +1,21 @@
-//! Building and running the HTTP application. Tests use [`Application::build`] with port 0.
+//! A process's roles, wired together: the HTTP API (`api`) over the deployment's services, and the
+//! background workers (`jobs`) a process serves. Tests use [`Application::build`] with port 0.
 
 use std::net::SocketAddr;
 
 use anyhow::Context;
 use tokio::net::TcpListener;
 
-use crate::api::{self, AppState};
 use crate::config::{AppArgs, DbArgs};
-use crate::embed::EmbedderSlot;
+use crate::jobs::{self, Workers};
+use crate::models::embed::EmbedderSlot;
+use crate::service::Services;
 use crate::store::Db;
 
 /// A bound, ready-to-serve application.
 pub struct Application {
     listener: TcpListener,
-    state: AppState,
+    services: Services,
 }
 
 impl Application {
@@ -31,27 +33,51 @@ impl Application {
         listen: SocketAddr,
         embedder: EmbedderSlot,
     ) -> anyhow::Result<Self> {
-        let db = Db::connect_lazy(db_args)?;
-        db.migrate().await?;
-        db.check_app_role().await?;
-        db.check_embedding_dimension(app.embedding_dim).await?;
+        let services = services(db_args, app, embedder).await?;
         let listener = TcpListener::bind(listen).await.with_context(|| format!("binding {listen}"))?;
-        Ok(Self { listener, state: AppState::new(db, app, embedder) })
+        Ok(Self { listener, services })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
         self.listener.local_addr().expect("a bound listener has an address")
     }
 
-    pub fn state(&self) -> &AppState {
-        &self.state
+    pub fn services(&self) -> &Services {
+        &self.services
     }
 
-    /// Serves until `shutdown` resolves.
+    /// Serves HTTP until `shutdown` resolves.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        let router = api::router(self.state);
-        axum::serve(self.listener, router).with_graceful_shutdown(shutdown).await.context("serving HTTP")
+        crate::api::serve(self.listener, self.services, shutdown).await
     }
+
+    /// Serves HTTP and the queues `workers` selects until `shutdown` resolves; the workers stop after the
+    /// server has drained.
+    pub async fn run_with_workers(
+        self,
+        workers: Workers,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let extractor = jobs::enrich::Extractor::from_config(&self.services.config)?;
+        let (stop, stopped) = tokio::sync::watch::channel(());
+        let mut stopped = stopped;
+        let background = tokio::spawn(jobs::run_workers(self.services.clone(), extractor, workers, async move {
+            let _ = stopped.changed().await;
+        }));
+        let served = self.run(shutdown).await;
+        drop(stop);
+        let _ = background.await;
+        served
+    }
+}
+
+/// The deployment's services on a migrated database whose tenant queries row-level security binds.
+pub async fn services(db_args: &DbArgs, app: AppArgs, embedder: EmbedderSlot) -> anyhow::Result<Services> {
+    let db = Db::connect_lazy(db_args)?;
+    db.migrate().await?;
+    db.check_app_role().await?;
+    db.check_embedding_dimension(app.embedding_dim).await?;
+    Ok(Services::new(db, app, embedder))
 }
 
 /// Resolves on SIGINT or SIGTERM.

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use cairn::embed::local::LocalEmbedder;
+use cairn::models::embed::local::LocalEmbedder;
 use serde::Deserialize;
 
 const REFERENCE_PATH: &str =

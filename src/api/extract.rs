@@ -1,4 +1,4 @@
-//! Extractors whose every rejection is an [`ApiError`] in the envelope, naming the offending field.
+//! Extractors whose every rejection is an [`Error`] in the envelope, naming the offending field.
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request};
@@ -7,7 +7,8 @@ use axum::http::{header, StatusCode};
 use serde::de::DeserializeOwned;
 use uuid::Uuid;
 
-use crate::error::ApiError;
+use super::error::ApiError;
+use crate::error::Error;
 
 /// A JSON body. Not JSON: 415; over the body limit: 413; malformed or mistyped: 400 naming the path
 /// (`memories[2].importance: invalid type: string "high", expected f64`).
@@ -19,25 +20,65 @@ fn is_json(content_type: &str) -> bool {
 }
 
 /// Deserialises `T` from JSON bytes, naming the failing path.
-pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     // Every body of this API is an object; serde would otherwise read a struct from an array by position.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
-        return Err(ApiError::bad_request("body: must be a JSON object, not a bare array"));
+        return Err(Error::invalid("body: must be a JSON object, not a bare array"));
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
         if inner.is_syntax() || inner.is_eof() {
-            ApiError::bad_request(format!("body: invalid JSON: {inner}"))
+            Error::invalid(format!("body: invalid JSON: {inner}"))
         } else if path == "." {
-            ApiError::bad_request(format!("body: {inner}"))
+            Error::invalid(format!("body: {inner}"))
         } else {
-            ApiError::bad_request(format!("{path}: {inner}"))
+            Error::invalid(format!("{path}: {inner}"))
         }
     })?;
-    de.end().map_err(|e| ApiError::bad_request(format!("body: invalid JSON: {e}")))?;
+    de.end().map_err(|e| Error::invalid(format!("body: invalid JSON: {e}")))?;
     Ok(value)
+}
+
+/// Deserialises `T` from a JSON value, naming the failing path after `prefix` (`memories[2]`).
+pub fn from_json_value<T: DeserializeOwned>(value: serde_json::Value, prefix: &str) -> Result<T, Error> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let field = match (prefix.is_empty(), path == ".") {
+            (true, true) => "body".to_owned(),
+            (true, false) => path,
+            (false, true) => prefix.to_owned(),
+            (false, false) => format!("{prefix}.{path}"),
+        };
+        Error::invalid(format!("{field}: {inner}"))
+    })
+}
+
+/// The items of `{"<field>": [...]}` (1..=`max`) parsed one by one, so an error names its item
+/// (`memories[2].importance: ...`); errors for a missing, empty, overlong or non-array field, or a bare
+/// array.
+pub fn json_items<T: DeserializeOwned>(body: serde_json::Value, field: &str, max: usize) -> Result<Vec<T>, Error> {
+    use serde_json::Value;
+    let items = match body {
+        Value::Object(mut object) => match object.remove(field) {
+            Some(Value::Array(items)) => items,
+            Some(_) => return Err(Error::invalid(format!("{field}: must be an array"))),
+            None => return Err(Error::invalid(format!("{field}: is required"))),
+        },
+        Value::Array(_) => {
+            return Err(Error::invalid(format!("body: must be an object {{\"{field}\": [...]}}, not a bare array")))
+        }
+        _ => return Err(Error::invalid(format!("body: must be an object {{\"{field}\": [...]}}"))),
+    };
+    if items.is_empty() {
+        return Err(Error::invalid(format!("{field}: must not be empty")));
+    }
+    if items.len() > max {
+        return Err(Error::invalid(format!("{field}: at most {max} items (got {})", items.len())));
+    }
+    items.into_iter().enumerate().map(|(i, item)| from_json_value(item, &format!("{field}[{i}]"))).collect()
 }
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
@@ -52,10 +93,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                 ApiError::PayloadTooLarge("body: request body is over the size limit".into())
             } else {
-                ApiError::bad_request(format!("body: {}", rejection.body_text()))
+                Error::invalid(format!("body: {}", rejection.body_text())).into()
             }
         })?;
-        from_json_slice(&bytes).map(ApiJson)
+        Ok(from_json_slice(&bytes).map(ApiJson)?)
     }
 }
 
@@ -69,13 +110,13 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
         let query = parts.uri.query().unwrap_or_default();
         // Postgres cannot store or compare U+0000 in text; refuse it before it reaches a query.
         if query.to_ascii_lowercase().contains("%00") {
-            return Err(ApiError::bad_request("query: parameters must not contain NUL (%00) characters"));
+            return Err(Error::invalid("query: parameters must not contain NUL (%00) characters").into());
         }
         let de = serde_html_form::Deserializer::from_bytes(query.as_bytes());
         serde_path_to_error::deserialize(de).map(ApiQuery).map_err(|err| {
             let path = err.path().to_string();
             let inner = err.into_inner();
-            ApiError::bad_request(if path == "." { format!("query: {inner}") } else { format!("{path}: {inner}") })
+            Error::invalid(if path == "." { format!("query: {inner}") } else { format!("{path}: {inner}") }).into()
         })
     }
 }
@@ -89,11 +130,16 @@ impl<S: Send + Sync> FromRequestParts<S> for PathId {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         let Path(raw) = Path::<String>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::bad_request(format!("id: {}", e.body_text())))?;
-        Uuid::parse_str(raw.trim()).map(PathId).map_err(|_| {
-            let shown: String = raw.chars().take(64).collect();
-            let more = if raw.chars().count() > 64 { "…" } else { "" };
-            ApiError::bad_request(format!("id: not a valid UUID: {shown:?}{more}"))
-        })
+            .map_err(|e| ApiError::from(Error::invalid(format!("id: {}", e.body_text()))))?;
+        Ok(parse_uuid("id", &raw).map(PathId)?)
     }
+}
+
+/// A UUID named `field` (a path segment, a tool argument); anything else is an error naming it.
+pub fn parse_uuid(field: &str, raw: &str) -> Result<Uuid, Error> {
+    Uuid::parse_str(raw.trim()).map_err(|_| {
+        let shown: String = raw.chars().take(64).collect();
+        let more = if raw.chars().count() > 64 { "…" } else { "" };
+        Error::invalid(format!("{field}: not a valid UUID: {shown:?}{more}"))
+    })
 }

@@ -4,17 +4,19 @@
 //! balancer can serve any call and no session outlives its request. The tools are AutoMem's
 //! (`store_memory`, `recall_memory`, `update_memory`, `delete_memory`, `associate_memories`), remem's
 //! `promote_to_longterm`, textrawl's `recall_memories`, SHODH's `proactive_context`, and `memory_stats` /
-//! `check_database_health`; each translates its arguments onto the same native calls as the HTTP surfaces.
-//! A failed call is a tool result with `isError: true` whose text is the error envelope
-//! (`{"status":"error","code":N,"message":"..."}`); arguments of the wrong shape are JSON-RPC
-//! `invalid_params` errors. The connection is never dropped.
+//! `check_database_health`; each reads the same input types as the HTTP surfaces (so its schema is theirs,
+//! limits included) and calls the same use cases. A failed call is a tool result with `isError: true`
+//! whose text is the error envelope (`{"status":"error","code":N,"message":"..."}`), arguments of the wrong
+//! type included (the message names the field). The connection is never dropped.
 
 use std::sync::Arc;
+use std::time::Instant;
 
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{Request, State};
 use axum::http::request::Parts;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use chrono::Utc;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::Extension;
 use rmcp::handler::server::wrapper::Parameters;
@@ -24,29 +26,37 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{tool, tool_handler, tool_router, ErrorData as McpError, ServerHandler};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use super::compat::{automem, shodh};
-use super::extract::from_json_slice;
-use super::native::{entities, graph, lifecycle, memories, remem};
+use super::auth::tenant_of;
+use super::error::{body_of, ApiError};
+use super::extract::{from_json_value, json_items, parse_uuid};
+use super::views::automem::{BatchStored, MemoryIdResponse, RecallAnswer, Stored};
+use super::views::shodh::ContextResponse;
+use super::views::{Association, DeletedByTag, EntityRecallResponse, Health, Memory, TenantStats};
 use super::AppState;
-use crate::auth::{Auth, Scope};
-use crate::error::ApiError;
-use crate::recall::params::StringList;
+use crate::auth::{Scope, Tenant};
+use crate::error::Error;
+use crate::graph::AssociationInput;
+use crate::memory::{MemoryInput, MemoryPatch};
+use crate::recall::{ContextParams, GroupedParams, GroupedRequest, MultiParams, MultiRequest};
+use crate::service::lifecycle::{self, Change};
+use crate::service::memories::{self, Duplicates, MAX_BATCH};
+use crate::service::{associations, health, recall, stats};
 
 /// The MCP service for `/mcp`, behind [`authenticate`].
-pub fn service(state: AppState) -> StreamableHttpService<CairnMcp, NeverSessionManager> {
+pub fn service(services: AppState) -> StreamableHttpService<CairnMcp, NeverSessionManager> {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
         .with_sse_keep_alive(None)
-        .with_max_request_body_bytes(state.config.max_body_bytes)
+        .with_max_request_body_bytes(services.config.max_body_bytes)
         // The Host check guards unauthenticated local servers against DNS rebinding; every call here needs
         // a tenant key, and a hosted service answers on names we cannot list in advance.
         .disable_allowed_hosts();
     StreamableHttpService::new(
-        move || Ok(CairnMcp::new(state.clone())),
+        move || Ok(CairnMcp::new(services.clone())),
         Arc::new(NeverSessionManager::default()),
         config,
     )
@@ -54,69 +64,66 @@ pub fn service(state: AppState) -> StreamableHttpService<CairnMcp, NeverSessionM
 
 /// Authenticates an MCP request with the HTTP API's keys (401/403 in the envelope otherwise) and hands the
 /// tenant to the tools through the request's extensions.
-pub async fn authenticate(State(state): State<AppState>, request: Request, next: Next) -> Response {
+pub async fn authenticate(State(services): State<AppState>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
-    match Auth::from_request_parts(&mut parts, &state).await {
-        Ok(auth) => {
-            parts.extensions.insert(auth);
+    match tenant_of(&parts, &services).await {
+        Ok(tenant) => {
+            parts.extensions.insert(tenant);
             next.run(Request::from_parts(parts, body)).await
         }
-        Err(err) => err.into_response(),
+        Err(err) => ApiError::from(err).into_response(),
     }
 }
 
 #[derive(Clone)]
 pub struct CairnMcp {
-    state: AppState,
+    services: AppState,
     tool_router: ToolRouter<Self>,
 }
 
 /// The tenant of the request, as [`authenticate`] left it.
-fn tenant(parts: &Parts) -> Result<Auth, McpError> {
-    parts.extensions.get::<Auth>().cloned().ok_or_else(|| McpError::internal_error("request not authenticated", None))
+fn tenant(parts: &Parts) -> Result<Tenant, McpError> {
+    parts.extensions.get::<Tenant>().cloned().ok_or_else(|| McpError::internal_error("request not authenticated", None))
 }
 
 /// A tool's outcome: its value as JSON text, or the error envelope with `isError`.
-fn reply<T: Serialize>(outcome: Result<T, ApiError>) -> Result<CallToolResult, McpError> {
+fn reply<T: Serialize>(outcome: Result<T, Error>) -> Result<CallToolResult, McpError> {
     Ok(match outcome {
         Ok(value) => CallToolResult::success(vec![ContentBlock::text(
             serde_json::to_string(&value).map_err(|e| McpError::internal_error(e.to_string(), None))?,
         )]),
         Err(err) => {
-            if let ApiError::Internal(cause) = &err {
-                tracing::error!(error = ?cause, "internal error in an MCP tool");
-            }
-            let body = serde_json::to_string(&err.body()).unwrap_or_else(|_| err.to_string());
-            CallToolResult::error(vec![ContentBlock::text(body)])
+            let body = body_of(&err);
+            let text = serde_json::to_string(&body).unwrap_or_else(|_| err.to_string());
+            CallToolResult::error(vec![ContentBlock::text(text)])
         }
     })
 }
 
-/// Reads tool arguments as a native request body (so errors name the field as the HTTP API does).
-fn native<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ApiError> {
-    from_json_slice(&serde_json::to_vec(&value).map_err(|e| ApiError::Internal(e.into()))?)
+/// A tool's arguments as given (an object; absent and null mean the same), parsed inside the tool so that
+/// a wrong type is a tool error naming the field. The input schema is `T`'s: the same type, with the same
+/// limits, that the HTTP surfaces read.
+pub struct Args<T> {
+    fields: Map<String, Value>,
+    schema: std::marker::PhantomData<T>,
 }
 
-/// The arguments as a JSON object without nulls (absent and null mean the same to a tool).
-fn object<T: Serialize>(args: &T) -> Map<String, Value> {
-    match serde_json::to_value(args) {
-        Ok(Value::Object(map)) => map.into_iter().filter(|(_, v)| !v.is_null()).collect(),
-        _ => Map::new(),
+impl<T> Args<T> {
+    /// The arguments parsed as `U` (errors name the field).
+    fn parse<U: serde::de::DeserializeOwned>(&self) -> Result<U, Error> {
+        from_json_value(Value::Object(self.fields.clone()), "")
+    }
+
+    fn take(&mut self, field: &str) -> Option<Value> {
+        self.fields.remove(field)
     }
 }
 
-/// Tool arguments whose deserialization errors name the field (`content: invalid type: integer 5, expected a
-/// string`); the input schema is `T`'s.
-pub struct Args<T>(pub T);
-
-impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Args<T> {
+impl<'de, T> Deserialize<'de> for Args<T> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        serde_path_to_error::deserialize(value).map(Args).map_err(|err| {
-            let path = err.path().to_string();
-            let inner = err.into_inner();
-            serde::de::Error::custom(if path == "." { inner.to_string() } else { format!("{path}: {inner}") })
-        })
+        let fields = Option::<Map<String, Value>>::deserialize(deserializer)?.unwrap_or_default();
+        let fields = fields.into_iter().filter(|(_, v)| !v.is_null()).collect();
+        Ok(Self { fields, schema: std::marker::PhantomData })
     }
 }
 
@@ -138,179 +145,28 @@ impl<T: JsonSchema> JsonSchema for Args<T> {
     }
 }
 
-fn parse_id(field: &str, raw: &str) -> Result<Uuid, ApiError> {
-    Uuid::parse_str(raw.trim()).map_err(|_| ApiError::bad_request(format!("{field}: not a valid UUID: {raw:?}")))
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Lifecycle {
-    ShortTerm,
-    LongTerm,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum SupersedeRelation {
-    InvalidatedBy,
-    EvolvedInto,
-}
-
-/// One memory of a batch.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct BatchItem {
-    /// The memory content, under 2000 characters.
-    #[schemars(length(min = 1, max = 2000))]
-    pub content: String,
-    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub confidence: Option<f64>,
-    pub tags: Option<Vec<String>>,
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub importance: Option<f64>,
-    pub metadata: Option<Map<String, Value>>,
-    /// ISO 8601; when the memory was created (default now).
-    pub timestamp: Option<String>,
-}
-
-/// `store_memory`: one memory, a supersede, or a batch (`memories`).
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+/// `store_memory`: one memory (every field of the native store), a supersede, or a batch (`memories`).
+#[derive(Debug, Deserialize, JsonSchema)]
 pub struct StoreArgs {
-    /// The memory content. Must be under 2000 characters (hard limit); over 500 it is summarised.
-    #[schemars(length(min = 1, max = 2000))]
-    pub content: Option<String>,
-    /// Decision, Pattern, Preference, Style, Habit, Insight, Context (default: classified from the content).
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-    /// Confidence in the type, 0..=1.
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub confidence: Option<f64>,
-    /// Tags for categorization and filtering (hierarchical with ':' or '/').
-    pub tags: Option<Vec<String>>,
-    /// Importance score affecting recall ranking, 0..=1 (default 0.5).
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub importance: Option<f64>,
-    /// Structured metadata (files modified, error signatures...).
-    pub metadata: Option<Map<String, Value>>,
-    /// ISO 8601; when the memory was created (default now).
-    pub timestamp: Option<String>,
-    /// A precomputed vector of the deployment's dimension (default: generated).
-    pub embedding: Option<Vec<f32>>,
-    /// short_term or long_term (default long_term; short_term when only ttl is given).
-    pub memory_type: Option<Lifecycle>,
-    /// Seconds a short-term memory lives.
-    #[schemars(range(min = 1))]
-    pub ttl: Option<i64>,
-    /// ISO 8601 start of validity.
-    pub t_valid: Option<String>,
-    /// ISO 8601 end of validity.
-    pub t_invalid: Option<String>,
-    /// Supersede mode: the existing memory this one replaces or corrects.
-    pub supersedes_memory_id: Option<String>,
-    /// Relationship from old to new (default INVALIDATED_BY).
-    pub supersede_relation: Option<SupersedeRelation>,
-    /// Why, stored on the old memory's metadata.
-    pub supersede_reason: Option<String>,
-    /// Batch mode: up to 500 memories (no supersede fields); instead of `content`.
-    #[schemars(length(min = 1, max = 500))]
-    pub memories: Option<Vec<BatchItem>>,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RecallMode {
-    Hybrid,
-    Semantic,
-    Keyword,
-    Associative,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TagMode {
-    Any,
-    All,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TagMatch {
-    Exact,
-    Prefix,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum SortOrder {
-    Score,
-    TimeDesc,
-    TimeAsc,
-}
-
-/// `recall_memory`: AutoMem's recall.
-#[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
-pub struct RecallArgs {
-    /// What to look for (1..=1000 characters).
-    #[schemars(length(min = 1, max = 1000))]
-    pub query: Option<String>,
-    /// Several queries, merged (at most 10).
-    #[schemars(length(max = 10))]
-    pub queries: Option<Vec<String>>,
-    pub tags: Option<Vec<String>>,
-    pub tag_mode: Option<TagMode>,
-    pub tag_match: Option<TagMatch>,
-    pub exclude_tags: Option<Vec<String>>,
-    /// A period in words: "last week", "yesterday", "vor 2 Wochen".
-    pub time_query: Option<String>,
-    /// Lower time bound (ISO 8601).
-    pub start: Option<String>,
-    /// Upper time bound (ISO 8601).
-    pub end: Option<String>,
-    /// Results, 1..=100 (default 10).
-    #[schemars(range(min = 1, max = 100))]
-    pub limit: Option<i64>,
-    pub sort: Option<SortOrder>,
-    pub mode: Option<RecallMode>,
-    /// Add memories one association away.
-    pub expand_relations: Option<bool>,
-    /// Add memories sharing an entity.
-    pub expand_entities: Option<bool>,
-    #[schemars(range(min = 1, max = 50))]
-    pub relation_limit: Option<i64>,
-    #[schemars(range(min = 1, max = 200))]
-    pub expansion_limit: Option<i64>,
-    /// Drop results scoring below this.
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub min_score: Option<f64>,
-    /// Tags of the current context: matching results are lifted.
-    pub context_tags: Option<Vec<String>>,
+    #[serde(flatten)]
+    pub memory: MemoryInput,
+    /// Batch mode: up to 500 memories (no supersede fields, vectors or validity bounds), instead of the
+    /// single-memory fields.
+    #[schemars(length(min = 1, max = MAX_BATCH))]
+    pub memories: Option<Vec<MemoryInput>>,
 }
 
 /// `update_memory`: AutoMem's PATCH.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Deserialize, JsonSchema)]
 pub struct UpdateArgs {
     /// The memory to update.
-    pub memory_id: String,
-    /// New content (replaces the old; re-embedded), under 2000 characters.
-    #[schemars(length(min = 1, max = 2000))]
-    pub content: Option<String>,
-    /// New tags (replace the old).
-    pub tags: Option<Vec<String>>,
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub importance: Option<f64>,
-    /// Replaces the stored metadata; omit to keep it.
-    pub metadata: Option<Map<String, Value>>,
-    /// Override the creation time (ISO 8601).
-    pub timestamp: Option<String>,
+    pub memory_id: Uuid,
+    #[serde(flatten)]
+    pub patch: MemoryPatch,
     /// Accepted for AutoMem compatibility; the service keeps this itself.
     pub updated_at: Option<String>,
     /// Accepted for AutoMem compatibility; the service keeps this itself.
     pub last_accessed: Option<String>,
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub confidence: Option<f64>,
 }
 
 /// `delete_memory`: one memory by id, or every memory with any of the tags (exactly one of the two).
@@ -322,108 +178,45 @@ pub struct DeleteArgs {
     pub tags: Option<Vec<String>>,
 }
 
-/// `associate_memories`.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct AssociateArgs {
-    pub memory1_id: String,
-    pub memory2_id: String,
-    /// RELATES_TO (default), LEADS_TO, OCCURRED_BEFORE, PREFERS_OVER, EXEMPLIFIES, CONTRADICTS, REINFORCES,
-    /// INVALIDATED_BY, EVOLVED_INTO, DERIVED_FROM, PART_OF.
-    #[serde(rename = "type")]
-    pub rel_type: Option<String>,
-    #[schemars(range(min = 0.0, max = 1.0))]
-    pub strength: Option<f64>,
-}
-
 /// A memory id.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct MemoryIdArgs {
     pub memory_id: String,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum EntityType {
-    Person,
-    Concept,
-    Project,
-    Preference,
-    Fact,
-    Location,
-    Organization,
-}
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GroupedMode {
-    Hybrid,
-    Semantic,
-}
-
-/// `recall_memories`: textrawl's entity-grouped recall.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupedArgs {
-    /// Search query (1-1000 chars).
-    #[schemars(length(min = 1, max = 1000))]
-    pub query: String,
-    /// Filter by entity types.
-    pub entity_types: Option<Vec<EntityType>>,
-    /// Max results (1-50, default 10).
-    #[schemars(range(min = 1, max = 50))]
-    pub limit: Option<i64>,
-    /// hybrid (default) or semantic.
-    pub search_mode: Option<GroupedMode>,
-    /// Short keys (default: the deployment's setting).
-    pub compact: Option<bool>,
-}
-
-/// `proactive_context`.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct ContextArgs {
-    /// The current conversation context or user message.
-    #[schemars(length(min = 1, max = 2000))]
-    pub context: String,
-    /// 1..=20, default 5.
-    #[schemars(range(min = 1, max = 20))]
-    pub max_results: Option<i64>,
-    /// Store the context as a Conversation memory (default true).
-    pub auto_ingest: Option<bool>,
-}
-
 // Replies built from typed values: `json!` would widen their f32 fields (0.3 -> 0.30000001192092896).
 #[derive(Serialize)]
 #[serde(untagged)]
 enum StoreReply {
-    One(automem::Stored),
-    Many(automem::BatchStored),
+    One(Stored),
+    Many(BatchStored),
 }
 
 #[derive(Serialize)]
 #[serde(untagged)]
 enum DeleteReply {
-    One(automem::MemoryIdResponse),
-    Tags(memories::DeletedByTag),
+    One(MemoryIdResponse),
+    Tags(DeletedByTag),
 }
 
 #[derive(Serialize)]
 struct Updated {
     status: &'static str,
     memory_id: Uuid,
-    memory: crate::memory::Memory,
+    memory: Memory,
 }
 
 #[derive(Serialize)]
 struct Associated {
     status: &'static str,
-    association: crate::store::relations::Association,
+    association: Association,
 }
 
 /// Runs `f` for the request's tenant, first requiring `scope`.
 macro_rules! as_tenant {
-    ($parts:expr, $scope:expr, |$auth:ident| $body:expr) => {{
-        let $auth = tenant(&$parts)?;
-        reply(match $auth.require($scope) {
+    ($parts:expr, $scope:expr, |$tenant:ident| $body:expr) => {{
+        let $tenant = tenant(&$parts)?;
+        reply(match $tenant.require($scope) {
             Ok(()) => $body.await,
             Err(err) => Err(err),
         })
@@ -432,31 +225,40 @@ macro_rules! as_tenant {
 
 #[tool_router]
 impl CairnMcp {
-    pub fn new(state: AppState) -> Self {
-        Self { state, tool_router: Self::tool_router() }
+    pub fn new(services: AppState) -> Self {
+        Self { services, tool_router: Self::tool_router() }
     }
 
-    #[tool(description = "Store a memory (content under 2000 characters), a replacement of an existing memory \
-        (supersedes_memory_id), or a batch of up to 500 (memories). Content already stored returns the existing \
-        memory's id with deduplicated: true.")]
+    #[tool(description = "Store a memory (content under 2000 characters, with any field of the native store: \
+        type, tags, importance, metadata, emotion and arousal, episode, source and credibility...), a replacement \
+        of an existing memory (supersedes_memory_id), or a batch of up to 500 (memories). Content already stored \
+        returns the existing memory's id with deduplicated: true.")]
     async fn store_memory(
         &self,
-        Parameters(Args(args)): Parameters<Args<StoreArgs>>,
+        Parameters(mut args): Parameters<Args<StoreArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Write, |auth| async {
-            let mut body = object(&args);
-            match body.remove("memories") {
+        let services = &self.services;
+        as_tenant!(parts, Scope::Write, |tenant| async {
+            let started = Instant::now();
+            let embedder = services.embedder.state();
+            match args.take("memories") {
                 Some(items) => {
-                    if let Some(field) = body.keys().next() {
-                        return Err(ApiError::bad_request(format!(
+                    if let Some(field) = args.fields.keys().next() {
+                        return Err(Error::invalid(format!(
                             "{field}: batch mode (memories) takes no single-memory fields"
                         )));
                     }
-                    automem::store_many(state, &auth, json!({ "memories": items })).await.map(StoreReply::Many)
+                    let items: Vec<MemoryInput> =
+                        json_items(serde_json::json!({ "memories": items }), "memories", MAX_BATCH)?;
+                    memories::refuse_vectors_and_validity(&items)?;
+                    let outcome = memories::store_batch(services, &tenant, items, Duplicates::Reuse).await?;
+                    Ok(StoreReply::Many(BatchStored::new(&embedder, outcome, started)))
                 }
-                None => automem::store_one(state, &auth, native(Value::Object(body))?).await.map(StoreReply::One),
+                None => {
+                    let outcome = memories::store(services, &tenant, args.parse()?, Duplicates::Reuse).await?;
+                    Ok(StoreReply::One(Stored::new(&embedder, &outcome, started)))
+                }
             }
         })
     }
@@ -468,52 +270,39 @@ impl CairnMcp {
     )]
     async fn recall_memory(
         &self,
-        Parameters(Args(args)): Parameters<Args<RecallArgs>>,
+        Parameters(args): Parameters<Args<MultiParams>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Read, |auth| async {
-            let word = |v: Option<Value>| v.and_then(|v| v.as_str().map(str::to_owned));
-            let query = automem::RecallQuery {
-                query: args.query,
-                queries: StringList(args.queries.unwrap_or_default()),
-                tags: StringList(args.tags.unwrap_or_default()),
-                tag_mode: word(args.tag_mode.map(|v| json!(v))),
-                tag_match: word(args.tag_match.map(|v| json!(v))),
-                exclude_tags: StringList(args.exclude_tags.unwrap_or_default()),
-                time_query: args.time_query,
-                start: args.start,
-                end: args.end,
-                limit: args.limit,
-                sort: word(args.sort.map(|v| json!(v))),
-                expand_relations: args.expand_relations,
-                expand_entities: args.expand_entities,
-                relation_limit: args.relation_limit,
-                expansion_limit: args.expansion_limit,
-                min_score: args.min_score,
-                context_tags: StringList(args.context_tags.unwrap_or_default()),
-                mode: word(args.mode.map(|v| json!(v))),
-            };
-            automem::recall(state, &auth, query).await
+        let services = &self.services;
+        as_tenant!(parts, Scope::Read, |tenant| async {
+            let started = Instant::now();
+            let request = MultiRequest::parse(args.parse()?, Utc::now())?;
+            let queries = request.queries.clone();
+            let answer = recall::recall_many(services, &tenant, request).await?;
+            Ok(RecallAnswer::new(queries, answer, started))
         })
     }
 
     #[tool(description = "Update a memory: content (re-embedded), tags, importance, metadata (replaces the \
-        stored object), type, confidence or timestamp. Omitted fields keep their value.")]
+        stored object), type, confidence, timestamp or any other field of the native update. Omitted fields keep \
+        their value.")]
     async fn update_memory(
         &self,
-        Parameters(Args(args)): Parameters<Args<UpdateArgs>>,
+        Parameters(mut args): Parameters<Args<UpdateArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Write, |auth| async {
-            let id = parse_id("memory_id", &args.memory_id)?;
-            let mut body = object(&args);
-            for ignored in ["memory_id", "updated_at", "last_accessed"] {
-                body.remove(ignored);
+        let services = &self.services;
+        as_tenant!(parts, Scope::Write, |tenant| async {
+            let id = match args.take("memory_id") {
+                Some(Value::String(raw)) => parse_uuid("memory_id", &raw)?,
+                Some(_) => return Err(Error::invalid("memory_id: must be a UUID string")),
+                None => return Err(Error::invalid("memory_id: is required")),
+            };
+            for ignored in ["updated_at", "last_accessed"] {
+                args.take(ignored);
             }
-            let memory = memories::update(state, &auth, id, native(Value::Object(body))?).await?;
-            Ok(Updated { status: "success", memory_id: memory.id, memory })
+            let memory = memories::update(services, &tenant, id, args.parse()?).await?;
+            Ok(Updated { status: "success", memory_id: memory.id, memory: memory.into() })
         })
     }
 
@@ -524,19 +313,23 @@ impl CairnMcp {
     )]
     async fn delete_memory(
         &self,
-        Parameters(Args(args)): Parameters<Args<DeleteArgs>>,
+        Parameters(args): Parameters<Args<DeleteArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Write, |auth| async {
+        let services = &self.services;
+        as_tenant!(parts, Scope::Write, |tenant| async {
+            let args: DeleteArgs = args.parse()?;
             match (args.memory_id, args.tags) {
                 (Some(id), None) => {
-                    let id = parse_id("memory_id", &id)?;
-                    memories::delete(state, &auth, id).await?;
-                    Ok(DeleteReply::One(automem::MemoryIdResponse { status: "success", memory_id: id }))
+                    let id = parse_uuid("memory_id", &id)?;
+                    memories::delete(services, &tenant, id).await?;
+                    Ok(DeleteReply::One(MemoryIdResponse { status: "success", memory_id: id }))
                 }
-                (None, Some(tags)) => memories::remove_by_tag(state, &auth, &tags).await.map(DeleteReply::Tags),
-                _ => Err(ApiError::bad_request("memory_id: give exactly one of memory_id and tags")),
+                (None, Some(tags)) => {
+                    let (tags, deleted_count) = memories::remove_by_tag(services, &tenant, &tags).await?;
+                    Ok(DeleteReply::Tags(DeletedByTag { status: "success", tags, deleted_count }))
+                }
+                _ => Err(Error::invalid("memory_id: give exactly one of memory_id and tags")),
             }
         })
     }
@@ -545,26 +338,27 @@ impl CairnMcp {
         same pair and type again updates the strength.")]
     async fn associate_memories(
         &self,
-        Parameters(Args(args)): Parameters<Args<AssociateArgs>>,
+        Parameters(args): Parameters<Args<AssociationInput>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Write, |auth| async {
-            let association = graph::associate(state, &auth, &Value::Object(object(&args))).await?;
-            Ok(Associated { status: "success", association })
+        let services = &self.services;
+        as_tenant!(parts, Scope::Write, |tenant| async {
+            let association = associations::associate(services, &tenant, &Value::Object(args.fields.clone())).await?;
+            Ok(Associated { status: "success", association: association.into() })
         })
     }
 
     #[tool(description = "Promote a short-term memory to long-term (clears its TTL).")]
     async fn promote_to_longterm(
         &self,
-        Parameters(Args(args)): Parameters<Args<MemoryIdArgs>>,
+        Parameters(args): Parameters<Args<MemoryIdArgs>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Write, |auth| async {
-            let id = parse_id("memory_id", &args.memory_id)?;
-            lifecycle::change(state, &auth, id, lifecycle::Change::Promote).await
+        let services = &self.services;
+        as_tenant!(parts, Scope::Write, |tenant| async {
+            let args: MemoryIdArgs = args.parse()?;
+            let id = parse_uuid("memory_id", &args.memory_id)?;
+            lifecycle::change(services, &tenant, id, Change::Promote).await.map(Memory::from)
         })
     }
 
@@ -575,12 +369,15 @@ impl CairnMcp {
     )]
     async fn recall_memories(
         &self,
-        Parameters(Args(args)): Parameters<Args<GroupedArgs>>,
+        Parameters(args): Parameters<Args<GroupedParams>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Read, |auth| async {
-            entities::recall_grouped(state, &auth, native(Value::Object(object(&args)))?).await
+        let services = &self.services;
+        as_tenant!(parts, Scope::Read, |tenant| async {
+            let request = GroupedRequest::parse(args.parse()?)?;
+            let query = request.query.clone();
+            let grouped = recall::recall_grouped(services, &tenant, request).await?;
+            Ok(EntityRecallResponse::new(query, grouped))
         })
     }
 
@@ -588,12 +385,12 @@ impl CairnMcp {
         (auto_ingest, default true) store the context as a Conversation memory.")]
     async fn proactive_context(
         &self,
-        Parameters(Args(args)): Parameters<Args<ContextArgs>>,
+        Parameters(args): Parameters<Args<ContextParams>>,
         Extension(parts): Extension<Parts>,
     ) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Read, |auth| async {
-            shodh::surface(state, &auth, Some(args.context), args.max_results, args.auto_ingest.unwrap_or(true)).await
+        let services = &self.services;
+        as_tenant!(parts, Scope::Read, |tenant| async {
+            recall::context(services, &tenant, args.parse()?).await.map(ContextResponse::from)
         })
     }
 
@@ -603,8 +400,8 @@ impl CairnMcp {
         annotations(read_only_hint = true)
     )]
     async fn memory_stats(&self, Extension(parts): Extension<Parts>) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Read, |auth| async { remem::load_stats(state, &auth).await })
+        let services = &self.services;
+        as_tenant!(parts, Scope::Read, |tenant| async { stats::stats(services, &tenant).await.map(TenantStats::from) })
     }
 
     #[tool(
@@ -612,8 +409,8 @@ impl CairnMcp {
         annotations(read_only_hint = true)
     )]
     async fn check_database_health(&self, Extension(parts): Extension<Parts>) -> Result<CallToolResult, McpError> {
-        let state = &self.state;
-        as_tenant!(parts, Scope::Read, |_auth| async { Ok::<_, ApiError>(super::health::check(state).await.1) })
+        let services = &self.services;
+        as_tenant!(parts, Scope::Read, |_tenant| async { Ok::<_, Error>(Health::from(health::check(services).await)) })
     }
 }
 
@@ -645,7 +442,7 @@ impl ServerHandler for CairnMcp {
         (status = 200, description = "The JSON-RPC response", body = Object,
             example = json!({"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "{\"status\":\"success\",\"results\":[]}"}], "isError": false}})),
         (status = 202, description = "A notification, accepted"),
-        (status = 406, description = "Accept does not list application/json and text/event-stream", body = crate::error::ErrorBody)
+        (status = 406, description = "Accept does not list application/json and text/event-stream", body = crate::api::error::ErrorBody)
     ))]
 #[allow(dead_code)]
 pub fn mcp_endpoint() {}

@@ -2,20 +2,27 @@
 //! One folder per surface (`native/`, `compat/` for AutoMem and SHODH, `mcp`); each resource is one file with
 //! its own routes.
 
-pub mod compat;
+pub mod auth;
+pub mod automem;
+pub mod error;
 pub mod extract;
 pub(crate) mod health;
 pub mod mcp;
 pub mod native;
+pub mod remem;
+pub mod schema;
+pub mod shodh;
+pub mod views;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use anyhow::Context;
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::{header, HeaderName, StatusCode};
-use axum::response::Response;
+use axum::http::{HeaderName, StatusCode};
 use axum::routing::get;
 use axum::{middleware, Json, Router};
+use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
@@ -27,62 +34,11 @@ use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_swagger_ui::SwaggerUi;
 
-use crate::auth::KeyVerifier;
-use crate::config::AppArgs;
-use crate::embed::EmbedderSlot;
-use crate::error::{envelope, ApiError, ErrorBody};
-use crate::recall::bm25::TermStatsCache;
-use crate::store::Db;
+use self::error::{envelope, envelope_errors, ApiError, ErrorBody};
+use crate::service::Services;
 
-/// What every handler can reach.
-#[derive(Clone)]
-pub struct AppState {
-    pub db: Db,
-    pub keys: KeyVerifier,
-    /// The embedder, once loaded.
-    pub embedder: EmbedderSlot,
-    pub config: Arc<AppArgs>,
-    pub started: Instant,
-    /// Per-tenant keyword statistics for BM25.
-    pub term_stats: TermStatsCache,
-    /// The configured chat model (`CAIRN_LLM_*`), if any: summarises long content.
-    pub llm: Option<Arc<crate::llm::ChatModel>>,
-}
-
-impl AppState {
-    /// Runs a recall for a tenant with this deployment's embedder, statistics and fusion.
-    pub async fn recall(
-        &self,
-        tenant_id: uuid::Uuid,
-        request: crate::recall::RecallRequest,
-    ) -> Result<crate::recall::RecallResponse, crate::error::ApiError> {
-        crate::recall::recall(&self.db, &self.embedder, &self.term_stats, self.config.recall_fusion, tenant_id, request)
-            .await
-    }
-
-    pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> Self {
-        let keys = KeyVerifier::new(db.owner().clone(), Duration::from_secs(config.key_cache_ttl_secs));
-        let llm = config.llm().and_then(|c| match crate::llm::ChatModel::new(c) {
-            Ok(model) => Some(Arc::new(model)),
-            Err(err) => {
-                tracing::error!(
-                    error = format!("{err:#}"),
-                    "the chat model is configured but unusable; working without it"
-                );
-                None
-            }
-        });
-        Self {
-            db,
-            keys,
-            embedder,
-            config: Arc::new(config),
-            started: Instant::now(),
-            term_stats: TermStatsCache::default(),
-            llm,
-        }
-    }
-}
+/// What every handler can reach: the deployment's services.
+pub type AppState = Services;
 
 #[derive(OpenApi)]
 #[openapi(
@@ -92,7 +48,7 @@ impl AppState {
             `{\"status\":\"error\",\"code\":N,\"message\":\"...\"}`; the message names the offending field.",
         license(name = "Apache-2.0")
     ),
-    components(schemas(ErrorBody, compat::shodh::ShodhError)),
+    components(schemas(ErrorBody, shodh::ShodhError)),
     paths(mcp::mcp_endpoint),
     modifiers(&Security),
     security(("bearer" = []), ("api_key_header" = []), ("api_key_query" = [])),
@@ -174,8 +130,9 @@ fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::router())
         .merge(native::router())
-        .merge(compat::automem::router())
-        .merge(compat::shodh::router())
+        .merge(remem::router())
+        .merge(automem::router())
+        .merge(shodh::router())
 }
 
 /// The OpenAPI document of every route.
@@ -205,7 +162,7 @@ pub fn router(state: AppState) -> Router {
         .nest("/mcp", mcp)
         .route("/openapi.json", get(move || async move { Json(spec.as_ref().clone()) }))
         .merge(SwaggerUi::new("/docs").url("/docs/openapi.json", doc))
-        .fallback(|| async { ApiError::not_found("no such route") })
+        .fallback(|| async { ApiError::from(crate::error::Error::not_found("no such route")) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("method not allowed on this route".into()) })
         .with_state(state.clone())
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
@@ -230,32 +187,11 @@ pub fn router(state: AppState) -> Router {
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
 }
 
-/// Rewrites any error response that is not already JSON (axum's own rejections, timeouts) into the
-/// envelope, keeping its status and, where there is one, its text.
-async fn envelope_errors(response: Response) -> Response {
-    let status = response.status();
-    let is_json = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
-        return response;
-    }
-    let (parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, 16 * 1024).await.unwrap_or_default();
-    let text = String::from_utf8_lossy(&text).trim().to_owned();
-    let message = if text.is_empty() { status.canonical_reason().unwrap_or("error").to_lowercase() } else { text };
-    keep_headers(&parts, envelope(status, message))
-}
-
-/// `rewritten` with the headers of the response it replaces (request id and the like), but its own
-/// content type and length.
-pub(crate) fn keep_headers(original: &axum::http::response::Parts, mut rewritten: Response) -> Response {
-    for (name, value) in original.headers.iter() {
-        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
-            rewritten.headers_mut().insert(name.clone(), value.clone());
-        }
-    }
-    rewritten
+/// Serves the API on `listener` until `shutdown` resolves.
+pub async fn serve(
+    listener: TcpListener,
+    services: Services,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    axum::serve(listener, router(services)).with_graceful_shutdown(shutdown).await.context("serving HTTP")
 }

@@ -1,14 +1,10 @@
-//! API keys: generation, argon2id hashing, verification with a short cache, scopes, and the extractor that
-//! turns a request's key into an [`Auth`] for handlers.
+//! Who is asking: API keys (generation, argon2id hashing, verification with a short cache), scopes, and
+//! the [`Tenant`] context every use case takes. No HTTP here: `api::auth` reads a key off a request.
 //!
 //! A key looks like `cairn_<prefix>_<secret>`. The prefix finds the row; argon2id verifies the whole key
 //! (its comparison is constant-time). Verified keys are cached for at most 30 s under the sha-256 of the
 //! key, so argon2's deliberate cost is paid once per key and instance, not per request; revoking through
 //! this instance clears its cache at once.
-
-mod extract;
-
-pub use extract::{Admin, Auth, Writer};
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -23,8 +19,94 @@ use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::error::ApiError;
-use crate::store::tenants::{self, ApiKeyInfo};
+use crate::error::Error;
+use crate::store::tenants;
+
+/// A tenant, as the control plane records it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TenantInfo {
+    pub id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+}
+
+/// An API key's stored row, never its secret.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ApiKeyInfo {
+    pub id: Uuid,
+    pub tenant_id: Uuid,
+    /// The public part of the key (`cairn_<prefix>_...`), for recognising it.
+    pub prefix: String,
+    pub name: Option<String>,
+    pub scopes: Vec<String>,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub revoked_at: Option<DateTime<Utc>>,
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+/// Who acts for a tenant: one of its API keys, or a background job of the service.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Actor {
+    Key(Uuid),
+    System(&'static str),
+}
+
+/// The tenant context of a use case: whose data, who acts, and what they may do.
+#[derive(Debug, Clone)]
+pub struct Tenant {
+    pub id: Uuid,
+    pub actor: Actor,
+    pub scopes: Vec<Scope>,
+}
+
+impl Tenant {
+    /// The service itself acting for a tenant (a background job): every scope.
+    pub fn system(id: Uuid, job: &'static str) -> Self {
+        Self { id, actor: Actor::System(job), scopes: vec![Scope::Admin] }
+    }
+
+    /// Whether the context grants `scope` (`write` implies `read`; `admin` implies both).
+    pub fn has(&self, scope: Scope) -> bool {
+        self.scopes.iter().any(|s| match scope {
+            Scope::Read => true,
+            Scope::Write => matches!(s, Scope::Write | Scope::Admin),
+            Scope::Admin => matches!(s, Scope::Admin),
+        })
+    }
+
+    /// Forbidden unless the context grants `scope`.
+    pub fn require(&self, scope: Scope) -> Result<(), Error> {
+        if self.has(scope) {
+            Ok(())
+        } else {
+            Err(Error::Forbidden(format!("this API key lacks the {:?} scope", scope.as_str())))
+        }
+    }
+
+    /// Who to name in the audit trail (`key:<uuid>`, `system:<job>`).
+    pub fn actor(&self) -> String {
+        match &self.actor {
+            Actor::Key(id) => format!("key:{id}"),
+            Actor::System(job) => format!("system:{job}"),
+        }
+    }
+
+    /// The acting key, if a key acts.
+    pub fn key_id(&self) -> Option<Uuid> {
+        match self.actor {
+            Actor::Key(id) => Some(id),
+            Actor::System(_) => None,
+        }
+    }
+}
+
+/// A verified key: its tenant context and until when it is valid.
+#[derive(Debug, Clone)]
+struct Verified {
+    tenant: Tenant,
+    expires_at: Option<DateTime<Utc>>,
+}
 
 const KEY_PREFIX_LEN: usize = 12;
 const KEY_SECRET_LEN: usize = 40;
@@ -133,7 +215,7 @@ fn verify_hash(key: &str, hash: &str) -> bool {
 #[derive(Clone)]
 pub struct KeyVerifier {
     pool: PgPool,
-    cache: Option<moka::sync::Cache<[u8; 32], Arc<Auth>>>,
+    cache: Option<moka::sync::Cache<[u8; 32], Arc<Verified>>>,
 }
 
 impl KeyVerifier {
@@ -143,15 +225,15 @@ impl KeyVerifier {
         Self { pool, cache }
     }
 
-    /// The identity behind a presented key, or 401.
-    pub async fn verify(&self, key: &str) -> Result<Arc<Auth>, ApiError> {
+    /// The tenant context behind a presented key, or unauthenticated.
+    pub async fn verify(&self, key: &str) -> Result<Tenant, Error> {
         let fingerprint: [u8; 32] = Sha256::digest(key.as_bytes()).into();
-        if let Some(auth) = self.cache.as_ref().and_then(|c| c.get(&fingerprint)) {
-            if auth.expires_at.is_none_or(|t| t > Utc::now()) {
-                return Ok(auth);
+        if let Some(verified) = self.cache.as_ref().and_then(|c| c.get(&fingerprint)) {
+            if verified.expires_at.is_none_or(|t| t > Utc::now()) {
+                return Ok(verified.tenant.clone());
             }
         }
-        let unauthorized = || ApiError::Unauthorized("invalid API key".into());
+        let unauthorized = || Error::Unauthenticated("invalid API key".into());
         let record = match key_prefix(key) {
             Some(prefix) => tenants::find_key(&self.pool, prefix).await?,
             None => None,
@@ -160,19 +242,18 @@ impl KeyVerifier {
         let presented = key.to_owned();
         let matches = tokio::task::spawn_blocking(move || verify_hash(&presented, &hash))
             .await
-            .map_err(|e| ApiError::Internal(e.into()))?;
+            .map_err(|e| Error::Internal(e.into()))?;
         let record = record.filter(|_| matches).ok_or_else(unauthorized)?;
         if record.revoked_at.is_some() {
-            return Err(ApiError::Unauthorized("API key revoked".into()));
+            return Err(Error::Unauthenticated("API key revoked".into()));
         }
         if record.expires_at.is_some_and(|t| t <= Utc::now()) {
-            return Err(ApiError::Unauthorized("API key expired".into()));
+            return Err(Error::Unauthenticated("API key expired".into()));
         }
         let scopes = record.scopes.iter().filter_map(|s| Scope::parse(s)).collect();
-        let auth =
-            Arc::new(Auth { tenant_id: record.tenant_id, key_id: record.id, scopes, expires_at: record.expires_at });
+        let tenant = Tenant { id: record.tenant_id, actor: Actor::Key(record.id), scopes };
         if let Some(cache) = &self.cache {
-            cache.insert(fingerprint, auth.clone());
+            cache.insert(fingerprint, Arc::new(Verified { tenant: tenant.clone(), expires_at: record.expires_at }));
         }
         let pool = self.pool.clone();
         tokio::spawn(async move {
@@ -180,12 +261,12 @@ impl KeyVerifier {
                 tracing::debug!(error = %err, "could not record key use");
             }
         });
-        Ok(auth)
+        Ok(tenant)
     }
 
     /// Revokes a key (restricted to `tenant_id` when given) and forgets every cached verification, so the
     /// revocation holds at once on this instance.
-    pub async fn revoke(&self, key_id: Uuid, tenant_id: Option<Uuid>) -> Result<Option<ApiKeyInfo>, ApiError> {
+    pub async fn revoke(&self, key_id: Uuid, tenant_id: Option<Uuid>) -> Result<Option<ApiKeyInfo>, Error> {
         let revoked = tenants::revoke_key(&self.pool, key_id, tenant_id).await?;
         if let Some(cache) = &self.cache {
             cache.invalidate_all();

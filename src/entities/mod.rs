@@ -1,12 +1,35 @@
 //! Entities: the people, organisations, projects, tools, concepts, places, preferences and facts that
-//! memories mention. `extract` finds them with local rules (no model needed), `llm` with an
+//! memories mention. `rules` finds them with local rules (no model needed), `model` with an
 //! OpenAI-compatible chat model when one is configured; the enrichment job (`jobs::enrich`) links them to
-//! memories and tags the memories `entity:<type>:<slug>`. Storage lives in `store::entities`.
+//! memories and tags the memories `entity:<type>:<slug>`. Storage lives in `store::entities`, the use
+//! cases (listing, merging) in `service::entities`.
 
-pub mod extract;
-pub mod llm;
+pub mod model;
+pub mod rules;
 
+use chrono::{DateTime, Utc};
 use serde::Serialize;
+use uuid::Uuid;
+
+/// An entity and how many memories mention it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Entity {
+    pub id: Uuid,
+    /// person, organization, project, tool, concept, location, preference or fact.
+    #[sqlx(rename = "entity_type")]
+    pub kind: String,
+    /// As first seen.
+    pub name: String,
+    /// Lower case, whitespace collapsed: the entity's identity within its type.
+    pub normalized_name: String,
+    /// The tag its memories carry.
+    #[sqlx(skip)]
+    pub tag: String,
+    /// `type:normalized_name` of the entities merged into this one; mentions of them link here.
+    pub aliases: Vec<String>,
+    pub memory_count: i64,
+    pub created_at: DateTime<Utc>,
+}
 
 /// Every entity type, as stored.
 pub const TYPES: &[&str] = &["person", "organization", "project", "tool", "concept", "location", "preference", "fact"];
@@ -36,6 +59,13 @@ impl Found {
     pub fn tag(&self) -> String {
         tag(self.kind, &self.normalized())
     }
+}
+
+/// An entity type named by `field`, or an error in textrawl's words.
+pub fn entity_type(field: &str, value: &str) -> Result<&'static str, crate::error::Error> {
+    parse_type(value).ok_or_else(|| {
+        crate::error::bad(field, format!("Invalid entity type {value:?}; valid types: {}", TYPES.join(", ")))
+    })
 }
 
 /// The canonical entity type for a name (`Person`, `org`, `organisation`...); None when unknown.

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::memory::content_hash;
+use crate::store::stats::{self, Pipeline};
 use crate::store::{tenants, Db};
 
 #[derive(Debug, Deserialize)]
@@ -203,7 +204,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     .await;
     if !opts.keep_tenants {
         for id in &created {
-            sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(db.owner()).await?;
+            tenants::delete_tenant(db.owner(), *id).await?;
         }
     }
     outcome?;
@@ -263,12 +264,9 @@ async fn wait_for_embeddings(db: &Db, tenant_id: Uuid) -> anyhow::Result<()> {
     let deadline = Instant::now() + Duration::from_secs(600);
     loop {
         let mut tx = db.begin_tenant(tenant_id).await?;
-        let pending: i64 =
-            sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND embedding_status = 'pending'")
-                .bind(tenant_id)
-                .fetch_one(tx.conn())
-                .await?;
+        let counts = stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?;
         tx.commit().await?;
+        let pending = counts.iter().find(|(state, _)| state == "pending").map_or(0, |(_, n)| *n);
         if pending == 0 {
             return Ok(());
         }

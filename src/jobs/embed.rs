@@ -1,28 +1,27 @@
 //! The embedding job (queue `cairn::embed`): computes vectors for pending memories, in batches.
 //!
-//! Storing a memory (or changing its content) enqueues `{tenant_id, memory_ids}` in the same transaction,
-//! through `cairn_enqueue`, which stamps the job with that transaction's tenant. A job embeds its memories
-//! *and* sweeps up other pending memories of the tenant, so under load a single job fills a whole forward
-//! pass and the jobs behind it find nothing left to do. No lock is held while the model runs: a vector is
-//! written back only if the memory's content hash is still the one that was embedded. Redelivery is
-//! harmless (ready memories are skipped). Failures retry with backoff; after the last attempt the memory
-//! shows `embedding_status = failed` and `embedding_error`.
+//! Storing a memory (or changing its content) enqueues `{tenant_id, memory_ids}` in the same transaction.
+//! A job embeds its memories *and* sweeps up other pending memories of the tenant, so under load a single
+//! job fills a whole forward pass and the jobs behind it find nothing left to do. No lock is held while the
+//! model runs: a vector is written back only if the memory still holds the content that was embedded.
+//! Redelivery is harmless (ready memories are skipped). Failures retry with backoff; after the last
+//! attempt the memory shows `embedding_status = failed` and `embedding_error`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use apalis::prelude::{Attempt, Data, Error as JobError};
-use pgvector::Vector;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::embed::{Embedder, EmbedderSlot};
-use crate::error::ApiError;
-use crate::store::{Db, TenantTx};
+use crate::error::Error;
+use crate::models::embed::{Embedder, EmbedderSlot};
+use crate::store::embedding::{self as store, Pending};
+use crate::store::{queue, Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::embed";
-/// Attempts before a memory is marked `failed` (the enqueue function's default).
+/// Attempts before a memory is marked `failed`.
 pub const MAX_ATTEMPTS: usize = 8;
 /// Memories per forward pass.
 pub const BATCH: usize = 32;
@@ -37,15 +36,11 @@ pub struct EmbedJob {
 }
 
 /// Enqueues embedding of `memory_ids` in the caller's tenant transaction.
-pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
-    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
-}
-
-#[derive(sqlx::FromRow)]
-struct Pending {
-    id: Uuid,
-    content: String,
-    content_hash: String,
+pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    queue::enqueue(tx, QUEUE, serde_json::json!({ "memory_ids": memory_ids }), MAX_ATTEMPTS).await
 }
 
 /// Embeds the listed memories that are still pending plus up to `sweep` other pending memories of the
@@ -58,18 +53,7 @@ pub async fn embed_pending(
     sweep: i64,
 ) -> anyhow::Result<usize> {
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let pending: Vec<Pending> = sqlx::query_as(
-        "(SELECT id, content, content_hash FROM memories
-            WHERE tenant_id = $1 AND id = ANY($2) AND embedding_status <> 'ready')
-         UNION
-         (SELECT id, content, content_hash FROM memories
-            WHERE tenant_id = $1 AND embedding_status = 'pending' ORDER BY updated_at LIMIT $3)",
-    )
-    .bind(tenant_id)
-    .bind(memory_ids)
-    .bind(sweep)
-    .fetch_all(tx.conn())
-    .await?;
+    let pending = store::pending(&mut tx, memory_ids, sweep).await?;
     tx.commit().await?;
 
     // A pipeline: the vectors of one batch are written while the next batch is in the model, so the
@@ -106,20 +90,7 @@ async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending]) -> anyhow::Resu
     Ok(vectors)
 }
 
-/// Embeds one batch and writes the vectors back.
-async fn embed_and_write(
-    db: &Db,
-    embedder: &dyn Embedder,
-    tenant_id: Uuid,
-    batch: &[Pending],
-    only_unready: bool,
-) -> anyhow::Result<usize> {
-    let vectors = embed_batch(embedder, batch).await?;
-    write_vectors(db, embedder.model(), tenant_id, batch, vectors, only_unready).await
-}
-
-/// Writes a batch's vectors in one statement, each only if its memory's content is still the one embedded
-/// (and, with `only_unready`, if it has no vector yet).
+/// Writes a batch's vectors, and enqueues the similarity links of the memories that got one.
 async fn write_vectors(
     db: &Db,
     model: &str,
@@ -128,48 +99,12 @@ async fn write_vectors(
     vectors: Vec<Vec<f32>>,
     only_unready: bool,
 ) -> anyhow::Result<usize> {
-    let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
-    let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
-    let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let written: Vec<Uuid> = sqlx::query_scalar(
-        "UPDATE memories m SET embedding = u.embedding, embedding_status = 'ready', embedding_model = $5,
-                embedding_error = NULL
-         FROM unnest($2::uuid[], $3::vector[], $4::text[]) AS u(id, embedding, content_hash)
-         WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash
-           AND (NOT $6 OR m.embedding_status <> 'ready')
-         RETURNING m.id",
-    )
-    .bind(tenant_id)
-    .bind(&ids)
-    .bind(&vectors)
-    .bind(&hashes)
-    .bind(model)
-    .bind(only_unready)
-    .fetch_all(tx.conn())
-    .await?;
+    let written = store::write_vectors(&mut tx, model, batch, vectors, only_unready).await?;
     // With their vectors in place, the memories can be linked to their nearest neighbours.
     super::similar::enqueue(&mut tx, &written).await?;
     tx.commit().await?;
     Ok(written.len())
-}
-
-/// Records a failed attempt on the memories (still pending), or marks them `failed` after the last one.
-pub async fn record_failure(db: &Db, job: &EmbedJob, error: &str, last: bool) -> anyhow::Result<()> {
-    let mut tx = db.begin_tenant(job.tenant_id).await?;
-    let status = if last { "failed" } else { "pending" };
-    sqlx::query(
-        "UPDATE memories SET embedding_status = $3, embedding_error = $4
-         WHERE tenant_id = $1 AND id = ANY($2) AND embedding_status <> 'ready'",
-    )
-    .bind(job.tenant_id)
-    .bind(&job.memory_ids)
-    .bind(status)
-    .bind(error)
-    .execute(tx.conn())
-    .await?;
-    tx.commit().await?;
-    Ok(())
 }
 
 /// What the worker needs.
@@ -194,8 +129,13 @@ pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Resu
     let last = attempt + 1 >= MAX_ATTEMPTS;
     let message = format!("{err:#}");
     tracing::warn!(tenant_id = %job.tenant_id, attempt, last, error = %message, "embedding failed");
-    if let Err(record) = record_failure(&ctx.db, job, &message, last).await {
-        tracing::warn!(error = format!("{record:#}"), "could not record the embedding failure");
+    let recorded = async {
+        let mut tx = ctx.db.begin_tenant(job.tenant_id).await?;
+        store::record_failure(&mut tx, &job.memory_ids, &message, last).await?;
+        tx.commit().await
+    };
+    if let Err(record) = recorded.await {
+        tracing::warn!(error = %record, "could not record the embedding failure");
     }
     if last {
         return Ok(()); // visible on the memories; retrying further would not help
@@ -226,18 +166,12 @@ pub async fn reembed_tenant(
     let mut written = 0;
     loop {
         let mut tx = db.begin_tenant(tenant_id).await?;
-        let page: Vec<Pending> = sqlx::query_as(
-            "SELECT id, content, content_hash FROM memories WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3",
-        )
-        .bind(tenant_id)
-        .bind(after)
-        .bind(BATCH as i64)
-        .fetch_all(tx.conn())
-        .await?;
+        let page = store::page_after(&mut tx, after, BATCH as i64).await?;
         tx.commit().await?;
         let Some(last) = page.last() else { return Ok(written) };
         after = last.id;
-        written += embed_and_write(db, embedder, tenant_id, &page, false).await?;
+        let vectors = embed_batch(embedder, &page).await?;
+        written += write_vectors(db, embedder.model(), tenant_id, &page, vectors, false).await?;
         progress(page.len());
     }
 }
@@ -245,10 +179,7 @@ pub async fn reembed_tenant(
 /// How many memories a tenant has.
 pub async fn count_memories(db: &Db, tenant_id: Uuid) -> anyhow::Result<i64> {
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let n = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1")
-        .bind(tenant_id)
-        .fetch_one(tx.conn())
-        .await?;
+    let n = store::count(&mut tx).await?;
     tx.commit().await?;
     Ok(n)
 }

@@ -18,10 +18,10 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::entities::{self, Found};
-use crate::error::ApiError;
-use crate::llm::ChatModel;
+use crate::error::Error;
 use crate::memory::{classify, quality};
-use crate::store::{enrichment, entities as store, Db, TenantTx};
+use crate::models::chat::ChatModel;
+use crate::store::{enrichment, entities as store, queue, Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::enrich";
@@ -36,23 +36,22 @@ pub struct EnrichJob {
 }
 
 /// Enqueues enrichment of `memory_ids` in the caller's tenant transaction.
-pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
-    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
+pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    queue::enqueue(tx, QUEUE, serde_json::json!({ "memory_ids": memory_ids }), MAX_ATTEMPTS).await
 }
 
 /// Marks the memories' enrichment `pending` again and enqueues it (their content or tags changed).
-pub async fn requeue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
-    sqlx::query("UPDATE memories SET enrichment_status = 'pending' WHERE tenant_id = $1 AND id = ANY($2)")
-        .bind(tx.tenant_id())
-        .bind(memory_ids)
-        .execute(tx.conn())
-        .await?;
+pub async fn requeue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
+    enrichment::mark_pending(tx, memory_ids).await?;
     enqueue(tx, memory_ids).await
 }
 
 /// How entities are found.
 pub enum Extractor {
-    /// The local rules of [`entities::extract`].
+    /// The local rules of [`entities::rules`].
     Local,
     /// An OpenAI-compatible chat model.
     Llm(ChatModel),
@@ -70,8 +69,8 @@ impl Extractor {
     /// The entities in `text`; the local rules when the model fails.
     pub async fn extract(&self, text: &str) -> Vec<Found> {
         match self {
-            Self::Local => entities::extract::extract(text),
-            Self::Llm(model) => match entities::llm::extract(model, text).await {
+            Self::Local => entities::rules::extract(text),
+            Self::Llm(model) => match entities::model::extract(model, text).await {
                 Ok(found) => found,
                 Err(err) => {
                     tracing::warn!(
@@ -79,7 +78,7 @@ impl Extractor {
                         error = format!("{err:#}"),
                         "LLM entity extraction failed; using the local rules"
                     );
-                    entities::extract::extract(text)
+                    entities::rules::extract(text)
                 }
             },
         }
@@ -92,27 +91,11 @@ pub struct EnrichContext {
     pub extractor: Extractor,
 }
 
-#[derive(sqlx::FromRow)]
-struct Target {
-    id: Uuid,
-    content: String,
-    content_hash: String,
-    #[sqlx(rename = "type")]
-    kind: String,
-    confidence: f32,
-}
-
 /// Enriches the listed memories of a tenant (those deleted since are skipped); returns how many were
 /// enriched.
 pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -> anyhow::Result<usize> {
     let mut tx = ctx.db.begin_tenant(tenant_id).await?;
-    let targets: Vec<Target> = sqlx::query_as(
-        "SELECT id, content, content_hash, type, confidence FROM memories WHERE tenant_id = $1 AND id = ANY($2)",
-    )
-    .bind(tenant_id)
-    .bind(memory_ids)
-    .fetch_all(tx.conn())
-    .await?;
+    let targets = enrichment::targets(&mut tx, memory_ids).await?;
     tx.commit().await?;
     let mut done = 0;
     for target in targets {
@@ -130,33 +113,15 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
             _ => None,
         };
         let mut tx = ctx.db.begin_tenant(tenant_id).await?;
-        let unchanged: Option<bool> =
-            sqlx::query_scalar("SELECT content_hash = $3 FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
-                .bind(tenant_id)
-                .bind(target.id)
-                .bind(&target.content_hash)
-                .fetch_optional(tx.conn())
-                .await?;
-        if unchanged == Some(true) {
+        if enrichment::lock_if_unchanged(&mut tx, &target).await? == Some(true) {
             store::link_memory(&mut tx, target.id, &found).await?;
             enrichment::link_preceding(&mut tx, target.id).await?;
             let summary = quality::summary(&target.content);
             let heuristic = quality::quality(&target.content, found.len());
             let score = judged.map_or(heuristic, |j| ((heuristic + j) / 2.0 * 100.0).round() / 100.0);
             enrichment::set_summary_quality(&mut tx, target.id, &summary, score).await?;
-            if let Some((kind, confidence)) = reclassified {
-                sqlx::query(
-                    "UPDATE memories SET type = $3, confidence = $4
-                      WHERE tenant_id = $1 AND id = $2 AND type = $5 AND confidence = $6",
-                )
-                .bind(tenant_id)
-                .bind(target.id)
-                .bind(kind)
-                .bind(confidence)
-                .bind(classify::FALLBACK.0)
-                .bind(classify::FALLBACK.1)
-                .execute(tx.conn())
-                .await?;
+            if let Some(to) = reclassified {
+                enrichment::reclassify(&mut tx, target.id, to, classify::FALLBACK).await?;
             }
             done += 1;
         }
@@ -166,18 +131,10 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
 }
 
 /// Marks the memories' enrichment `failed` (the last attempt failed).
-async fn mark_failed(db: &Db, job: &EnrichJob) -> anyhow::Result<()> {
+async fn mark_failed(db: &Db, job: &EnrichJob) -> Result<(), Error> {
     let mut tx = db.begin_tenant(job.tenant_id).await?;
-    sqlx::query(
-        "UPDATE memories SET enrichment_status = 'failed'
-          WHERE tenant_id = $1 AND id = ANY($2) AND enrichment_status <> 'ready'",
-    )
-    .bind(job.tenant_id)
-    .bind(&job.memory_ids)
-    .execute(tx.conn())
-    .await?;
-    tx.commit().await?;
-    Ok(())
+    enrichment::mark_failed(&mut tx, &job.memory_ids).await?;
+    tx.commit().await
 }
 
 /// Runs one delivery of a job: Ok when done (or given up after the last attempt, with the failure recorded
@@ -189,7 +146,7 @@ pub async fn process(ctx: &EnrichContext, job: &EnrichJob, attempt: usize) -> Re
     tracing::warn!(tenant_id = %job.tenant_id, attempt, last, error = %message, "enrichment failed");
     if last {
         if let Err(record) = mark_failed(&ctx.db, job).await {
-            tracing::warn!(error = format!("{record:#}"), "could not record the enrichment failure");
+            tracing::warn!(error = %record, "could not record the enrichment failure");
         }
         return Ok(());
     }

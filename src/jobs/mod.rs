@@ -1,13 +1,22 @@
-//! Background work, one job per file. `cairn serve` runs the workers in-process; `cairn worker` runs
-//! them alone. Queued jobs (apalis, Postgres storage) carry their tenant and work in that tenant's own
-//! transaction; periodic passes go tenant by tenant.
+//! Background work: every job is an apalis job on Postgres, one file each, with a stable queue name.
+//!
+//! Jobs of a tenant (`embed`, `enrich`, `similar`, `summarize`, `consolidate`) are enqueued in the
+//! transaction that causes them, carry their `tenant_id` and work in that tenant's own transaction;
+//! redelivery is harmless. Periodic jobs (`expire`, `retention`, `schedule`) are enqueued by the `clock`
+//! once per period across every process. Which queues a process serves is its role: `cairn serve
+//! --workers all|none|QUEUE,...` and `cairn worker --queues ...` ([`Workers`]).
 
+pub mod clock;
+pub mod consolidate;
 pub mod embed;
 pub mod enrich;
 pub mod expire;
-pub mod lifecycle;
+pub mod retention;
+pub mod schedule;
 pub mod similar;
+pub mod summarize;
 
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,153 +24,160 @@ use apalis::prelude::{Monitor, WorkerBuilder, WorkerBuilderExt, WorkerFactoryFn}
 use apalis_sql::postgres::PostgresStorage;
 use apalis_sql::Config;
 
-use crate::embed::{EmbedderSlot, SlotState};
-use crate::store::Db;
+use crate::models::embed::SlotState;
+use crate::service::Services;
 
-/// Enqueues a job `{tenant_id, memory_ids}` on `queue` in the caller's tenant transaction (through
-/// `cairn_enqueue`, which stamps the transaction's own tenant), so the job exists exactly when the rows
-/// that caused it do.
-pub async fn enqueue_memories(
-    tx: &mut crate::store::TenantTx,
-    queue: &str,
-    memory_ids: &[uuid::Uuid],
-    max_attempts: usize,
-) -> Result<(), crate::error::ApiError> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    let payload = serde_json::json!({ "memory_ids": memory_ids });
-    sqlx::query("SELECT cairn_enqueue($1, $2, $3)")
-        .bind(queue)
-        .bind(payload)
-        .bind(max_attempts as i32)
-        .execute(tx.conn())
-        .await?;
-    Ok(())
+/// A job whose last attempt failed (it may still be retried).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct JobFailure {
+    pub id: String,
+    pub queue: String,
+    pub status: String,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub last_error: Option<String>,
+    pub run_at: chrono::DateTime<chrono::Utc>,
+    pub done_at: Option<chrono::DateTime<chrono::Utc>>,
+    pub memory_ids: Option<sqlx::types::Json<serde_json::Value>>,
 }
 
-/// How often the periodic passes run.
-pub const PERIODIC_INTERVAL: Duration = Duration::from_secs(30);
-/// How often the consolidation schedule and archive retention are checked.
-pub const CONSOLIDATION_INTERVAL: Duration = Duration::from_secs(3600);
-/// Runs every worker until `shutdown` resolves: the embedding queue (unless this process has no
-/// embedder), the enrichment queue and the periodic passes.
+/// The queues whose jobs belong to a tenant (`GET /api/v1/jobs/status` lists them).
+pub const TENANT_QUEUES: &[&str] = &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE];
+/// The periodic queues.
+pub const PERIODIC_QUEUES: &[&str] = &[expire::QUEUE, retention::QUEUE, schedule::QUEUE];
+
+/// Which queues a process serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Workers {
+    All,
+    None,
+    Only(Vec<&'static str>),
+}
+
+impl Workers {
+    /// Whether this process serves `queue`.
+    pub fn runs(&self, queue: &str) -> bool {
+        match self {
+            Self::All => true,
+            Self::None => false,
+            Self::Only(queues) => queues.contains(&queue),
+        }
+    }
+}
+
+impl FromStr for Workers {
+    type Err = String;
+
+    /// `all`, `none`, or queue names separated by commas (`embed,enrich` or `cairn::embed,...`).
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "all" => return Ok(Self::All),
+            "none" | "" => return Ok(Self::None),
+            _ => {}
+        }
+        let all: Vec<&'static str> = TENANT_QUEUES.iter().chain(PERIODIC_QUEUES).copied().collect();
+        let mut queues = Vec::new();
+        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let wanted = name.to_ascii_lowercase();
+            let queue = all
+                .iter()
+                .find(|q| **q == wanted || q.strip_prefix("cairn::") == Some(wanted.as_str()))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = all.iter().map(|q| q.trim_start_matches("cairn::")).collect();
+                    format!("unknown queue {name:?}; expected all, none or some of {}", names.join(", "))
+                })?;
+            if !queues.contains(queue) {
+                queues.push(*queue);
+            }
+        }
+        Ok(Self::Only(queues))
+    }
+}
+
+/// The periodic jobs and their periods in this deployment.
+pub fn periodic(services: &Services) -> Vec<clock::Periodic> {
+    let expiry = Duration::from_millis(services.config.expiry_interval_ms.max(1));
+    let schedule = Duration::from_millis(services.config.schedule_interval_ms.max(1));
+    vec![
+        clock::Periodic { queue: expire::QUEUE, every: expiry },
+        clock::Periodic { queue: retention::QUEUE, every: schedule },
+        clock::Periodic { queue: schedule::QUEUE, every: schedule },
+    ]
+}
+
+/// Serves the selected queues until `shutdown` resolves, and ticks the clock of the selected periodic
+/// jobs. The embedding queue is skipped where no embedder is configured.
 pub async fn run_workers(
-    db: Db,
-    embedder: EmbedderSlot,
+    services: Services,
     extractor: enrich::Extractor,
+    workers: Workers,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) {
     let (stop, _) = tokio::sync::broadcast::channel::<()>(1);
-    let mut stop_embed = stop.subscribe();
-    let mut stop_enrich = stop.subscribe();
-    let mut stop_similar = stop.subscribe();
-    let mut stop_periodic = stop.subscribe();
+    let stopper = || {
+        let mut rx = stop.subscribe();
+        async move {
+            let _ = rx.recv().await;
+        }
+    };
+    let mut tasks = tokio::task::JoinSet::new();
+    let db = Arc::new(services.db.clone());
+    // One apalis monitor per queue: Postgres storage polled every `$poll_ms`, jobs of type `$job` handed to
+    // `$handler` with `$data`, at most `$concurrency` at once. (A macro rather than a function: apalis'
+    // worker builder types do not name well in a generic signature.)
+    macro_rules! spawn_queue {
+        ($queue:expr, $job:ty, $poll_ms:expr, $data:expr, $concurrency:expr, $handler:path) => {
+            if workers.runs($queue) {
+                let (pool, data, signal, concurrency) = (services.db.queue_pool(), $data, stopper(), $concurrency);
+                tasks.spawn(async move {
+                    let config = Config::new($queue).set_poll_interval(Duration::from_millis($poll_ms));
+                    let storage: PostgresStorage<$job> = PostgresStorage::new_with_config(pool, config);
+                    let name = format!("{}-{}", $queue.replace("::", "-"), uuid::Uuid::new_v4());
+                    let worker = WorkerBuilder::new(name)
+                        .data(data)
+                        .concurrency(concurrency)
+                        .backend(storage)
+                        .build_fn($handler);
+                    let signal = async move {
+                        signal.await;
+                        Ok(())
+                    };
+                    if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
+                        tracing::error!(error = %err, queue = $queue, "worker stopped");
+                    }
+                });
+            }
+        };
+    }
+    if workers.runs(embed::QUEUE) && services.embedder.state() == SlotState::Disabled {
+        tracing::info!("no embedder configured: this process does not take embedding jobs");
+    } else {
+        let ctx = Arc::new(embed::EmbedContext { db: services.db.clone(), embedder: services.embedder.clone() });
+        spawn_queue!(embed::QUEUE, embed::EmbedJob, 250, ctx, services.embedder.concurrency(), embed::handle);
+    }
+    // A chat model is remote: several requests may be in flight. The local rules take microseconds.
+    let enrich_concurrency = if matches!(extractor, enrich::Extractor::Llm(_)) { 4 } else { 1 };
+    let ctx = Arc::new(enrich::EnrichContext { db: services.db.clone(), extractor });
+    spawn_queue!(enrich::QUEUE, enrich::EnrichJob, 500, ctx, enrich_concurrency, enrich::handle);
+    spawn_queue!(similar::QUEUE, similar::SimilarJob, 500, db.clone(), 1, similar::handle);
+    let ctx = Arc::new(summarize::SummarizeContext {
+        db: services.db.clone(),
+        embedder: services.embedder.clone(),
+        chat: services.chat.clone(),
+    });
+    spawn_queue!(summarize::QUEUE, summarize::SummarizeJob, 500, ctx, 1, summarize::handle);
+    spawn_queue!(consolidate::QUEUE, consolidate::ConsolidateJob, 50, db.clone(), 2, consolidate::handle);
+    spawn_queue!(expire::QUEUE, clock::Tick, 200, db.clone(), 1, expire::handle);
+    spawn_queue!(retention::QUEUE, clock::Tick, 500, db.clone(), 1, retention::handle);
+    spawn_queue!(schedule::QUEUE, clock::Tick, 500, db.clone(), 1, schedule::handle);
+    let periodic: Vec<clock::Periodic> = periodic(&services).into_iter().filter(|p| workers.runs(p.queue)).collect();
+    if !periodic.is_empty() {
+        let name = format!("cairn-clock-{}", uuid::Uuid::new_v4());
+        tasks.spawn(clock::run(services.db.clone(), periodic, name, stopper()));
+    }
     tokio::spawn(async move {
         shutdown.await;
         let _ = stop.send(());
     });
-    tokio::join!(
-        embed_worker(db.clone(), embedder, async move {
-            let _ = stop_embed.recv().await;
-        }),
-        enrich_worker(db.clone(), extractor, async move {
-            let _ = stop_enrich.recv().await;
-        }),
-        similar_worker(db.clone(), async move {
-            let _ = stop_similar.recv().await;
-        }),
-        periodic(db, async move {
-            let _ = stop_periodic.recv().await;
-        })
-    );
-}
-
-/// Runs one apalis queue until `$stop` resolves: Postgres storage polled every `$poll_ms`, jobs of type
-/// `$job` handed to `$handler` with `$data`, at most `$concurrency` at once. (A macro rather than a
-/// function: apalis' worker builder types do not name well in a generic signature.)
-macro_rules! serve_queue {
-    ($db:expr, $queue:expr, $job:ty, $poll_ms:expr, $name:literal, $data:expr, $concurrency:expr, $handler:path, $stop:expr) => {{
-        let config = Config::new($queue).set_poll_interval(Duration::from_millis($poll_ms));
-        let storage: PostgresStorage<$job> = PostgresStorage::new_with_config($db.queue_pool(), config);
-        let worker = WorkerBuilder::new(format!(concat!("cairn-", $name, "-{}"), uuid::Uuid::new_v4()))
-            .data($data)
-            .concurrency($concurrency)
-            .backend(storage)
-            .build_fn($handler);
-        let stop = $stop;
-        let signal = async move {
-            stop.await;
-            Ok(())
-        };
-        if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
-            tracing::error!(error = %err, queue = $queue, "worker stopped");
-        }
-    }};
-}
-
-async fn similar_worker(db: Db, stop: impl std::future::Future<Output = ()> + Send + 'static) {
-    let queue = db.clone();
-    serve_queue!(queue, similar::QUEUE, similar::SimilarJob, 500, "similar", Arc::new(db), 1, similar::handle, stop);
-}
-
-async fn enrich_worker(
-    db: Db,
-    extractor: enrich::Extractor,
-    stop: impl std::future::Future<Output = ()> + Send + 'static,
-) {
-    // A chat model is remote: several requests may be in flight. The local rules take microseconds.
-    let concurrency = match extractor {
-        enrich::Extractor::Llm(_) => 4,
-        enrich::Extractor::Local => 1,
-    };
-    let queue = db.clone();
-    let ctx = Arc::new(enrich::EnrichContext { db, extractor });
-    serve_queue!(queue, enrich::QUEUE, enrich::EnrichJob, 500, "enrich", ctx, concurrency, enrich::handle, stop);
-}
-
-async fn embed_worker(db: Db, embedder: EmbedderSlot, stop: impl std::future::Future<Output = ()> + Send + 'static) {
-    if embedder.state() == SlotState::Disabled {
-        tracing::info!("no embedder configured: this process does not take embedding jobs");
-        return;
-    }
-    let concurrency = embedder.concurrency();
-    let queue = db.clone();
-    let ctx = Arc::new(embed::EmbedContext { db, embedder });
-    serve_queue!(queue, embed::QUEUE, embed::EmbedJob, 250, "embed", ctx, concurrency, embed::handle, stop);
-}
-
-async fn periodic(db: Db, stop: impl std::future::Future<Output = ()>) {
-    tokio::pin!(stop);
-    let mut tick = tokio::time::interval(PERIODIC_INTERVAL);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut decay_tick = tokio::time::interval(CONSOLIDATION_INTERVAL);
-    decay_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = &mut stop => return,
-            _ = decay_tick.tick() => {
-                // Consolidation on its per-tenant schedule (decay, creative, cluster, forget), then retention.
-                match crate::consolidate::run_due(&db, chrono::Utc::now()).await {
-                    Ok(runs) if runs > 0 => tracing::info!(runs, "scheduled consolidation"),
-                    Ok(_) => {}
-                    Err(err) => tracing::warn!(error = %err, "scheduled consolidation failed; will retry"),
-                }
-                match lifecycle::run(&db, chrono::Utc::now(), lifecycle::Rules::RETENTION).await {
-                    Ok(r) if r.purged > 0 => tracing::info!(purged = r.purged, "deleted memories past their archive retention"),
-                    Ok(_) => {}
-                    Err(err) => tracing::warn!(error = %err, "retention pass failed; will retry"),
-                }
-            }
-            _ = tick.tick() => {
-                match expire::run_once(&db, chrono::Utc::now()).await {
-                    Ok(report) if report.promoted + report.archived > 0 => {
-                        tracing::info!(promoted = report.promoted, archived = report.archived, "expired short-term memories");
-                    }
-                    Ok(_) => {}
-                    Err(err) => tracing::warn!(error = %err, "expiry pass failed; will retry"),
-                }
-            }
-        }
-    }
+    while tasks.join_next().await.is_some() {}
 }

@@ -8,8 +8,8 @@ use apalis::prelude::{Attempt, Data, Error as JobError};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::error::ApiError;
-use crate::store::{enrichment, Db, TenantTx};
+use crate::error::Error;
+use crate::store::{enrichment, queue, Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::similar";
@@ -22,12 +22,15 @@ pub struct SimilarJob {
 }
 
 /// Enqueues linking of `memory_ids` in the caller's tenant transaction.
-pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), ApiError> {
-    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
+pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    queue::enqueue(tx, QUEUE, serde_json::json!({ "memory_ids": memory_ids }), MAX_ATTEMPTS).await
 }
 
 /// Runs one delivery; Err when it should be retried.
-pub async fn process(db: &Db, job: &SimilarJob) -> Result<u64, ApiError> {
+pub async fn process(db: &Db, job: &SimilarJob) -> Result<u64, Error> {
     let mut tx = db.begin_tenant(job.tenant_id).await?;
     let linked = enrichment::link_similar(&mut tx, &job.memory_ids).await?;
     tx.commit().await?;

@@ -142,7 +142,7 @@ something is written or formatted. Habit: something done routinely. Insight: som
 realised. Context: background facts.";
 
 /// The chat model's classification; None when it fails or answers something unusable.
-pub async fn by_llm(model: &crate::llm::ChatModel, content: &str) -> Option<(&'static str, f32)> {
+pub async fn by_llm(model: &crate::models::chat::ChatModel, content: &str) -> Option<(&'static str, f32)> {
     let answer = match model.complete_json(LLM_SYSTEM, content).await {
         Ok(answer) => answer,
         Err(err) => {

@@ -1,24 +1,34 @@
 //! Request bodies and their parsing into validated domain values.
 
 use chrono::{DateTime, Duration, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
-use utoipa::ToSchema;
 
 use super::normalize::{content_hash, parse_timestamp, tag_prefixes};
 use super::*;
-use crate::error::ApiError;
+use crate::error::Error;
 
 /// A field that failed validation; `field` is its full path (`memories[2].importance`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FieldError {
     pub field: String,
     pub message: String,
+    /// The message is a sentence that starts with the field's name (`embedding must contain...`), as a
+    /// seed words it, rather than what follows `field: `.
+    pub sentence: bool,
 }
 
-impl From<FieldError> for ApiError {
+impl From<FieldError> for Error {
     fn from(err: FieldError) -> Self {
-        ApiError::BadRequest(format!("{}: {}", err.field, err.message))
+        match err.sentence {
+            true => {
+                let parent = err.field.rsplit_once('.').map_or("", |(head, _)| head);
+                let dot = if parent.is_empty() { "" } else { "." };
+                Error::Invalid(format!("{parent}{dot}{}", err.message))
+            }
+            false => Error::Invalid(format!("{}: {}", err.field, err.message)),
+        }
     }
 }
 
@@ -44,7 +54,7 @@ impl ParseCtx {
     }
 
     pub fn err(&self, field: &str, message: impl Into<String>) -> FieldError {
-        FieldError { field: format!("{}{field}", self.prefix), message: message.into() }
+        FieldError { field: format!("{}{field}", self.prefix), message: message.into(), sentence: false }
     }
 
     /// Postgres cannot store U+0000 in text or jsonb.
@@ -202,9 +212,9 @@ impl ParseCtx {
 
     fn embedding(&self, value: Vec<f32>) -> Parsed<Vec<f32>> {
         if value.len() != self.embedding_dim {
-            return Err(
-                self.err("embedding", format!("must have {} dimensions (got {})", self.embedding_dim, value.len()))
-            );
+            // AutoMem's words, which its clients look for.
+            let message = format!("embedding must contain exactly {} values (got {})", self.embedding_dim, value.len());
+            return Err(FieldError { sentence: true, ..self.err("embedding", message) });
         }
         if value.iter().any(|v| !v.is_finite()) {
             return Err(self.err("embedding", "must contain only finite numbers"));
@@ -222,58 +232,74 @@ impl ParseCtx {
 
 /// A memory to store. Field names of all four seeds are accepted: `arousal` for `emotional_arousal`,
 /// `valence` for `emotional_valence`, `timestamp` for `created_at`. A caller's `id` is ignored.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[schema(example = json!({
-    "content": "Chose PostgreSQL over MongoDB: we need ACID transactions.",
-    "type": "Decision",
-    "tags": ["project-alpha", "database"],
-    "importance": 0.9,
-    "metadata": {"alternatives": ["MongoDB"]},
-    "user_id": "user-42"
-}))]
+///
+/// The one definition of a memory's fields: the native store, AutoMem's and SHODH's stores and MCP's
+/// `store_memory` all read this type, and their documented schemas are derived from it, limits included.
+#[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
+#[schemars(example = &*MEMORY_INPUT_EXAMPLE)]
 pub struct MemoryInput {
-    /// The memory's text, 1..=2000 characters.
+    /// The memory's text, 1..=2000 characters; over 500 it is stored summarised (the original is kept).
+    #[schemars(length(min = 1, max = MAX_CONTENT_CHARS))]
     pub content: Option<String>,
     /// Classification, one of the seeds' types (case-insensitive), taken at confidence 0.9. Default: classified
     /// by AutoMem's patterns (0.6 + 0.1 per further match, at most 0.95), else by the configured chat model
     /// during enrichment, else `Context` at 0.3.
     #[serde(rename = "type")]
+    #[schemars(extend("enum" = TYPES))]
     pub kind: Option<String>,
     /// Confidence in `type`, 0..=1 (default 0.9 when `type` is given).
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Option<f64>,
     /// `short_term` or `long_term` (default `long_term`; `short_term` when only `ttl` is given).
+    #[schemars(extend("enum" = LIFECYCLES))]
     pub memory_type: Option<String>,
     /// Seconds a short-term memory lives; sets `expires_at`.
+    #[schemars(range(min = 1, max = MAX_TTL_SECONDS))]
     pub ttl: Option<i64>,
     /// An array of tags or one comma-separated string. Hierarchical with `:` or `/`.
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schemars(with = "Option<Vec<String>>", length(max = MAX_TAGS))]
     pub tags: Option<Value>,
     /// 0..=1, default 0.5.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub importance: Option<f64>,
     /// Any JSON object.
-    #[schema(value_type = Option<Object>)]
+    #[schemars(with = "Option<serde_json::Map<String, Value>>")]
     pub metadata: Option<Value>,
     /// user, system, api, file, web, ai_generated or inferred (default user).
+    #[schemars(extend("enum" = SOURCE_TYPES))]
     pub source_type: Option<String>,
     /// Trust in the source, 0..=1 (default 1).
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub credibility: Option<f64>,
     /// 0..=1.
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub quality_score: Option<f64>,
     /// An emotion label (joy, frustration, relief...).
+    #[schemars(length(max = MAX_ID_CHARS))]
     pub emotion: Option<String>,
-    /// -1..=1.
+    /// -1..=1. Alias `valence`.
     #[serde(alias = "valence")]
+    #[schemars(range(min = -1.0, max = 1.0))]
     pub emotional_valence: Option<f64>,
-    /// 0..=1; at 0.8 or more the memory is a flashbulb memory. Alias `arousal`.
+    /// 0..=1; at 0.8 or more the memory is a flashbulb memory (long-term, importance at least 0.9,
+    /// protected for 30 days). Alias `arousal`.
     #[serde(alias = "arousal")]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub emotional_arousal: Option<f64>,
+    /// The episode (conversation, session, document) this memory belongs to.
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub episode_id: Option<String>,
+    /// Its place in the episode.
+    #[schemars(range(min = 0, max = i32::MAX))]
     pub sequence_number: Option<i64>,
     /// The end user this memory is about.
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub user_id: Option<String>,
     /// The agent that stored it.
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub agent_id: Option<String>,
     /// The run or session it came from.
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub run_id: Option<String>,
     /// Start of validity (ISO 8601).
     pub t_valid: Option<String>,
@@ -286,12 +312,32 @@ pub struct MemoryInput {
     pub embedding: Option<Vec<f32>>,
     /// Supersede mode (single stores only): the memory this one replaces or corrects. In one transaction the
     /// old memory gets `t_invalid` and the reason in its metadata, and an edge old → new is created.
+    #[schemars(with = "Option<uuid::Uuid>")]
     pub supersedes_memory_id: Option<String>,
     /// `INVALIDATED_BY` (default) or `EVOLVED_INTO`: the edge from the old memory to the new one.
+    #[schemars(extend("enum" = crate::graph::SUPERSEDING))]
     pub supersede_relation: Option<String>,
     /// Why, recorded in the old memory's metadata (`supersede_reason`).
+    #[schemars(length(max = MAX_REASON_CHARS))]
     pub supersede_reason: Option<String>,
 }
+
+/// Longest `supersede_reason`, in characters.
+pub const MAX_REASON_CHARS: usize = 1000;
+
+/// The lifecycle classes' names.
+pub const LIFECYCLES: &[&str] = &["short_term", "long_term"];
+
+static MEMORY_INPUT_EXAMPLE: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+    serde_json::json!({
+        "content": "Chose PostgreSQL over MongoDB: we need ACID transactions.",
+        "type": "Decision",
+        "tags": ["project-alpha", "database"],
+        "importance": 0.9,
+        "metadata": {"alternatives": ["MongoDB"]},
+        "user_id": "user-42"
+    })
+});
 
 /// A validated memory, ready to insert or to write back after an update.
 #[derive(Debug, Clone)]
@@ -446,62 +492,83 @@ where
 /// the stored object; `tags` recompute `tag_prefixes`; a content change recomputes the hash and queues
 /// re-embedding. The id is immutable (an `id` in the body is ignored). Raising arousal later does not make
 /// a memory a flashbulb memory.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[schema(example = json!({"importance": 0.95, "tags": ["project-alpha", "database", "reviewed"]}))]
+///
+/// The one definition of an update: the native PATCH/PUT, AutoMem's PATCH, SHODH's (a subset) and MCP's
+/// `update_memory` all read it.
+#[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
+#[schemars(example = &*MEMORY_PATCH_EXAMPLE)]
 pub struct MemoryPatch {
+    /// New content, 1..=2000 characters (re-embedded; over 500 it is stored summarised).
+    #[schemars(length(min = 1, max = MAX_CONTENT_CHARS))]
     pub content: Option<String>,
+    /// The classification.
     #[serde(rename = "type")]
+    #[schemars(extend("enum" = TYPES))]
     pub kind: Option<String>,
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub confidence: Option<f64>,
     /// `short_term` or `long_term`; changing to long_term clears the TTL.
+    #[schemars(extend("enum" = LIFECYCLES))]
     pub memory_type: Option<String>,
     /// New TTL in seconds from now (short-term only).
+    #[schemars(range(min = 1, max = MAX_TTL_SECONDS))]
     pub ttl: Option<i64>,
-    #[schema(value_type = Option<Vec<String>>)]
+    /// Replaces the tags (an array, or one comma-separated string).
+    #[schemars(with = "Option<Vec<String>>", length(max = MAX_TAGS))]
     pub tags: Option<Value>,
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub importance: Option<f64>,
-    #[schema(value_type = Option<Object>)]
+    /// Replaces the stored object.
+    #[schemars(with = "Option<serde_json::Map<String, Value>>")]
     pub metadata: Option<Value>,
+    #[schemars(extend("enum" = SOURCE_TYPES))]
     pub source_type: Option<String>,
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub credibility: Option<f64>,
+    /// `null` clears it.
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<f64>, nullable)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub quality_score: Option<Option<f64>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable)]
+    #[schemars(length(max = MAX_ID_CHARS))]
     pub emotion: Option<Option<String>>,
+    /// Alias `valence`.
     #[serde(default, deserialize_with = "nullable", alias = "valence")]
-    #[schema(value_type = Option<f64>, nullable)]
+    #[schemars(range(min = -1.0, max = 1.0))]
     pub emotional_valence: Option<Option<f64>>,
+    /// Alias `arousal`. Raising it later does not make a memory a flashbulb memory.
     #[serde(default, deserialize_with = "nullable", alias = "arousal")]
-    #[schema(value_type = Option<f64>, nullable)]
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub emotional_arousal: Option<Option<f64>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable)]
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub episode_id: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<i64>, nullable)]
+    #[schemars(range(min = 0, max = i32::MAX))]
     pub sequence_number: Option<Option<i64>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable)]
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub user_id: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable)]
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub agent_id: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable)]
+    #[schemars(length(min = 1, max = MAX_ID_CHARS))]
     pub run_id: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable)]
     pub t_valid: Option<Option<String>>,
     #[serde(default, deserialize_with = "nullable")]
-    #[schema(value_type = Option<String>, nullable)]
     pub t_invalid: Option<Option<String>>,
     /// Override the memory's own time (alias `timestamp`).
     #[serde(alias = "timestamp")]
     pub created_at: Option<String>,
+    /// A precomputed embedding of the deployment's dimension (replaces the stored vector).
     pub embedding: Option<Vec<f32>>,
 }
+
+static MEMORY_PATCH_EXAMPLE: std::sync::LazyLock<Value> = std::sync::LazyLock::new(
+    || serde_json::json!({"importance": 0.95, "tags": ["project-alpha", "database", "reviewed"]}),
+);
 
 /// How an update changes the stored embedding.
 #[derive(Debug, Clone, PartialEq)]

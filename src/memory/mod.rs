@@ -4,17 +4,21 @@
 //! into [`NewMemory`] or applied as a [`MemoryPatch`] before any SQL runs, and every error names its field.
 
 pub mod classify;
+pub mod filter;
 mod input;
 mod normalize;
 pub mod quality;
 pub mod summarize;
+mod tenant;
 
-pub use input::{nullable, EmbeddingChange, FieldError, MemoryInput, MemoryPatch, NewMemory, ParseCtx};
+pub use filter::ListFilter;
+pub use input::{
+    nullable, EmbeddingChange, FieldError, MemoryInput, MemoryPatch, NewMemory, ParseCtx, LIFECYCLES, MAX_REASON_CHARS,
+};
 pub use normalize::{content_hash, normalize_tag_filter, parse_timestamp, tag_prefixes};
+pub use tenant::{EmbeddingCounts, TenantSettings, TenantStats, TypeCount};
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// Longest accepted content, in characters (AutoMem's hard limit).
@@ -92,30 +96,14 @@ impl Lifecycle {
     }
 }
 
-/// A stored memory, as every route returns it.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
-#[schema(example = json!({
-    "id": "0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10",
-    "content": "Chose PostgreSQL over MongoDB: we need ACID transactions.",
-    "content_hash": "5d41402abc4b2a76b9719d911017c592ae1d8c5e0f0c6b5b1f3c7b6c0f3e2a1b",
-    "type": "Decision", "confidence": 0.9, "memory_type": "long_term", "ttl": null, "expires_at": null,
-    "tags": ["project-alpha", "database"], "tag_prefixes": ["project-alpha", "database"],
-    "importance": 0.9, "metadata": {"alternatives": ["MongoDB"]}, "source_type": "user", "credibility": 1.0,
-    "quality_score": null, "emotion": null, "emotional_valence": null, "emotional_arousal": null,
-    "flashbulb_until": null, "episode_id": null, "sequence_number": null,
-    "user_id": "user-42", "agent_id": null, "run_id": null, "t_valid": null, "t_invalid": null,
-    "created_at": "2026-11-29T10:30:00Z", "updated_at": "2026-11-29T10:30:00Z", "last_accessed_at": null,
-    "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null,
-    "embedding_error": null, "enrichment_status": "pending", "summary": null,
-    "summarized": false, "original_length": null, "summarized_length": null
-}))]
+/// A stored memory. Surfaces present it in their own shapes (`api::views::Memory` and friends).
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct Memory {
     pub id: Uuid,
     pub content: String,
     /// sha-256 (hex) of the normalised content; the tenant-wide dedup key.
     pub content_hash: String,
     /// The classification, one of [`TYPES`].
-    #[serde(rename = "type")]
     #[sqlx(rename = "type")]
     pub kind: String,
     /// Confidence in the classification, 0..=1.
@@ -169,15 +157,19 @@ pub struct Memory {
     pub summarized_length: Option<i32>,
 }
 
-/// The columns selected into a [`Memory`].
-pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
-    expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, emotion, \
-    emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
-    run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
-    embedding_status, embedding_model, embedding_error, enrichment_status, summary, \
-    summarized, original_length, summarized_length";
-
-/// [`MEMORY_COLUMNS`] of the table aliased `alias`, for joins whose other tables share column names.
-pub fn memory_columns(alias: &str) -> String {
-    MEMORY_COLUMNS.split(',').map(|c| format!("{alias}.{}", c.trim())).collect::<Vec<_>>().join(", ")
+/// One change to a memory.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MemoryEvent {
+    /// Increases with every event of the tenant.
+    pub id: i64,
+    pub memory_id: Uuid,
+    /// created, updated, deleted, archived, promoted, superseded, decayed, restored or forgotten.
+    pub event_type: String,
+    /// The API key id (`key:<uuid>`) or background job (`system:<job>`) that made the change.
+    pub actor: String,
+    /// The memory before the change (absent for `created`).
+    pub before: Option<serde_json::Value>,
+    /// The memory after the change (absent for `deleted`).
+    pub after: Option<serde_json::Value>,
+    pub created_at: DateTime<Utc>,
 }

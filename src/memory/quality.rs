@@ -51,7 +51,7 @@ const LLM_SYSTEM: &str = "Rate how useful this memory an AI agent stored will be
 trivial) to 1 (specific, explains why, names what it is about). Answer with JSON only: {\"quality\": 0..1}.";
 
 /// The chat model's judgement of quality, if it gives a usable one.
-pub async fn by_llm(model: &crate::llm::ChatModel, content: &str) -> Option<f32> {
+pub async fn by_llm(model: &crate::models::chat::ChatModel, content: &str) -> Option<f32> {
     match model.complete_json(LLM_SYSTEM, content).await {
         Ok(answer) => answer["quality"].as_f64().filter(|q| (0.0..=1.0).contains(q)).map(|q| q as f32),
         Err(err) => {

@@ -1,8 +1,11 @@
 //! Content-size governance (AutoMem): content of more than [`SUMMARIZE_OVER`] characters (up to the
 //! 2000 limit) is stored as an extractive summary of about [`TARGET`] characters — its most central
 //! sentences, in their original order — and the original is kept in `metadata.original_content`.
-//! Centrality is a sentence's mean cosine similarity to the others, by the embedding model when it is
-//! ready, else by word overlap. With a chat model configured, it writes the summary instead.
+//!
+//! A store answers at once with the sentences most central by word overlap ([`govern`]); the
+//! `cairn::summarize` job then replaces them with a better summary ([`refine`]): the chat model's when one
+//! is configured, else the sentences most central by meaning (mean cosine similarity under the embedding
+//! model).
 
 use std::collections::HashSet;
 
@@ -91,7 +94,7 @@ const LLM_SYSTEM: &str = "Summarise the memory an AI agent is storing in at most
 names, numbers, decisions and reasons; drop small talk. Answer with the summary only.";
 
 /// The chat model's summary, if it answers one of a usable length.
-async fn by_llm(model: &crate::llm::ChatModel, text: &str) -> Option<String> {
+async fn by_llm(model: &crate::models::chat::ChatModel, text: &str) -> Option<String> {
     match model.complete(LLM_SYSTEM, text).await {
         Ok(answer) => {
             let answer = answer.trim().trim_matches('"').trim().to_owned();
@@ -105,40 +108,70 @@ async fn by_llm(model: &crate::llm::ChatModel, text: &str) -> Option<String> {
     }
 }
 
-/// Applies governance to a memory about to be stored: over [`SUMMARIZE_OVER`] characters, its content
-/// becomes the summary and the original goes to `metadata.original_content` (the dedup hash stays the
-/// original's). The configured chat model writes the summary when there is one; otherwise (or when it
-/// fails) it is extracted, by meaning with an embedder, else by words.
-pub async fn govern(
-    memory: &mut super::NewMemory,
-    embedder: Option<&dyn crate::embed::Embedder>,
-    llm: Option<&crate::llm::ChatModel>,
-) {
+/// Applies governance to a memory about to be stored, cheaply: over [`SUMMARIZE_OVER`] characters, its
+/// content becomes the sentences most central by word overlap and the original goes to
+/// `metadata.original_content` (the dedup hash stays the original's). Returns whether it summarised.
+pub fn govern(memory: &mut super::NewMemory) -> bool {
     if memory.content.chars().count() <= SUMMARIZE_OVER {
-        return;
+        return false;
     }
     let original = memory.content.clone();
-    if let Some(summary) = match llm {
-        Some(model) => by_llm(model, &original).await,
-        None => None,
-    } {
-        memory.content = summary;
-        keep_original(memory, original);
-        return;
-    }
     let parts = sentences(&original);
-    let centrality = match embedder {
-        Some(model) if parts.len() > 1 => {
-            let texts: Vec<String> = parts.iter().map(|s| s.to_string()).collect();
-            match model.embed(&texts).await {
-                Ok(vectors) if vectors.len() == parts.len() => vector_centrality(&vectors),
-                Ok(_) | Err(_) => lexical_centrality(&parts),
-            }
-        }
-        _ => lexical_centrality(&parts),
-    };
-    memory.content = select(&parts, &centrality);
+    memory.content = select(&parts, &lexical_centrality(&parts));
     keep_original(memory, original);
+    true
+}
+
+/// How a summary was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryMethod {
+    /// By the configured chat model.
+    Llm,
+    /// The most central sentences by meaning (embedding model).
+    Model,
+    /// The most central sentences by word overlap.
+    Extractive,
+}
+
+impl SummaryMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Llm => "llm",
+            Self::Model => "model",
+            Self::Extractive => "extractive",
+        }
+    }
+}
+
+/// A better summary of `original` than word overlap gives: the chat model's when one is configured and
+/// answers, else the sentences most central by meaning when an embedder is ready. None when neither can
+/// do better.
+pub async fn refine(
+    original: &str,
+    embedder: Option<&dyn crate::models::embed::Embedder>,
+    llm: Option<&crate::models::chat::ChatModel>,
+) -> Option<(String, SummaryMethod)> {
+    if let Some(model) = llm {
+        if let Some(summary) = by_llm(model, original).await {
+            return Some((summary, SummaryMethod::Llm));
+        }
+    }
+    let parts = sentences(original);
+    let model = embedder?;
+    if parts.len() < 2 {
+        return None;
+    }
+    let texts: Vec<String> = parts.iter().map(|s| s.to_string()).collect();
+    match model.embed(&texts).await {
+        Ok(vectors) if vectors.len() == parts.len() => {
+            Some((select(&parts, &vector_centrality(&vectors)), SummaryMethod::Model))
+        }
+        Ok(_) => None,
+        Err(err) => {
+            tracing::warn!(error = format!("{err:#}"), "embedding sentences for a summary failed");
+            None
+        }
+    }
 }
 
 fn keep_original(memory: &mut super::NewMemory, original: String) {
@@ -153,9 +186,9 @@ pub const ORIGINAL_KEY: &str = "original_content";
 
 /// Callers may not set [`ORIGINAL_KEY`] themselves: it would mark a memory summarised and index words it
 /// does not show. `field` names the metadata in the error.
-pub fn check_reserved(metadata: &serde_json::Value, field: &str) -> Result<(), crate::error::ApiError> {
+pub fn check_reserved(metadata: &serde_json::Value, field: &str) -> Result<(), crate::error::Error> {
     match metadata.get(ORIGINAL_KEY) {
-        Some(_) => Err(crate::error::ApiError::bad_request(format!(
+        Some(_) => Err(crate::error::Error::invalid(format!(
             "{field}.{ORIGINAL_KEY}: is set by the service when it summarises long content; send the full text as content"
         ))),
         None => Ok(()),
@@ -174,6 +207,35 @@ pub fn carry_original(current: &super::Memory, updated: &mut super::NewMemory, c
     if let Some(original) = current.metadata.get(ORIGINAL_KEY).cloned() {
         keep_original(updated, original.as_str().unwrap_or_default().to_owned());
     }
+}
+
+/// A short summary of recalled memories (SHODH's `summarize`): the chat model's in `language` (`en` or `de`)
+/// when one is configured and answers, otherwise the most central sentences of the memories themselves
+/// (extractive summaries stay in the memories' own language). None when there is nothing to summarise.
+pub async fn of_results(
+    contents: &[&str],
+    language: &str,
+    llm: Option<&crate::models::chat::ChatModel>,
+) -> Option<(String, SummaryMethod)> {
+    if contents.is_empty() {
+        return None;
+    }
+    if let Some(model) = llm {
+        let language = if language == "de" { "German" } else { "English" };
+        let system = format!(
+            "Summarise what these memories of an AI agent say, in {language}, in at most 400 characters. \
+             Keep names, numbers, decisions and reasons. Answer with the summary only."
+        );
+        let listing: String = contents.iter().map(|c| format!("- {c}\n")).collect();
+        match model.complete(&system, &listing).await {
+            Ok(answer) if !answer.trim().is_empty() => return Some((answer.trim().to_owned(), SummaryMethod::Llm)),
+            Ok(_) => {}
+            Err(err) => tracing::warn!(model = model.model(), error = format!("{err:#}"), "LLM recall summary failed"),
+        }
+    }
+    let all: Vec<&str> = contents.iter().flat_map(|c| sentences(c)).collect();
+    let centrality = lexical_centrality(&all);
+    Some((select(&all, &centrality), SummaryMethod::Extractive))
 }
 
 #[cfg(test)]
@@ -196,49 +258,4 @@ mod tests {
         let cut = select(&[long_one.trim()], &[1.0]);
         assert!(cut.chars().count() <= TARGET && cut.ends_with('…'));
     }
-}
-
-/// How a recall summary was written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SummaryMethod {
-    Llm,
-    Extractive,
-}
-
-impl SummaryMethod {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Llm => "llm",
-            Self::Extractive => "extractive",
-        }
-    }
-}
-
-/// A short summary of recalled memories (SHODH's `summarize`): the chat model's in `language` (`en` or `de`)
-/// when one is configured and answers, otherwise the most central sentences of the memories themselves
-/// (extractive summaries stay in the memories' own language). None when there is nothing to summarise.
-pub async fn of_results(
-    contents: &[&str],
-    language: &str,
-    llm: Option<&crate::llm::ChatModel>,
-) -> Option<(String, SummaryMethod)> {
-    if contents.is_empty() {
-        return None;
-    }
-    if let Some(model) = llm {
-        let language = if language == "de" { "German" } else { "English" };
-        let system = format!(
-            "Summarise what these memories of an AI agent say, in {language}, in at most 400 characters. \
-             Keep names, numbers, decisions and reasons. Answer with the summary only."
-        );
-        let listing: String = contents.iter().map(|c| format!("- {c}\n")).collect();
-        match model.complete(&system, &listing).await {
-            Ok(answer) if !answer.trim().is_empty() => return Some((answer.trim().to_owned(), SummaryMethod::Llm)),
-            Ok(_) => {}
-            Err(err) => tracing::warn!(model = model.model(), error = format!("{err:#}"), "LLM recall summary failed"),
-        }
-    }
-    let all: Vec<&str> = contents.iter().flat_map(|c| sentences(c)).collect();
-    let centrality = lexical_centrality(&all);
-    Some((select(&all, &centrality), SummaryMethod::Extractive))
 }

@@ -20,11 +20,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sqlx::{Postgres, QueryBuilder};
+use std::future::Future;
+
 use uuid::Uuid;
 
-use crate::error::ApiError;
-use crate::store::{Db, TenantTx};
+use crate::error::Error;
 
 /// BM25 term-frequency saturation (irrelevant with tf = 1, kept for the length normalisation).
 pub const K1: f64 = 1.2;
@@ -112,20 +112,6 @@ impl KeywordQuery {
             avg_len: if stats.avg_len > 0.0 { stats.avg_len } else { 1.0 },
         })
     }
-
-    /// Pushes the BM25 score of the row's `search_tsv` (0 when nothing matches).
-    pub fn push_score(&self, qb: &mut QueryBuilder<'_, Postgres>) {
-        qb.push("((SELECT coalesce(sum(t.idf), 0) FROM unnest(CAST(")
-            .push_bind(self.terms.clone())
-            .push(" AS tsquery[]), CAST(")
-            .push_bind(self.idfs.clone())
-            .push(" AS float8[])) AS t(q, idf) WHERE search_tsv @@ t.q)")
-            .push(format_args!(
-                " * {k1p1} / ({K1} * (1 - {B} + {B} * length(search_tsv) / {avg}) + 1))::float8",
-                k1p1 = K1 + 1.0,
-                avg = self.avg_len
-            ));
-    }
 }
 
 /// Per-tenant statistics, shared by all requests of a process.
@@ -146,60 +132,30 @@ impl Default for TermStatsCache {
 }
 
 impl TermStatsCache {
-    /// The tenant's statistics: computed on first use (concurrent first uses wait for one computation),
-    /// then served while a background task recomputes them once they are a minute old.
-    pub async fn get(&self, db: &Db, tenant_id: Uuid) -> Result<Arc<TermStats>, ApiError> {
-        let stats =
-            self.cache.try_get_with(tenant_id, compute(db, tenant_id)).await.map_err(|e: Arc<ApiError>| match &*e {
-                // A shared failure: keep its meaning (a database outage stays a 503).
-                ApiError::Unavailable(message) => ApiError::Unavailable(message.clone()),
-                other => ApiError::Internal(anyhow::anyhow!("term statistics: {other}")),
-            })?;
+    /// The tenant's statistics: computed by `compute` on first use (concurrent first uses wait for one
+    /// computation), then served while a background task recomputes them once they are a minute old.
+    pub async fn get<F, Fut>(&self, tenant_id: Uuid, compute: F) -> Result<Arc<TermStats>, Error>
+    where
+        F: Fn() -> Fut + Send + 'static,
+        Fut: Future<Output = Result<TermStats, Error>> + Send + 'static,
+    {
+        let first = async { compute().await.map(Arc::new) };
+        let stats = self.cache.try_get_with(tenant_id, first).await.map_err(|e: Arc<Error>| match &*e {
+            // A shared failure: keep its meaning (a database outage stays unavailable).
+            Error::Unavailable(message) => Error::Unavailable(message.clone()),
+            other => Error::Internal(anyhow::anyhow!("term statistics: {other}")),
+        })?;
         if stats.computed.elapsed() > REFRESH_AFTER && !stats.refreshing.swap(true, Ordering::AcqRel) {
-            let (cache, db) = (self.cache.clone(), db.clone());
+            let cache = self.cache.clone();
             tokio::spawn(async move {
-                match compute(&db, tenant_id).await {
-                    Ok(fresh) => cache.insert(tenant_id, fresh).await,
+                match compute().await {
+                    Ok(fresh) => cache.insert(tenant_id, Arc::new(fresh)).await,
                     Err(err) => tracing::warn!(%tenant_id, error = %err, "could not refresh term statistics"),
                 }
             });
         }
         Ok(stats)
     }
-}
-
-async fn compute(db: &Db, tenant_id: Uuid) -> Result<Arc<TermStats>, ApiError> {
-    let mut tx = db.begin_tenant(tenant_id).await?;
-    let stats = compute_in(&mut tx).await?;
-    tx.commit().await?;
-    Ok(Arc::new(stats))
-}
-
-async fn compute_in(tx: &mut TenantTx) -> Result<TermStats, ApiError> {
-    let tenant_id = tx.tenant_id();
-    let (docs, avg_len): (i64, f64) = sqlx::query_as(
-        "SELECT count(*), coalesce(avg(length(search_tsv)), 0)::float8 FROM memories WHERE tenant_id = $1",
-    )
-    .bind(tenant_id)
-    .fetch_one(tx.conn())
-    .await?;
-    // ts_stat runs its query text under the caller's role, so row-level security still applies; the
-    // tenant id is a formatted Uuid, never user text.
-    let df: Vec<(String, i32)> = sqlx::query_as(&format!(
-        "SELECT word, ndoc FROM ts_stat('SELECT search_tsv FROM memories WHERE tenant_id = ''{tenant_id}''') WHERE ndoc > 1"
-    ))
-    .fetch_all(tx.conn())
-    .await?;
-    let df = df.into_iter().map(|(w, n)| (w, u64::try_from(n).unwrap_or(0))).collect();
-    Ok(TermStats::new(u64::try_from(docs).unwrap_or(0), avg_len, df))
-}
-
-/// The query text's lexemes, as Postgres' English configuration makes them (stemmed, no stop words).
-pub async fn lexemes(tx: &mut TenantTx, text: &str) -> Result<Vec<String>, ApiError> {
-    Ok(sqlx::query_scalar("SELECT coalesce(tsvector_to_array(to_tsvector('english', $1)), '{}')")
-        .bind(text)
-        .fetch_one(tx.conn())
-        .await?)
 }
 
 #[cfg(test)]

@@ -1,73 +1,90 @@
-//! Recall: find a tenant's memories by meaning, keywords, tags, time and the other filters, scored and
-//! explained. `params` parses filters, `time` natural-language time, `score` fusion and scoring; the
-//! SQL lives in `store::recall`.
+//! Recall's domain: what a caller may ask ([`RecallParams`], and the multi-query, entity-grouped and
+//! proactive-context forms), its validation into a [`RecallRequest`], natural-language time (`time`),
+//! keyword weighting (`bm25`), fusion and scoring (`score`), and what comes back (`results`: hits,
+//! supersede heads, merging and grouping). Pure: the pipeline that runs a request against a tenant's
+//! memories is `service::recall`, its SQL `store::recall`.
 
 pub mod bm25;
-pub mod params;
+pub mod results;
 pub mod score;
 pub mod time;
 
-use std::collections::HashMap;
+pub use results::{Expansion, Group, RecallHit, RecallResponse};
 
 use chrono::{DateTime, Utc};
-use pgvector::Vector;
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use schemars::JsonSchema;
+use serde::Deserialize;
 use uuid::Uuid;
 
-use self::bm25::{KeywordQuery, TermStatsCache};
-use self::params::{bad, StringList};
-use self::score::{Fusion, ScoreComponents, ScoreOptions, Signals};
-use crate::embed::{EmbedderSlot, SlotState};
-use crate::error::ApiError;
-use crate::memory::{normalize_tag_filter, Memory};
-use crate::store::memories::ListFilter;
-use crate::store::{entities, recall as sql, relations, Db, TenantTx};
+use crate::error::{bad, Error};
+use crate::memory::filter::{self, ListFilter};
+use crate::memory::{normalize_tag_filter, LIFECYCLES};
+use crate::validate::{self, StringList};
 
 pub const MAX_QUERY_CHARS: usize = 1000;
 pub const MAX_LIMIT: i64 = 100;
 pub const DEFAULT_LIMIT: i64 = 10;
+/// Most expansions per result, and in all (`relation_limit`, `expansion_limit`).
+pub const MAX_RELATION_LIMIT: i64 = 50;
+pub const MAX_EXPANSION_LIMIT: i64 = 200;
+/// Most queries one multi-query recall merges.
+pub const MAX_QUERIES: usize = 10;
+/// What `context_tags` adds to a result carrying one of them.
+pub const CONTEXT_BOOST: f64 = 0.1;
+/// Entity-grouped recall: most results, and the default (textrawl's).
+pub const MAX_GROUPED: i64 = 50;
+pub const DEFAULT_GROUPED: i64 = 10;
+/// Proactive context: most memories surfaced, and the default.
+pub const MAX_SURFACED: i64 = 20;
+pub const DEFAULT_SURFACED: i64 = 5;
+
+/// The recall modes' names.
+pub const MODES: &[&str] = &["hybrid", "semantic", "keyword", "associative"];
+/// The sort orders' names.
+pub const SORTS: &[&str] = &["score", "time_desc", "time_asc"];
 
 /// A recall request: the same fields as a JSON body (POST) or a query string (GET, lists as repeated keys).
-#[derive(Debug, Default, Deserialize, ToSchema, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[schema(example = json!({"query": "which database did we choose?", "limit": 5, "tags": ["project-alpha"], "since": "last month"}))]
+#[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
+#[schemars(example = &*RECALL_EXAMPLE)]
 pub struct RecallParams {
     /// What to look for, 1..=1000 characters. Without it: filters and ordering only.
+    #[schemars(length(min = 1, max = MAX_QUERY_CHARS))]
     pub query: Option<String>,
     /// `hybrid` (default), `semantic`, `keyword` or `associative` (semantic hits, then activation spread
     /// along associations).
+    #[schemars(extend("enum" = MODES))]
     pub mode: Option<String>,
     /// 1..=100, default 10.
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
     pub limit: Option<i64>,
     /// Results to skip.
+    #[schemars(range(min = 0, max = validate::MAX_OFFSET))]
     pub offset: Option<i64>,
     /// Tags to require (see `tag_mode`, `tag_match`).
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
-    #[param(value_type = Vec<String>)]
     pub tags: StringList,
     /// `any` (default) or `all`.
+    #[schemars(extend("enum" = ["any", "all"]))]
     pub tag_mode: Option<String>,
     /// `exact` (default) or `prefix`.
+    #[schemars(extend("enum" = ["exact", "prefix"]))]
     pub tag_match: Option<String>,
     /// Leave out memories with any of these tags.
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
-    #[param(value_type = Vec<String>)]
     pub exclude_tags: StringList,
     /// Classifications to keep.
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
-    #[param(value_type = Vec<String>)]
     pub types: StringList,
     /// `short_term` or `long_term`.
+    #[schemars(extend("enum" = LIFECYCLES))]
     pub memory_type: Option<String>,
     pub user_id: Option<String>,
     pub agent_id: Option<String>,
     pub run_id: Option<String>,
     pub episode_id: Option<String>,
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub min_importance: Option<f64>,
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub max_importance: Option<f64>,
     /// Lower time bound: ISO 8601 or English/German ("last week", "vor 2 Wochen"). Alias `from`.
     #[serde(alias = "from")]
@@ -80,13 +97,16 @@ pub struct RecallParams {
     /// Include archived and expired memories (default false).
     pub include_archived: Option<bool>,
     /// `score` (default with a query), `time_desc` (default without), `time_asc`.
+    #[schemars(extend("enum" = SORTS))]
     pub sort: Option<String>,
     /// Blend in `quality_score` (SHODH).
     pub quality_boost: Option<bool>,
     /// Weight of quality when `quality_boost` is on, 0..=1 (default 0.3).
+    #[schemars(range(min = 0.0, max = 1.0))]
     pub quality_weight: Option<f64>,
     /// `current` (default): a superseded memory is replaced by the head of its supersede chain (at most 5
     /// hops); `history`: every memory as stored.
+    #[schemars(extend("enum" = ["current", "history"]))]
     pub state_mode: Option<String>,
     /// Add memories one association away from the results, in `expansions`.
     pub expand_relations: Option<bool>,
@@ -94,10 +114,16 @@ pub struct RecallParams {
     /// `expansions`.
     pub expand_entities: Option<bool>,
     /// Most expansions per result, 1..=50 (default 5).
+    #[schemars(range(min = 1, max = MAX_RELATION_LIMIT))]
     pub relation_limit: Option<i64>,
     /// Most expansions in all, 1..=200 (default 25).
+    #[schemars(range(min = 1, max = MAX_EXPANSION_LIMIT))]
     pub expansion_limit: Option<i64>,
 }
+
+static RECALL_EXAMPLE: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(
+    || serde_json::json!({"query": "which database did we choose?", "limit": 5, "tags": ["project-alpha"], "since": "last month"}),
+);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -131,9 +157,9 @@ pub struct RecallRequest {
     pub expand: Option<(i64, i64)>,
     pub expand_relations: bool,
     pub expand_entities: bool,
-    /// Count an access of each returned memory (off for callers that return only some of the results
-    /// and count those themselves).
-    pub count_access: bool,
+    /// Only memories one association away from this one (remem's `related_to`; its 200 strongest
+    /// neighbours). Resolved inside the recall's snapshot.
+    pub related_to: Option<Uuid>,
 }
 
 fn time_bound(
@@ -141,32 +167,33 @@ fn time_bound(
     value: Option<String>,
     now: DateTime<Utc>,
     upper: bool,
-) -> Result<Option<DateTime<Utc>>, ApiError> {
+) -> Result<Option<DateTime<Utc>>, Error> {
     value
         .map(|v| {
-            let span = time::parse_time(&v, now)
-                .ok_or_else(|| bad(field, format!("cannot understand the time {v:?}; use ISO 8601 or e.g. \"last week\", \"3 days ago\", \"vor 2 Wochen\"")))?;
+            let span = time::parse_time(&v, now).ok_or_else(|| {
+                bad(
+                    field,
+                    format!("cannot understand the time {v:?}; use ISO 8601 or e.g. \"last week\", \"3 days ago\", \"vor 2 Wochen\""),
+                )
+            })?;
             Ok(if upper { span.end } else { span.start })
         })
         .transpose()
 }
 
+/// A query: trimmed, 1..=1000 characters, no NUL.
+pub fn query(field: &str, value: &str) -> Result<String, Error> {
+    let q = value.trim().to_owned();
+    let chars = q.chars().count();
+    if chars == 0 || chars > MAX_QUERY_CHARS || q.contains('\0') {
+        return Err(bad(field, format!("must be 1..={MAX_QUERY_CHARS} characters without NUL (got {chars})")));
+    }
+    Ok(q)
+}
+
 impl RecallRequest {
-    pub fn parse(p: RecallParams, now: DateTime<Utc>) -> Result<Self, ApiError> {
-        let query = match p.query {
-            None => None,
-            Some(q) => {
-                let q = q.trim().to_owned();
-                let chars = q.chars().count();
-                if chars == 0 || chars > MAX_QUERY_CHARS || q.contains('\0') {
-                    return Err(bad(
-                        "query",
-                        format!("must be 1..={MAX_QUERY_CHARS} characters without NUL (got {chars})"),
-                    ));
-                }
-                Some(q)
-            }
-        };
+    pub fn parse(p: RecallParams, now: DateTime<Utc>) -> Result<Self, Error> {
+        let query = p.query.as_deref().map(|q| query("query", q)).transpose()?;
         let mode = match p.mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("hybrid") => Mode::Hybrid,
             Some("semantic") => Mode::Semantic,
@@ -184,14 +211,14 @@ impl RecallRequest {
             Some("time_asc") => Sort::TimeAsc,
             Some(other) => return Err(bad("sort", format!("must be score, time_desc or time_asc (got {other:?})"))),
         };
-        let (limit, offset) = params::page(p.limit, p.offset, MAX_LIMIT, DEFAULT_LIMIT)?;
+        let (limit, offset) = validate::page(p.limit, p.offset, MAX_LIMIT, DEFAULT_LIMIT)?;
         let (expand_relations, expand_entities) =
             (p.expand_relations.unwrap_or(false), p.expand_entities.unwrap_or(false));
         let expand = match expand_relations || expand_entities {
             false => None,
             true => Some((
-                params::bounded("relation_limit", p.relation_limit, 1, 50, 5)?,
-                params::bounded("expansion_limit", p.expansion_limit, 1, 200, 25)?,
+                validate::bounded("relation_limit", p.relation_limit, 1, MAX_RELATION_LIMIT, 5)?,
+                validate::bounded("expansion_limit", p.expansion_limit, 1, MAX_EXPANSION_LIMIT, 25)?,
             )),
         };
         let history = match p.state_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
@@ -210,18 +237,18 @@ impl RecallRequest {
         let until = time_bound("until", p.until, now, true)?;
         let valid_at = time_bound("valid_at", p.valid_at, now, false)?;
         let filter = ListFilter {
-            kinds: params::kinds("types", &p.types.0)?,
-            memory_type: params::lifecycle(p.memory_type)?,
+            kinds: filter::kinds("types", &p.types.0)?,
+            memory_type: filter::lifecycle(p.memory_type)?,
             tags: normalize_tag_filter(&p.tags.0),
-            tags_all: params::tag_mode_all(p.tag_mode.as_deref())?,
-            tags_prefix: params::tag_match_prefix(p.tag_match.as_deref())?,
+            tags_all: filter::tag_mode_all(p.tag_mode.as_deref())?,
+            tags_prefix: filter::tag_match_prefix(p.tag_match.as_deref())?,
             user_id: p.user_id,
             agent_id: p.agent_id,
             run_id: p.run_id,
             created_after: since,
             created_before: until,
-            min_importance: params::unit("min_importance", p.min_importance)?,
-            max_importance: params::unit("max_importance", p.max_importance)?,
+            min_importance: validate::unit("min_importance", p.min_importance)?,
+            max_importance: validate::unit("max_importance", p.max_importance)?,
             include_archived: p.include_archived.unwrap_or(false),
             exclude_tags: normalize_tag_filter(&p.exclude_tags.0),
             episode_id: p.episode_id,
@@ -240,439 +267,218 @@ impl RecallRequest {
             expand,
             expand_relations,
             expand_entities,
-            count_access: true,
+            related_to: None,
         })
     }
 }
 
-/// One recalled memory.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RecallHit {
-    pub memory: Memory,
-    /// Overall score in [0, 1].
-    pub score: f64,
-    /// `hybrid` (found by meaning and keywords), `semantic`, `keyword`, or `filter` (no query).
-    pub match_type: &'static str,
-    pub score_components: ScoreComponents,
-    /// Set when this memory stands in for a superseded one that matched (`state_mode=current`): its id.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub replaces: Option<Uuid>,
+/// Several queries recalled and merged, each memory once with its best score (AutoMem's `/recall`, MCP's
+/// `recall_memory`): the one definition both read.
+#[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
+pub struct MultiParams {
+    /// What to look for (1..=1000 characters).
+    #[schemars(length(min = 1, max = MAX_QUERY_CHARS))]
+    pub query: Option<String>,
+    /// Several queries (repeat the key, at most 10): each is recalled and the results merged, each memory
+    /// once with its best score.
+    #[serde(default)]
+    #[schemars(length(max = MAX_QUERIES))]
+    pub queries: StringList,
+    #[serde(default)]
+    pub tags: StringList,
+    /// `any` (default) or `all`.
+    #[schemars(extend("enum" = ["any", "all"]))]
+    pub tag_mode: Option<String>,
+    /// `exact` (default) or `prefix`.
+    #[schemars(extend("enum" = ["exact", "prefix"]))]
+    pub tag_match: Option<String>,
+    #[serde(default)]
+    pub exclude_tags: StringList,
+    /// A natural-language period ("last week", "yesterday", "vor 2 Wochen"): both bounds.
+    pub time_query: Option<String>,
+    /// Lower bound (ISO 8601 or natural language); wins over `time_query`'s.
+    pub start: Option<String>,
+    /// Upper bound; wins over `time_query`'s.
+    pub end: Option<String>,
+    /// 1..=100, default 10.
+    #[schemars(range(min = 1, max = MAX_LIMIT))]
+    pub limit: Option<i64>,
+    /// `score` (default with a query), `time_desc`, `time_asc`.
+    #[schemars(extend("enum" = SORTS))]
+    pub sort: Option<String>,
+    /// Add memories one association away.
+    pub expand_relations: Option<bool>,
+    /// Add memories sharing an entity.
+    pub expand_entities: Option<bool>,
+    #[schemars(range(min = 1, max = MAX_RELATION_LIMIT))]
+    pub relation_limit: Option<i64>,
+    #[schemars(range(min = 1, max = MAX_EXPANSION_LIMIT))]
+    pub expansion_limit: Option<i64>,
+    /// Drop results scoring below this, 0..=1.
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub min_score: Option<f64>,
+    /// Tags of the current context: results carrying one (or a hierarchical child) gain 0.1 (capped at 1)
+    /// and are re-ranked.
+    #[serde(default)]
+    pub context_tags: StringList,
+    /// `hybrid` (default), `semantic`, `keyword` or `associative`.
+    #[schemars(extend("enum" = MODES))]
+    pub mode: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct RecallResponse {
-    pub results: Vec<RecallHit>,
-    /// Results on this page.
-    pub count: usize,
-    /// Whether more results follow (`offset + limit`).
-    pub has_more: bool,
-    /// The mode actually used (`keyword` when the model is not ready for a hybrid request).
-    pub mode: &'static str,
-    /// Set when the answer is degraded, saying why.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub notice: Option<String>,
-    /// With `expand_relations` / `expand_entities`: memories one association away from the results, or
-    /// sharing an entity with them (not among them).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expansions: Option<Vec<Expansion>>,
+/// A validated multi-query recall: one request per query (or one without a query).
+#[derive(Debug, Clone)]
+pub struct MultiRequest {
+    pub runs: Vec<RecallRequest>,
+    /// The distinct queries, in order.
+    pub queries: Vec<String>,
+    pub min_score: Option<f32>,
+    pub context_tags: Vec<String>,
+    pub limit: usize,
+    pub sort: Sort,
 }
 
-/// A memory added by `expand_relations` or `expand_entities`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Expansion {
-    pub memory: Memory,
-    /// The result it is associated with.
-    pub expanded_from: Uuid,
-    /// The association's type (`SHARES_ENTITY` for an entity expansion) and strength.
-    pub relation: String,
-    pub strength: f32,
-    /// For an entity expansion: the shared entity, as `type:name`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub entity: Option<String>,
-    /// The result's score times the strength.
-    pub score: f64,
-    /// Always `expansion`.
-    pub match_type: &'static str,
-}
-
-/// Which signals a request can use, given the embedder's state.
-fn plan(mode: Mode, slot: &EmbedderSlot) -> Result<(bool, bool, Option<String>), ApiError> {
-    let ready = slot.get().is_some();
-    let why = match slot.state() {
-        SlotState::Disabled => "no embedding model is configured (CAIRN_EMBEDDER=none)",
-        SlotState::Loading => "the embedding model is still loading",
-        _ => "the embedding model is unavailable",
-    };
-    match (mode, ready) {
-        (Mode::Keyword, _) => Ok((false, true, None)),
-        (Mode::Semantic | Mode::Associative, true) => Ok((true, false, None)),
-        (Mode::Hybrid, true) => Ok((true, true, None)),
-        (Mode::Semantic | Mode::Associative, false) if slot.state() == SlotState::Disabled => {
-            Err(ApiError::bad_request(format!("mode: semantic and associative recall need an embedder: {why}")))
+impl MultiRequest {
+    /// Validates; errors name AutoMem's fields (`start`, `time_query`, `queries`...).
+    pub fn parse(p: MultiParams, now: DateTime<Utc>) -> Result<Self, Error> {
+        let mut seen = std::collections::HashSet::new();
+        let queries: Vec<String> =
+            p.query.iter().chain(p.queries.0.iter()).filter(|q| seen.insert(q.as_str())).cloned().collect();
+        if queries.len() > MAX_QUERIES {
+            return Err(bad("queries", format!("at most {MAX_QUERIES} queries (got {})", queries.len())));
         }
-        (Mode::Semantic | Mode::Associative, false) => {
-            Err(ApiError::Unavailable(format!("{why}; retry shortly or use mode=keyword")))
-        }
-        (Mode::Hybrid, false) => Ok((false, true, Some(format!("{why}: keyword results only")))),
-    }
-}
-
-async fn embed_query(slot: &EmbedderSlot, query: &str) -> Result<Vector, ApiError> {
-    let embedder = slot.get().ok_or_else(|| ApiError::Unavailable("the embedding model is unavailable".into()))?;
-    let texts = [query.to_owned()];
-    let mut vectors = embedder.embed(&texts).await.map_err(|e| {
-        tracing::error!(error = format!("{e:#}"), "embedding the query failed");
-        ApiError::Unavailable("embedding the query failed; retry later".into())
-    })?;
-    vectors.pop().map(Vector::from).ok_or_else(|| ApiError::Internal(anyhow::anyhow!("embedder returned no vector")))
-}
-
-/// Share of the requested tags a memory carries.
-fn tag_match(memory: &Memory, filter: &ListFilter) -> Option<f64> {
-    if filter.tags.is_empty() {
-        return None;
-    }
-    let pool = if filter.tags_prefix { &memory.tag_prefixes } else { &memory.tags };
-    let hits = filter.tags.iter().filter(|t| pool.contains(t)).count();
-    Some(hits as f64 / filter.tags.len() as f64)
-}
-
-fn signals(memory: &Memory, filter: &ListFilter) -> Signals {
-    Signals {
-        importance: f64::from(memory.importance),
-        confidence: f64::from(memory.confidence),
-        credibility: f64::from(memory.credibility),
-        quality: memory.quality_score.map(f64::from),
-        created_at: Some(memory.created_at),
-        tag_match: tag_match(memory, filter),
-        ..Signals::default()
-    }
-}
-
-/// Runs a recall for one tenant.
-pub async fn recall(
-    db: &Db,
-    slot: &EmbedderSlot,
-    term_stats: &TermStatsCache,
-    fusion: Fusion,
-    tenant_id: Uuid,
-    req: RecallRequest,
-) -> Result<RecallResponse, ApiError> {
-    let now = Utc::now();
-    let Some(query) = req.query.clone() else {
-        return recall_without_query(db, tenant_id, req, now).await;
-    };
-    let (use_semantic, use_keyword, notice) = plan(req.mode, slot)?;
-    let pool_size = ((req.offset + req.limit) * 4).clamp(50, 400);
-
-    // The query's embedding (CPU) and the keyword search (database) do not depend on each other: run them
-    // at once. They use separate transactions; a memory deleted in between simply does not load below.
-    let embedding = async {
-        match use_semantic {
-            true => embed_query(slot, &query).await.map(Some),
-            false => Ok(None),
-        }
-    };
-    let keywords = async {
-        if !use_keyword {
-            return Ok((None, Vec::new()));
-        }
-        // Statistics first: a first computation takes a connection of its own.
-        let stats = term_stats.get(db, tenant_id).await?;
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        let lexemes = bm25::lexemes(&mut tx, &query).await?;
-        let Some(kq) = KeywordQuery::plan(&lexemes, &stats) else {
-            return Ok((None, Vec::new()));
+        let min_score = validate::unit("min_score", p.min_score)?;
+        let context_tags = normalize_tag_filter(&p.context_tags.0);
+        let names = [
+            ("since", if p.start.is_some() { "start" } else { "time_query" }),
+            ("until", if p.end.is_some() { "end" } else { "time_query" }),
+            ("query", if queries.len() > 1 { "queries" } else { "query" }),
+        ];
+        let params = |query: Option<String>| RecallParams {
+            query,
+            mode: p.mode.clone(),
+            limit: p.limit,
+            tags: p.tags.clone(),
+            tag_mode: p.tag_mode.clone(),
+            tag_match: p.tag_match.clone(),
+            exclude_tags: p.exclude_tags.clone(),
+            since: p.start.clone().or_else(|| p.time_query.clone()),
+            until: p.end.clone().or_else(|| p.time_query.clone()),
+            sort: p.sort.clone(),
+            expand_relations: p.expand_relations,
+            expand_entities: p.expand_entities,
+            relation_limit: p.relation_limit,
+            expansion_limit: p.expansion_limit,
+            ..RecallParams::default()
         };
-        let hits = sql::keyword_candidates(&mut tx, &req.filter, &kq, pool_size).await?;
-        tx.commit().await?;
-        Ok::<_, ApiError>((Some(kq), hits))
-    };
-    let (vector, (keyword_query, keyword_hits)) = tokio::try_join!(embedding, keywords)?;
-
-    let mut tx = db.begin_tenant(tenant_id).await?;
-    let vector_hits = match &vector {
-        Some(v) => sql::vector_candidates(&mut tx, &req.filter, v, pool_size).await?,
-        None => Vec::new(),
-    };
-    let activation = match req.mode {
-        Mode::Associative => spread(&mut tx, &vector_hits, req.filter.include_archived).await?,
-        _ => HashMap::new(),
-    };
-    let mut ranks: HashMap<Uuid, (Option<usize>, Option<usize>)> = HashMap::new();
-    for (rank, (id, _)) in vector_hits.iter().enumerate() {
-        ranks.entry(*id).or_default().0 = Some(rank + 1);
-    }
-    for (rank, (id, _)) in keyword_hits.iter().enumerate() {
-        ranks.entry(*id).or_default().1 = Some(rank + 1);
-    }
-    let ids: Vec<Uuid> =
-        ranks.keys().chain(activation.keys()).copied().collect::<std::collections::HashSet<_>>().into_iter().collect();
-    let candidates = sql::load_candidates(&mut tx, &ids, vector.as_ref(), keyword_query.as_ref()).await?;
-    let heads = chain_heads(&mut tx, &ids, &req).await?;
-    tx.commit().await?;
-
-    let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);
-    let opts =
-        ScoreOptions { fusion, has_query: true, use_semantic, use_keyword, quality_weight: req.quality_weight, now };
-    let hits: Vec<RecallHit> = candidates
-        .into_iter()
-        .map(|c| {
-            let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
-            let s = Signals {
-                cosine: c.cosine,
-                vector_rank,
-                keyword: c.keyword.filter(|k| *k > 0.0),
-                keyword_rank,
-                ..signals(&c.memory, &req.filter)
-            };
-            // Associative: a memory's relevance is the larger of its similarity and its activation.
-            let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > s.cosine.unwrap_or(0.0));
-            let s = Signals { cosine: spread_to.or(s.cosine), ..s };
-            let (value, mut components) = score::score(&s, best_keyword, &opts);
-            if spread_to.is_some() {
-                components.semantic = c.cosine.map(|v| v.clamp(0.0, 1.0));
-            }
-            let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
-                _ if spread_to.is_some() => "associative",
-                (true, true) => "hybrid",
-                (false, true) => "keyword",
-                _ => "semantic",
-            };
-            RecallHit { memory: c.memory, score: value, match_type, score_components: components, replaces: None }
-        })
-        .collect();
-    let mut hits = current_state(hits, heads);
-    sort_hits(&mut hits, req.sort);
-    let mode = if req.mode == Mode::Associative {
-        "associative"
-    } else if use_semantic && use_keyword {
-        "hybrid"
-    } else if use_semantic {
-        "semantic"
-    } else {
-        "keyword"
-    };
-    expand(db, tenant_id, page(db, tenant_id, hits, &req, mode, notice), &req).await
-}
-
-async fn recall_without_query(
-    db: &Db,
-    tenant_id: Uuid,
-    req: RecallRequest,
-    now: DateTime<Utc>,
-) -> Result<RecallResponse, ApiError> {
-    let (order, fetch) = match req.sort {
-        Sort::TimeDesc => ("created_at DESC, id DESC", req.offset + req.limit + 1),
-        Sort::TimeAsc => ("created_at ASC, id ASC", req.offset + req.limit + 1),
-        Sort::Score => ("importance DESC, created_at DESC, id DESC", ((req.offset + req.limit) * 4).clamp(50, 400)),
-    };
-    let mut tx = db.begin_tenant(tenant_id).await?;
-    let memories = sql::filtered(&mut tx, &req.filter, order, fetch).await?;
-    let ids: Vec<Uuid> = memories.iter().map(|m| m.id).collect();
-    let heads = chain_heads(&mut tx, &ids, &req).await?;
-    tx.commit().await?;
-    let opts = ScoreOptions {
-        fusion: Fusion::default(),
-        has_query: false,
-        use_semantic: false,
-        use_keyword: false,
-        quality_weight: req.quality_weight,
-        now,
-    };
-    let hits: Vec<RecallHit> = memories
-        .into_iter()
-        .map(|m| {
-            let (value, components) = score::score(&signals(&m, &req.filter), 0.0, &opts);
-            RecallHit { memory: m, score: value, match_type: "filter", score_components: components, replaces: None }
-        })
-        .collect();
-    let mut hits = current_state(hits, heads);
-    sort_hits(&mut hits, req.sort);
-    expand(db, tenant_id, page(db, tenant_id, hits, &req, "filter", None), &req).await
-}
-
-/// Activation decays by this factor per hop.
-const HOP_DECAY: f64 = 0.6;
-/// Semantic hits that seed spreading activation.
-const SEEDS: usize = 10;
-/// Hops activation spreads.
-const HOPS: usize = 2;
-/// Hebbian learning rate: results returned together strengthen their edge by `rate * (1 - strength)`.
-pub const HEBBIAN_RATE: f64 = 0.1;
-
-/// Spreading activation (SHODH's associative mode): the best semantic hits start with their cosine
-/// similarity; each hop passes `activation * edge strength * HOP_DECAY` to neighbours in either edge
-/// direction, a memory keeping the most it receives. Returns the activation of every memory reached.
-async fn spread(
-    tx: &mut TenantTx,
-    seeds: &[(Uuid, f64)],
-    include_archived: bool,
-) -> Result<HashMap<Uuid, f64>, ApiError> {
-    let mut activation: HashMap<Uuid, f64> = seeds.iter().take(SEEDS).map(|(id, c)| (*id, c.max(0.0))).collect();
-    let mut frontier: Vec<Uuid> = activation.keys().copied().collect();
-    for _ in 0..HOPS {
-        if frontier.is_empty() {
-            break;
-        }
-        let reached = relations::neighbour_edges(tx, &frontier, 10, 100, include_archived).await?;
-        frontier.clear();
-        for n in reached {
-            let passed = activation.get(&n.origin).copied().unwrap_or(0.0) * f64::from(n.strength) * HOP_DECAY;
-            let entry = activation.entry(n.neighbour).or_insert(0.0);
-            if passed > *entry {
-                *entry = passed;
-                frontier.push(n.neighbour);
-            }
-        }
-    }
-    Ok(activation)
-}
-
-/// `state_mode=current`: the heads of the supersede chains of these memories (none with `history`).
-async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid], req: &RecallRequest) -> Result<HashMap<Uuid, Memory>, ApiError> {
-    if req.history || ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    Ok(relations::chain_heads(tx, ids).await?.into_iter().collect())
-}
-
-/// Each superseded memory among the hits gives its place (and score) to the head of its chain; a head
-/// found twice is kept once, at its best score.
-fn current_state(hits: Vec<RecallHit>, mut heads: HashMap<Uuid, Memory>) -> Vec<RecallHit> {
-    if heads.is_empty() {
-        return hits;
-    }
-    let mut best: HashMap<Uuid, usize> = HashMap::new();
-    let mut out: Vec<RecallHit> = Vec::with_capacity(hits.len());
-    for mut hit in hits {
-        if let Some(head) = heads.remove(&hit.memory.id) {
-            hit.replaces = Some(hit.memory.id);
-            hit.memory = head;
-        }
-        match best.get(&hit.memory.id) {
-            Some(&i) if out[i].score >= hit.score => {}
-            Some(&i) => out[i] = hit,
-            None => {
-                best.insert(hit.memory.id, out.len());
-                out.push(hit);
-            }
-        }
-    }
-    out
-}
-
-/// Strength given to an entity expansion (a shared mention is a weaker tie than an authored association).
-pub const SHARED_ENTITY_STRENGTH: f32 = 0.5;
-
-/// `expand_relations` / `expand_entities`: adds the results' direct neighbours, then memories sharing an
-/// entity with them, each memory once, within the limits.
-async fn expand(
-    db: &Db,
-    tenant_id: Uuid,
-    mut response: RecallResponse,
-    req: &RecallRequest,
-) -> Result<RecallResponse, ApiError> {
-    let Some((per_result, total)) = req.expand else { return Ok(response) };
-    let ids: Vec<Uuid> = response.results.iter().map(|h| h.memory.id).collect();
-    let scores: HashMap<Uuid, f64> = response.results.iter().map(|h| (h.memory.id, h.score)).collect();
-    let score_of = |origin: &Uuid, strength: f32| scores.get(origin).copied().unwrap_or(0.0) * f64::from(strength);
-    let mut expansions: Vec<Expansion> = Vec::new();
-    let mut tx = db.begin_tenant(tenant_id).await?;
-    if req.expand_relations && !ids.is_empty() {
-        for n in relations::neighbours(&mut tx, &ids, per_result, total, req.filter.include_archived).await? {
-            expansions.push(Expansion {
-                score: score_of(&n.origin, n.strength),
-                memory: n.memory,
-                expanded_from: n.origin,
-                relation: n.rel_type,
-                strength: n.strength,
-                entity: None,
-                match_type: "expansion",
-            });
-        }
-    }
-    let room = total - expansions.len() as i64;
-    if req.expand_entities && !ids.is_empty() && room > 0 {
-        let found = entities::sharing(&mut tx, &ids, per_result, total, req.filter.include_archived).await?;
-        let mut seen: std::collections::HashSet<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
-        for s in found.into_iter().filter(|s| seen.insert(s.memory.id)).take(room as usize) {
-            expansions.push(Expansion {
-                score: score_of(&s.origin, SHARED_ENTITY_STRENGTH),
-                memory: s.memory,
-                expanded_from: s.origin,
-                relation: "SHARES_ENTITY".into(),
-                strength: SHARED_ENTITY_STRENGTH,
-                entity: Some(format!("{}:{}", s.entity_type, s.entity_name)),
-                match_type: "expansion",
-            });
-        }
-    }
-    // Expansions answer to the request's filters (user, agent, tags, time...) like the results do.
-    let ids: Vec<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
-    let allowed = match ids.is_empty() {
-        true => Default::default(),
-        false => sql::matching(&mut tx, &req.filter, &ids).await?,
-    };
-    tx.commit().await?;
-    expansions.retain(|e| allowed.contains(&e.memory.id));
-    response.expansions = Some(expansions);
-    Ok(response)
-}
-
-fn sort_hits(hits: &mut [RecallHit], sort: Sort) {
-    match sort {
-        Sort::Score => hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then(b.memory.created_at.cmp(&a.memory.created_at))
-                .then(a.memory.id.cmp(&b.memory.id))
-        }),
-        Sort::TimeDesc => {
-            hits.sort_by(|a, b| b.memory.created_at.cmp(&a.memory.created_at).then(b.memory.id.cmp(&a.memory.id)))
-        }
-        Sort::TimeAsc => {
-            hits.sort_by(|a, b| a.memory.created_at.cmp(&b.memory.created_at).then(a.memory.id.cmp(&b.memory.id)))
-        }
+        let texts: Vec<Option<String>> =
+            if queries.is_empty() { vec![None] } else { queries.iter().cloned().map(Some).collect() };
+        let runs = texts
+            .into_iter()
+            .map(|q| RecallRequest::parse(params(q), now).map_err(|e| e.renamed(&names)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (limit, sort) = (runs[0].limit as usize, runs[0].sort);
+        Ok(Self { runs, queries, min_score, context_tags, limit, sort })
     }
 }
 
-/// Counts an access of each memory in the background (and, with `hebbian`, strengthens the edges between
-/// them), so the response does not wait for it.
-pub fn count_access(db: &Db, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
-    if ids.is_empty() {
-        return;
-    }
-    let db = db.clone();
-    tokio::spawn(async move {
-        let touched = async {
-            let mut tx = db.begin_tenant(tenant_id).await?;
-            sql::touch(&mut tx, &ids).await?;
-            if hebbian {
-                relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
-            }
-            tx.commit().await
+/// The entity types' names, for schemas.
+pub use crate::entities::TYPES as ENTITY_TYPES;
+
+/// Entity-grouped recall (textrawl's `recall_memories`; native `POST /api/v1/recall/entities` and MCP's
+/// `recall_memories`).
+#[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(example = &*GROUPED_EXAMPLE)]
+pub struct GroupedParams {
+    /// What to look for, 1..=1000 characters.
+    #[schemars(length(min = 1, max = MAX_QUERY_CHARS))]
+    pub query: Option<String>,
+    /// Only these entity types (default: all).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>", extend("items" = {"type": "string", "enum": ENTITY_TYPES}))]
+    pub entity_types: Vec<String>,
+    /// Memories to return, 1..=50 (default 10).
+    #[schemars(range(min = 1, max = MAX_GROUPED))]
+    pub limit: Option<i64>,
+    /// `hybrid` (default: keywords and meaning) or `semantic`.
+    #[schemars(extend("enum" = ["hybrid", "semantic"]))]
+    pub search_mode: Option<String>,
+    /// Short keys (default: the deployment's `CAIRN_COMPACT_RESPONSES`, true unless changed).
+    pub compact: Option<bool>,
+}
+
+static GROUPED_EXAMPLE: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(|| {
+    serde_json::json!({"query": "user preferences for development tools", "entityTypes": ["person", "preference"],
+        "limit": 10, "searchMode": "hybrid"})
+});
+
+/// A validated entity-grouped recall.
+#[derive(Debug, Clone)]
+pub struct GroupedRequest {
+    pub query: String,
+    pub kinds: Vec<&'static str>,
+    pub limit: i64,
+    /// `hybrid` or `semantic`.
+    pub mode: Mode,
+    pub compact: Option<bool>,
+}
+
+impl GroupedRequest {
+    /// Validates with textrawl's error words ("Invalid query length", "Invalid limit", "Invalid entity
+    /// type").
+    pub fn parse(p: GroupedParams) -> Result<Self, Error> {
+        let query = p.query.as_deref().map(str::trim).unwrap_or("");
+        let chars = query.chars().count();
+        if chars == 0 || chars > MAX_QUERY_CHARS {
+            return Err(bad(
+                "query",
+                format!("Invalid query length: must be 1..={MAX_QUERY_CHARS} characters (got {chars})"),
+            ));
+        }
+        let limit = p.limit.unwrap_or(DEFAULT_GROUPED);
+        if !(1..=MAX_GROUPED).contains(&limit) {
+            return Err(bad("limit", format!("Invalid limit: must be between 1 and {MAX_GROUPED} (got {limit})")));
+        }
+        let kinds =
+            p.entity_types.iter().map(|t| crate::entities::entity_type("entityTypes", t)).collect::<Result<_, _>>()?;
+        let mode = match p.search_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            None | Some("hybrid") => Mode::Hybrid,
+            Some("semantic") => Mode::Semantic,
+            Some(other) => return Err(bad("searchMode", format!("must be hybrid or semantic (got {other:?})"))),
         };
-        if let Err(err) = touched.await {
-            tracing::warn!(error = %err, "could not count recall accesses");
-        }
-    });
+        Ok(Self { query: query.to_owned(), kinds, limit, mode, compact: p.compact })
+    }
+
+    /// The wide recall behind it: memories without an entity of the wanted types are dropped afterwards.
+    pub fn recall(&self, now: DateTime<Utc>) -> Result<RecallRequest, Error> {
+        let mode = if self.mode == Mode::Semantic { "semantic" } else { "hybrid" };
+        let params = RecallParams {
+            query: Some(self.query.clone()),
+            mode: Some(mode.to_owned()),
+            limit: Some(MAX_LIMIT),
+            ..RecallParams::default()
+        };
+        RecallRequest::parse(params, now)
+    }
 }
 
-/// Cuts the page, and counts an access of each returned memory in the background.
-fn page(
-    db: &Db,
-    tenant_id: Uuid,
-    hits: Vec<RecallHit>,
-    req: &RecallRequest,
-    mode: &'static str,
-    notice: Option<String>,
-) -> RecallResponse {
-    let total = hits.len();
-    let results: Vec<RecallHit> = hits.into_iter().skip(req.offset as usize).take(req.limit as usize).collect();
-    let has_more = total > (req.offset + req.limit) as usize;
-    if req.count_access {
-        count_access(db, tenant_id, results.iter().map(|h| h.memory.id).collect(), mode == "associative");
-    }
-    RecallResponse { count: results.len(), results, has_more, mode, notice, expansions: None }
+/// Proactive context (SHODH's `/api/context`, MCP's `proactive_context`): surface the memories relevant to
+/// a conversation, then store it.
+#[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
+#[schemars(example = &*CONTEXT_EXAMPLE)]
+pub struct ContextParams {
+    /// The current conversation context or user message (1..=2000 characters when ingested; the first 1000
+    /// characters are searched).
+    #[schemars(length(min = 1, max = crate::memory::MAX_CONTENT_CHARS))]
+    pub context: Option<String>,
+    /// 1..=20, default 5.
+    #[schemars(range(min = 1, max = MAX_SURFACED))]
+    pub max_results: Option<i64>,
+    /// Store the context as a Conversation memory (default true).
+    pub auto_ingest: Option<bool>,
 }
+
+static CONTEXT_EXAMPLE: std::sync::LazyLock<serde_json::Value> = std::sync::LazyLock::new(
+    || serde_json::json!({"context": "I'm working on the authentication system", "max_results": 5, "auto_ingest": true}),
+);

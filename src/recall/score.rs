@@ -3,8 +3,6 @@
 //! every score and component is in [0, 1].
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 /// How vector and keyword candidates are combined.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -52,7 +50,7 @@ pub struct Signals {
 }
 
 /// Why a result scored as it did.
-#[derive(Debug, Clone, Default, Serialize, ToSchema, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScoreComponents {
     /// Cosine similarity to the query, clamped to [0, 1].
     pub semantic: Option<f64>,

@@ -3,7 +3,7 @@
 use uuid::Uuid;
 
 use super::TenantTx;
-use crate::error::ApiError;
+use crate::error::Error;
 
 /// Cosine similarity at or above which two memories are linked SIMILAR_TO.
 pub const SIMILAR_THRESHOLD: f64 = 0.8;
@@ -12,7 +12,7 @@ pub const SIMILAR_NEIGHBOURS: i64 = 5;
 
 /// Links a memory PRECEDED_BY the memory just before it: in its episode (by sequence number, then time;
 /// strength 1), else among the same user's memories of the 7 days before it (strength 0.5). Idempotent.
-pub async fn link_preceding(tx: &mut TenantTx, memory_id: Uuid) -> Result<u64, ApiError> {
+pub async fn link_preceding(tx: &mut TenantTx, memory_id: Uuid) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     let done = sqlx::query(
         "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
@@ -47,12 +47,7 @@ pub async fn link_preceding(tx: &mut TenantTx, memory_id: Uuid) -> Result<u64, A
 
 /// Sets a memory's summary, and its quality score unless the caller gave one (a computed score is
 /// recomputed, so it follows content changes).
-pub async fn set_summary_quality(
-    tx: &mut TenantTx,
-    memory_id: Uuid,
-    summary: &str,
-    quality: f32,
-) -> Result<(), ApiError> {
+pub async fn set_summary_quality(tx: &mut TenantTx, memory_id: Uuid, summary: &str, quality: f32) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
     sqlx::query(
         "UPDATE memories SET summary = $3,
@@ -71,7 +66,7 @@ pub async fn set_summary_quality(
 
 /// Links each of these memories (those with a vector) SIMILAR_TO its nearest neighbours at cosine ≥ 0.8, at
 /// most five, strength the cosine; each pair once (the lower id is the source). Idempotent.
-pub async fn link_similar(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<u64, ApiError> {
+pub async fn link_similar(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
     let done = sqlx::query(
@@ -95,4 +90,125 @@ pub async fn link_similar(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<u64,
     .execute(tx.conn())
     .await?;
     Ok(done.rows_affected())
+}
+
+/// A memory as enrichment reads it.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Target {
+    pub id: Uuid,
+    pub content: String,
+    pub content_hash: String,
+    #[sqlx(rename = "type")]
+    pub kind: String,
+    pub confidence: f32,
+}
+
+/// The listed memories that still exist.
+pub async fn targets(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<Vec<Target>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, content, content_hash, type, confidence FROM memories WHERE tenant_id = $1 AND id = ANY($2)",
+    )
+    .bind(tx.tenant_id())
+    .bind(memory_ids)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// Locks a memory and says whether it still holds the content that was read (None: it is gone).
+pub async fn lock_if_unchanged(tx: &mut TenantTx, target: &Target) -> Result<Option<bool>, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT content_hash = $3 AND content = $4 FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE",
+    )
+    .bind(tx.tenant_id())
+    .bind(target.id)
+    .bind(&target.content_hash)
+    .bind(&target.content)
+    .fetch_optional(tx.conn())
+    .await?)
+}
+
+/// Sets a memory's classification when it still has the fallback one (`from`).
+pub async fn reclassify(tx: &mut TenantTx, memory_id: Uuid, to: (&str, f32), from: (&str, f32)) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE memories SET type = $3, confidence = $4 WHERE tenant_id = $1 AND id = $2 AND type = $5 AND confidence = $6",
+    )
+    .bind(tx.tenant_id())
+    .bind(memory_id)
+    .bind(to.0)
+    .bind(to.1)
+    .bind(from.0)
+    .bind(from.1)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// Marks the memories' enrichment `pending` again (their content or tags changed).
+pub async fn mark_pending(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
+    sqlx::query("UPDATE memories SET enrichment_status = 'pending' WHERE tenant_id = $1 AND id = ANY($2)")
+        .bind(tx.tenant_id())
+        .bind(memory_ids)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// Marks the memories' enrichment `failed` (the last attempt failed).
+pub async fn mark_failed(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
+    sqlx::query(
+        "UPDATE memories SET enrichment_status = 'failed'
+          WHERE tenant_id = $1 AND id = ANY($2) AND enrichment_status <> 'ready'",
+    )
+    .bind(tx.tenant_id())
+    .bind(memory_ids)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// A summarised memory: its summary and the original it was made from.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Summarized {
+    pub id: Uuid,
+    pub content: String,
+    pub original: String,
+}
+
+/// The listed memories that are stored summarised.
+pub async fn summarized(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<Vec<Summarized>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, content, metadata->>'original_content' AS original FROM memories
+          WHERE tenant_id = $1 AND id = ANY($2) AND metadata ? 'original_content'",
+    )
+    .bind(tx.tenant_id())
+    .bind(memory_ids)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// Replaces a summary with a better one if the memory still holds the summary and the original that were
+/// read; its vector becomes pending again (the old one serves until replaced). Recorded as an `updated`
+/// event by `actor`. Returns whether it replaced.
+pub async fn replace_summary(tx: &mut TenantTx, read: &Summarized, summary: &str, actor: &str) -> Result<bool, Error> {
+    let sql = format!(
+        "WITH old AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
+         upd AS (UPDATE memories SET content = $5, updated_at = now(), embedding_status = 'pending',
+                        embedding_error = NULL
+                  WHERE tenant_id = $1 AND id = $2 AND content = $3 AND metadata->>'original_content' = $4
+                  RETURNING *),
+         ev AS (INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after)
+                SELECT m.tenant_id, m.id, 'updated', $6, (SELECT snap FROM old), {snapshot} FROM upd m)
+         SELECT count(*) FROM upd",
+        snapshot = super::events::SNAPSHOT
+    );
+    let replaced: i64 = sqlx::query_scalar(&sql)
+        .bind(tx.tenant_id())
+        .bind(read.id)
+        .bind(&read.content)
+        .bind(&read.original)
+        .bind(summary)
+        .bind(actor)
+        .fetch_one(tx.conn())
+        .await?;
+    Ok(replaced > 0)
 }

@@ -3,43 +3,17 @@
 
 use std::collections::HashSet;
 
-use chrono::{DateTime, Utc};
-use serde::Serialize;
+use chrono::Utc;
 use serde_json::Value;
 use sqlx::types::Json;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::memories::memory_columns;
 use super::TenantTx;
-use crate::entities::{self, Found};
-use crate::error::ApiError;
-use crate::memory::{memory_columns, tag_prefixes, Memory, MAX_TAGS};
-
-/// An entity and how many memories mention it.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
-#[schema(example = json!({
-    "id": "3f6d2a9e-1c4b-4e8f-9a7d-5b2c1e0f4a6d", "type": "tool", "name": "PostgreSQL",
-    "normalized_name": "postgresql", "tag": "entity:tool:postgresql", "aliases": ["tool:postgres"],
-    "memory_count": 12, "created_at": "2026-11-30T10:00:00Z"
-}))]
-pub struct Entity {
-    pub id: Uuid,
-    /// person, organization, project, tool, concept, location, preference or fact.
-    #[serde(rename = "type")]
-    #[sqlx(rename = "entity_type")]
-    pub kind: String,
-    /// As first seen.
-    pub name: String,
-    /// Lower case, whitespace collapsed: the entity's identity within its type.
-    pub normalized_name: String,
-    /// The tag its memories carry.
-    #[sqlx(skip)]
-    pub tag: String,
-    /// `type:normalized_name` of the entities merged into this one; mentions of them link here.
-    pub aliases: Vec<String>,
-    pub memory_count: i64,
-    pub created_at: DateTime<Utc>,
-}
+use crate::entities::{self, Entity, Found};
+use crate::error::Error;
+use crate::memory::{tag_prefixes, Memory, MAX_TAGS};
+use crate::recall::results::Mention;
 
 const ENTITY_COLUMNS: &str = "e.id, e.entity_type, e.name, e.normalized_name,
     ARRAY(SELECT a.alias FROM entity_aliases a WHERE a.tenant_id = e.tenant_id AND a.entity_id = e.id ORDER BY a.alias)
@@ -60,7 +34,7 @@ fn alias_key(kind: &str, normalized: &str) -> String {
 
 /// The entity a found name links to: the one of that type and name, else the one it was merged into,
 /// else a new one. Returns (id, type, normalised name).
-async fn resolve(tx: &mut TenantTx, found: &Found) -> Result<(Uuid, String, String), ApiError> {
+async fn resolve(tx: &mut TenantTx, found: &Found) -> Result<(Uuid, String, String), Error> {
     let tenant_id = tx.tenant_id();
     let normalized = found.normalized();
     let exact: Option<Uuid> = sqlx::query_scalar(
@@ -102,7 +76,7 @@ async fn resolve(tx: &mut TenantTx, found: &Found) -> Result<(Uuid, String, Stri
 }
 
 /// The `entity:` tags of the entities a memory is linked to.
-async fn linked_tags(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<String>, ApiError> {
+async fn linked_tags(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<String>, Error> {
     let tenant_id = tx.tenant_id();
     let rows: Vec<(String, String)> = sqlx::query_as(
         "SELECT e.entity_type, e.normalized_name FROM memory_entities me
@@ -117,7 +91,7 @@ async fn linked_tags(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<String>, 
 }
 
 /// Replaces a memory's tags: `remove` dropped, `add` appended (once each), prefixes recomputed.
-async fn retag(tx: &mut TenantTx, memory_id: Uuid, remove: &[String], add: &[String]) -> Result<(), ApiError> {
+async fn retag(tx: &mut TenantTx, memory_id: Uuid, remove: &[String], add: &[String]) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
     let current: Option<Vec<String>> =
         sqlx::query_scalar("SELECT tags FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
@@ -150,7 +124,7 @@ async fn retag(tx: &mut TenantTx, memory_id: Uuid, remove: &[String], add: &[Str
 /// Links a memory to exactly the entities `found` (replacing earlier links) and makes its `entity:` tags
 /// match, then marks it enriched. Idempotent: running it twice with the same input changes nothing more.
 /// Returns the tags of the linked entities.
-pub async fn link_memory(tx: &mut TenantTx, memory_id: Uuid, found: &[Found]) -> Result<Vec<String>, ApiError> {
+pub async fn link_memory(tx: &mut TenantTx, memory_id: Uuid, found: &[Found]) -> Result<Vec<String>, Error> {
     let tenant_id = tx.tenant_id();
     let old_tags = linked_tags(tx, memory_id).await?;
     sqlx::query("DELETE FROM memory_entities WHERE tenant_id = $1 AND memory_id = $2")
@@ -194,7 +168,7 @@ pub async fn list(
     name_prefix: Option<&str>,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<Entity>, i64), ApiError> {
+) -> Result<(Vec<Entity>, i64), Error> {
     let tenant_id = tx.tenant_id();
     let filter = "e.tenant_id = $1 AND ($2::text IS NULL OR e.entity_type = $2)
         AND ($3::text IS NULL OR e.normalized_name LIKE $3 || '%')";
@@ -222,7 +196,7 @@ pub async fn list(
 }
 
 /// One entity of the tenant.
-pub async fn get(tx: &mut TenantTx, id: Uuid) -> Result<Option<Entity>, ApiError> {
+pub async fn get(tx: &mut TenantTx, id: Uuid) -> Result<Option<Entity>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(&format!("SELECT {ENTITY_COLUMNS} FROM entities e WHERE e.tenant_id = $1 AND e.id = $2"))
         .bind(tenant_id)
@@ -239,7 +213,7 @@ pub async fn memories_of(
     include_archived: bool,
     limit: i64,
     offset: i64,
-) -> Result<Vec<Memory>, ApiError> {
+) -> Result<Vec<Memory>, Error> {
     let tenant_id = tx.tenant_id();
     let columns = memory_columns("m");
     Ok(sqlx::query_as(&format!(
@@ -258,7 +232,7 @@ pub async fn memories_of(
 
 /// Locks these entities of the tenant (in id order, so concurrent merges queue rather than deadlock) and
 /// returns those that exist. Called first by a merge: enrichment linking to them waits until it is done.
-pub async fn lock(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, ApiError> {
+pub async fn lock(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
     let found: Vec<Uuid> =
         sqlx::query_scalar("SELECT id FROM entities WHERE tenant_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE")
@@ -273,7 +247,7 @@ pub async fn lock(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, ApiE
 /// of theirs), their names (and aliases) become the target's aliases, so later mentions link to it too,
 /// and they are deleted. The caller has locked every entity (see [`lock`]) and checked that none is the
 /// target.
-pub async fn merge(tx: &mut TenantTx, target: &Entity, sources: &[Entity]) -> Result<(), ApiError> {
+pub async fn merge(tx: &mut TenantTx, target: &Entity, sources: &[Entity]) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
     let source_ids: Vec<Uuid> = sources.iter().map(|s| s.id).collect();
     // The affected memories, locked in id order before their links and tags change.
@@ -337,17 +311,8 @@ pub async fn merge(tx: &mut TenantTx, target: &Entity, sources: &[Entity]) -> Re
     Ok(())
 }
 
-/// A memory's link to an entity, for grouping recall results.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct Mention {
-    pub memory_id: Uuid,
-    pub entity_id: Uuid,
-    pub entity_type: String,
-    pub name: String,
-}
-
 /// The entities (of `kinds`, or all) that these memories mention.
-pub async fn mentions(tx: &mut TenantTx, memory_ids: &[Uuid], kinds: &[&str]) -> Result<Vec<Mention>, ApiError> {
+pub async fn mentions(tx: &mut TenantTx, memory_ids: &[Uuid], kinds: &[&str]) -> Result<Vec<Mention>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
         "SELECT me.memory_id, e.id AS entity_id, e.entity_type, e.name
@@ -385,7 +350,7 @@ pub async fn sharing(
     per_origin: i64,
     total: i64,
     include_archived: bool,
-) -> Result<Vec<Sharing>, ApiError> {
+) -> Result<Vec<Sharing>, Error> {
     let tenant_id = tx.tenant_id();
     let columns = memory_columns("m");
     let sql = format!(

@@ -1,14 +1,11 @@
 //! SQL for `memory_events`, the audit trail. Snapshots are taken by Postgres itself (`to_jsonb` of the
 //! row, without the vector and the tsvector), in the same transaction as the change they describe.
 
-use chrono::{DateTime, Utc};
-use serde::Serialize;
-use serde_json::Value;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::TenantTx;
-use crate::error::ApiError;
+use crate::error::Error;
+use crate::memory::MemoryEvent;
 
 /// A row snapshot for the trail (of a row aliased `m`).
 pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id'";
@@ -22,28 +19,9 @@ pub fn record_deleted_from_d() -> String {
     )
 }
 
-/// One change to a memory.
-#[derive(Debug, Serialize, ToSchema, sqlx::FromRow)]
-pub struct MemoryEvent {
-    /// Increases with every event of the tenant.
-    pub id: i64,
-    pub memory_id: Uuid,
-    /// created, updated, deleted, archived, promoted, superseded, decayed, restored or forgotten.
-    pub event_type: String,
-    /// The API key id (`key:<uuid>`) or background job (`system:<job>`) that made the change.
-    pub actor: String,
-    /// The memory before the change (absent for `created`).
-    #[schema(value_type = Option<Object>)]
-    pub before: Option<Value>,
-    /// The memory after the change (absent for `deleted`).
-    #[schema(value_type = Option<Object>)]
-    pub after: Option<Value>,
-    pub created_at: DateTime<Utc>,
-}
-
 /// Records the `created` event of a memory just inserted (its `after` is the row as stored). Updates,
 /// deletes and expiry write their events in the same SQL statement as the change.
-pub async fn record_created(tx: &mut TenantTx, memory_id: Uuid, actor: &str) -> Result<(), ApiError> {
+pub async fn record_created(tx: &mut TenantTx, memory_id: Uuid, actor: &str) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
@@ -54,7 +32,7 @@ pub async fn record_created(tx: &mut TenantTx, memory_id: Uuid, actor: &str) -> 
 }
 
 /// Every event of one memory, oldest first.
-pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEvent>, ApiError> {
+pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEvent>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
         "SELECT id, memory_id, event_type, actor, before, after, created_at FROM memory_events

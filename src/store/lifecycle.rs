@@ -4,9 +4,10 @@
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
+use super::memories::MEMORY_COLUMNS;
 use super::{events, TenantTx};
-use crate::error::ApiError;
-use crate::memory::{Memory, MEMORY_COLUMNS};
+use crate::error::Error;
+use crate::memory::Memory;
 
 /// Daily factor of long-term importance decay.
 pub const DECAY_PER_DAY: f64 = 0.995;
@@ -28,7 +29,7 @@ const DECAY_CLOCK: &str =
 /// Decays the importance of the tenant's long-term memories as of `now`: × 0.995 per day since each last
 /// decayed (at most once a day), skipping flashbulb-protected and archived memories, never below 30% of
 /// the importance they were given. Returns how many changed.
-pub async fn decay_importance(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u64, ApiError> {
+pub async fn decay_importance(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH due AS (
@@ -60,7 +61,7 @@ pub async fn decay_importance(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u
 /// except flashbulb-protected ones, those of importance ≥ 0.7 (as given: decay does not erode the
 /// guard, the failure of AutoMem's issue #78), Decisions and Insights, and those younger than
 /// `grace_days`. Returns how many were archived.
-pub async fn forget(tx: &mut TenantTx, now: DateTime<Utc>, grace_days: i32) -> Result<u64, ApiError> {
+pub async fn forget(tx: &mut TenantTx, now: DateTime<Utc>, grace_days: i32) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH due AS (
@@ -94,7 +95,7 @@ pub async fn forget(tx: &mut TenantTx, now: DateTime<Utc>, grace_days: i32) -> R
 }
 
 /// Deletes the tenant's memories archived at least `days` before `now` (retention; off unless set).
-pub async fn purge_archived(tx: &mut TenantTx, now: DateTime<Utc>, days: i32) -> Result<u64, ApiError> {
+pub async fn purge_archived(tx: &mut TenantTx, now: DateTime<Utc>, days: i32) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH d AS (
@@ -116,7 +117,7 @@ async fn change(
     condition: &str,
     event: &str,
     actor: &str,
-) -> Result<Option<Memory>, ApiError> {
+) -> Result<Option<Memory>, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH old AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
@@ -135,7 +136,7 @@ async fn change(
 }
 
 /// Promotes a short-term memory to long-term by hand (bringing it back if expiry had archived it).
-pub async fn promote(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<Memory>, ApiError> {
+pub async fn promote(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<Memory>, Error> {
     change(
         tx,
         id,
@@ -149,14 +150,14 @@ pub async fn promote(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<
 
 /// Archives a memory by hand (a soft delete): it leaves default recall and listings, keeps its relations,
 /// and can be restored. Recorded as an `archived` event.
-pub async fn archive(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<Memory>, ApiError> {
+pub async fn archive(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<Memory>, Error> {
     change(tx, id, "archived_at = now()", "archived_at IS NULL", "archived", actor).await
 }
 
 /// Restores an archived memory. A short-term memory comes back as long-term (restoring says "keep this",
 /// and expiry would otherwise archive it again); the restore counts as an access, so forgetting starts
 /// over.
-pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<Memory>, ApiError> {
+pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<Memory>, Error> {
     change(
         tx,
         id,
@@ -167,4 +168,34 @@ pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Option<
         actor,
     )
     .await
+}
+
+/// `$1` tenant, `$2` now, `$3` the promotion threshold; `{snapshot}` is the audit trail's row snapshot.
+const EXPIRE_SQL: &str = "
+WITH due AS (
+    SELECT id, access_count >= $3 AS promote FROM memories
+    WHERE tenant_id = $1 AND memory_type = 'short_term' AND archived_at IS NULL AND expires_at <= $2
+    FOR UPDATE SKIP LOCKED
+), promoted AS (
+    UPDATE memories m SET memory_type = 'long_term', ttl_seconds = NULL, expires_at = NULL, updated_at = now(),
+        decayed_at = $2
+    FROM due WHERE m.tenant_id = $1 AND m.id = due.id AND due.promote
+    RETURNING m.*
+), archived AS (
+    UPDATE memories m SET archived_at = $2, updated_at = now()
+    FROM due WHERE m.tenant_id = $1 AND m.id = due.id AND NOT due.promote
+    RETURNING m.*
+)
+INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
+SELECT tenant_id, id, 'promoted', 'system:expire', {snapshot} FROM promoted m
+UNION ALL
+SELECT tenant_id, id, 'archived', 'system:expire', {snapshot} FROM archived m
+RETURNING event_type";
+
+/// Expiry as of `now`: each expired short-term memory becomes long-term if it was accessed at least
+/// `promote_at` times, else it is archived; one event each. Returns each outcome (`promoted` or
+/// `archived`).
+pub async fn expire(tx: &mut TenantTx, now: DateTime<Utc>, promote_at: i64) -> Result<Vec<String>, Error> {
+    let sql = EXPIRE_SQL.replace("{snapshot}", events::SNAPSHOT);
+    Ok(sqlx::query_scalar(&sql).bind(tx.tenant_id()).bind(now).bind(promote_at).fetch_all(tx.conn()).await?)
 }

@@ -1,15 +1,27 @@
 //! SQL for the `memories` table. Every function takes a [`TenantTx`]; row-level security is the backstop
 //! and every query also names `tenant_id` explicitly so the tenant-leading indexes are used.
 
-use chrono::{DateTime, Utc};
 use pgvector::Vector;
 use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use super::events;
 use super::TenantTx;
-use crate::error::ApiError;
-use crate::memory::{EmbeddingChange, Lifecycle, Memory, NewMemory, MEMORY_COLUMNS};
+use crate::error::Error;
+use crate::memory::{EmbeddingChange, ListFilter, Memory, NewMemory};
+
+/// The columns selected into a [`Memory`].
+pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
+    expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, emotion, \
+    emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
+    run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
+    embedding_status, embedding_model, embedding_error, enrichment_status, summary, \
+    summarized, original_length, summarized_length";
+
+/// [`MEMORY_COLUMNS`] of the table aliased `alias`, for joins whose other tables share column names.
+pub fn memory_columns(alias: &str) -> String {
+    MEMORY_COLUMNS.split(',').map(|c| format!("{alias}.{}", c.trim())).collect::<Vec<_>>().join(", ")
+}
 
 /// The outcome of an insert that may collide with existing content.
 pub enum Inserted {
@@ -19,16 +31,11 @@ pub enum Inserted {
 
 /// Inserts one memory; a duplicate of the tenant's existing content is reported, not an error.
 #[tracing::instrument(skip_all, fields(tenant_id = %tx.tenant_id()))]
-pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Inserted, ApiError> {
+pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Inserted, Error> {
     insert_attempt(tx, m, actor, 3).await
 }
 
-async fn insert_attempt(
-    tx: &mut TenantTx,
-    m: &NewMemory,
-    actor: &str,
-    attempts_left: u8,
-) -> Result<Inserted, ApiError> {
+async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_left: u8) -> Result<Inserted, Error> {
     let tenant_id = tx.tenant_id();
     let (status, model) = if m.embedding.is_some() { ("ready", Some("client")) } else { ("pending", None) };
     let sql = format!(
@@ -83,13 +90,13 @@ async fn insert_attempt(
             Some(existing_id) => Ok(Inserted::Duplicate { existing_id }),
             // The conflicting row was deleted between our insert and the lookup: insert again.
             None if attempts_left > 0 => Box::pin(insert_attempt(tx, m, actor, attempts_left - 1)).await,
-            None => Err(ApiError::Unavailable("content changed concurrently; retry".into())),
+            None => Err(Error::Unavailable("content changed concurrently; retry".into())),
         },
     }
 }
 
 /// The id of the tenant's memory with this content hash, other than `except`.
-pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -> Result<Option<Uuid>, ApiError> {
+pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -> Result<Option<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_scalar(
         "SELECT id FROM memories WHERE tenant_id = $1 AND content_hash = $2 AND id IS DISTINCT FROM $3",
@@ -102,7 +109,7 @@ pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -
 }
 
 /// One memory, without counting an access. `lock` takes a row lock for a following update.
-pub async fn get(tx: &mut TenantTx, id: Uuid, lock: bool) -> Result<Option<Memory>, ApiError> {
+pub async fn get(tx: &mut TenantTx, id: Uuid, lock: bool) -> Result<Option<Memory>, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2{}",
@@ -112,7 +119,7 @@ pub async fn get(tx: &mut TenantTx, id: Uuid, lock: bool) -> Result<Option<Memor
 }
 
 /// One memory, counting the read as an access.
-pub async fn get_and_touch(tx: &mut TenantTx, id: Uuid) -> Result<Option<Memory>, ApiError> {
+pub async fn get_and_touch(tx: &mut TenantTx, id: Uuid) -> Result<Option<Memory>, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
@@ -130,7 +137,7 @@ pub async fn update(
     m: &NewMemory,
     embedding: EmbeddingChange,
     actor: &str,
-) -> Result<Memory, ApiError> {
+) -> Result<Memory, Error> {
     let tenant_id = tx.tenant_id();
     let mut qb: QueryBuilder<Postgres> = QueryBuilder::new("WITH old AS (SELECT ");
     qb.push(events::SNAPSHOT).push(" AS snap FROM memories m WHERE tenant_id = ").push_bind(tenant_id);
@@ -196,7 +203,7 @@ pub async fn update(
 }
 
 /// Deletes one memory (its relations and entity links go with it by cascade); false when absent.
-pub async fn delete(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<bool, ApiError> {
+pub async fn delete(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<bool, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND id = $2 RETURNING *) {}",
@@ -206,108 +213,83 @@ pub async fn delete(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<bool, Ap
     Ok(!deleted.is_empty())
 }
 
-/// Filters of `GET /api/v1/memories`.
-#[derive(Debug, Default, Clone)]
-pub struct ListFilter {
-    pub kinds: Vec<String>,
-    pub memory_type: Option<Lifecycle>,
-    pub tags: Vec<String>,
-    /// All tags must match (otherwise any).
-    pub tags_all: bool,
-    /// Match hierarchical prefixes (otherwise exact tags).
-    pub tags_prefix: bool,
-    pub user_id: Option<String>,
-    pub agent_id: Option<String>,
-    pub run_id: Option<String>,
-    pub created_after: Option<DateTime<Utc>>,
-    pub created_before: Option<DateTime<Utc>>,
-    pub min_importance: Option<f32>,
-    pub max_importance: Option<f32>,
-    /// Include archived and expired memories.
-    pub include_archived: bool,
-    /// Leave out memories carrying any of these (exact) tags.
-    pub exclude_tags: Vec<String>,
-    pub episode_id: Option<String>,
-    /// Only memories valid at this instant (`t_valid <= t < t_invalid`, open ends allowed).
-    pub valid_at: Option<DateTime<Utc>>,
-    /// Only these memories (e.g. the neighbours of one memory).
-    pub only_ids: Option<Vec<Uuid>>,
-}
-
-impl ListFilter {
-    /// Appends ` WHERE tenant_id = .. AND ..` for these filters.
-    pub fn push(&self, qb: &mut QueryBuilder<'_, Postgres>, tenant_id: Uuid) {
-        qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
-        if !self.kinds.is_empty() {
-            qb.push(" AND type = ANY(").push_bind(self.kinds.clone()).push(")");
+/// Appends ` WHERE tenant_id = .. AND ..` for a filter.
+pub fn push_filter(filter: &ListFilter, qb: &mut QueryBuilder<'_, Postgres>, tenant_id: Uuid) {
+    qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
+    if !filter.kinds.is_empty() {
+        qb.push(" AND type = ANY(").push_bind(filter.kinds.clone()).push(")");
+    }
+    if let Some(lifecycle) = filter.memory_type {
+        qb.push(" AND memory_type = ").push_bind(lifecycle.as_str());
+    }
+    if !filter.tags.is_empty() {
+        let column = if filter.tags_prefix { "tag_prefixes" } else { "tags" };
+        let op = if filter.tags_all { "@>" } else { "&&" };
+        qb.push(format_args!(" AND {column} {op} ")).push_bind(filter.tags.clone());
+    }
+    for (column, value) in [("user_id", &filter.user_id), ("agent_id", &filter.agent_id), ("run_id", &filter.run_id)] {
+        if let Some(value) = value {
+            qb.push(format_args!(" AND {column} = ")).push_bind(value.clone());
         }
-        if let Some(lifecycle) = self.memory_type {
-            qb.push(" AND memory_type = ").push_bind(lifecycle.as_str());
-        }
-        if !self.tags.is_empty() {
-            let column = if self.tags_prefix { "tag_prefixes" } else { "tags" };
-            let op = if self.tags_all { "@>" } else { "&&" };
-            qb.push(format_args!(" AND {column} {op} ")).push_bind(self.tags.clone());
-        }
-        for (column, value) in [("user_id", &self.user_id), ("agent_id", &self.agent_id), ("run_id", &self.run_id)] {
-            if let Some(value) = value {
-                qb.push(format_args!(" AND {column} = ")).push_bind(value.clone());
-            }
-        }
-        if let Some(t) = self.created_after {
-            qb.push(" AND created_at >= ").push_bind(t);
-        }
-        if let Some(t) = self.created_before {
-            qb.push(" AND created_at < ").push_bind(t);
-        }
-        if let Some(v) = self.min_importance {
-            qb.push(" AND importance >= ").push_bind(v);
-        }
-        if let Some(v) = self.max_importance {
-            qb.push(" AND importance <= ").push_bind(v);
-        }
-        if !self.exclude_tags.is_empty() {
-            qb.push(" AND NOT (tags && ").push_bind(self.exclude_tags.clone()).push(")");
-        }
-        if let Some(episode) = &self.episode_id {
-            qb.push(" AND episode_id = ").push_bind(episode.clone());
-        }
-        if let Some(t) = self.valid_at {
-            qb.push(" AND (t_valid IS NULL OR t_valid <= ").push_bind(t);
-            qb.push(") AND (t_invalid IS NULL OR t_invalid > ").push_bind(t).push(")");
-        }
-        if let Some(ids) = &self.only_ids {
-            qb.push(" AND id = ANY(").push_bind(ids.clone()).push(")");
-        }
-        if !self.include_archived {
-            qb.push(" AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())");
-        }
+    }
+    if let Some(t) = filter.created_after {
+        qb.push(" AND created_at >= ").push_bind(t);
+    }
+    if let Some(t) = filter.created_before {
+        qb.push(" AND created_at < ").push_bind(t);
+    }
+    if let Some(v) = filter.min_importance {
+        qb.push(" AND importance >= ").push_bind(v);
+    }
+    if let Some(v) = filter.max_importance {
+        qb.push(" AND importance <= ").push_bind(v);
+    }
+    if !filter.exclude_tags.is_empty() {
+        qb.push(" AND NOT (tags && ").push_bind(filter.exclude_tags.clone()).push(")");
+    }
+    if let Some(episode) = &filter.episode_id {
+        qb.push(" AND episode_id = ").push_bind(episode.clone());
+    }
+    if let Some(t) = filter.valid_at {
+        qb.push(" AND (t_valid IS NULL OR t_valid <= ").push_bind(t);
+        qb.push(") AND (t_invalid IS NULL OR t_invalid > ").push_bind(t).push(")");
+    }
+    if let Some(ids) = &filter.only_ids {
+        qb.push(" AND id = ANY(").push_bind(ids.clone()).push(")");
+    }
+    if !filter.include_archived {
+        qb.push(" AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())");
     }
 }
 
-/// A page of memories and the total that match.
-pub struct Page {
-    pub memories: Vec<Memory>,
-    pub total: i64,
-}
-
 /// Lists memories, newest first (id breaks ties, so pages are stable).
-pub async fn list(tx: &mut TenantTx, filter: &ListFilter, limit: i64, offset: i64) -> Result<Page, ApiError> {
+/// Returns the page and the total that match.
+pub async fn list(
+    tx: &mut TenantTx,
+    filter: &ListFilter,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Memory>, i64), Error> {
     let tenant_id = tx.tenant_id();
     let mut count = QueryBuilder::new("SELECT count(*) FROM memories");
-    filter.push(&mut count, tenant_id);
+    push_filter(filter, &mut count, tenant_id);
     let total: i64 = count.build_query_scalar().fetch_one(tx.conn()).await?;
 
     let mut page = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS} FROM memories"));
-    filter.push(&mut page, tenant_id);
+    push_filter(filter, &mut page, tenant_id);
     page.push(" ORDER BY created_at DESC, id DESC LIMIT ").push_bind(limit).push(" OFFSET ").push_bind(offset);
     let memories = page.build_query_as().fetch_all(tx.conn()).await?;
-    Ok(Page { memories, total })
+    Ok((memories, total))
 }
 
 /// AutoMem's by-tag listing: active memories (not archived, not expired) with any of the (exact,
 /// lowercased) tags, importance desc, time desc, id asc.
-pub async fn list_by_tags(tx: &mut TenantTx, tags: &[String], limit: i64, offset: i64) -> Result<Page, ApiError> {
+pub async fn list_by_tags(
+    tx: &mut TenantTx,
+    tags: &[String],
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<Memory>, i64), Error> {
     let tenant_id = tx.tenant_id();
     let filter = "tenant_id = $1 AND tags && $2 AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
     let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM memories WHERE {filter}"))
@@ -321,11 +303,11 @@ pub async fn list_by_tags(tx: &mut TenantTx, tags: &[String], limit: i64, offset
     );
     let memories =
         sqlx::query_as(&sql).bind(tenant_id).bind(tags).bind(limit).bind(offset).fetch_all(tx.conn()).await?;
-    Ok(Page { memories, total })
+    Ok((memories, total))
 }
 
 /// Deletes every memory carrying any of the tags; returns how many.
-pub async fn delete_by_tags(tx: &mut TenantTx, tags: &[String], actor: &str) -> Result<i64, ApiError> {
+pub async fn delete_by_tags(tx: &mut TenantTx, tags: &[String], actor: &str) -> Result<i64, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND tags && $2 RETURNING *) {}",

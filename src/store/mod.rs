@@ -5,15 +5,19 @@
 //! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` set by `set_config(.., true)`, so the
 //! setting dies with the transaction and can never leak to the next borrower of the connection.
 
+pub mod consolidation;
+pub mod embedding;
 pub mod enrichment;
 pub mod entities;
 pub mod events;
 pub mod lifecycle;
 pub mod memories;
+pub mod queue;
 pub mod recall;
 pub mod relations;
 pub mod stats;
 pub mod tenants;
+pub mod terms;
 
 use std::time::Duration;
 
@@ -24,7 +28,7 @@ use sqlx::{Executor, PgConnection, PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
 use crate::config::DbArgs;
-use crate::error::ApiError;
+use crate::error::Error;
 
 /// The role tenant queries run as. Created by the first migration.
 pub const APP_ROLE: &str = "cairn_app";
@@ -129,8 +133,23 @@ impl Db {
 
     /// Opens a transaction scoped to one tenant. The only way to reach tenant data.
     #[tracing::instrument(skip(self), err(Debug))]
-    pub async fn begin_tenant(&self, tenant_id: Uuid) -> Result<TenantTx, ApiError> {
+    pub async fn begin_tenant(&self, tenant_id: Uuid) -> Result<TenantTx, Error> {
+        self.begin_as(tenant_id, None).await
+    }
+
+    /// A read-only tenant transaction on one consistent snapshot (repeatable read): every query of a
+    /// recall sees the tenant as it was at its first query, whatever commits meanwhile.
+    #[tracing::instrument(skip(self), err(Debug))]
+    pub async fn begin_snapshot(&self, tenant_id: Uuid) -> Result<TenantTx, Error> {
+        self.begin_as(tenant_id, Some("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await
+    }
+
+    async fn begin_as(&self, tenant_id: Uuid, mode: Option<&str>) -> Result<TenantTx, Error> {
         let mut tx = self.app.begin().await?;
+        if let Some(mode) = mode {
+            // Must come first: the snapshot is taken by the transaction's first query.
+            sqlx::query(mode).execute(&mut *tx).await?;
+        }
         sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
             .bind(tenant_id.to_string())
             .execute(&mut *tx)
@@ -160,14 +179,58 @@ impl TenantTx {
         &mut self.tx
     }
 
-    pub async fn commit(self) -> Result<(), ApiError> {
+    pub async fn commit(self) -> Result<(), Error> {
         self.tx.commit().await?;
         Ok(())
     }
 
     /// Undoes everything the transaction did (a dry run).
-    pub async fn rollback(self) -> Result<(), ApiError> {
+    pub async fn rollback(self) -> Result<(), Error> {
         self.tx.rollback().await?;
         Ok(())
     }
+}
+
+impl From<sqlx::Error> for Error {
+    fn from(err: sqlx::Error) -> Self {
+        if is_unavailable(&err) {
+            return Self::Unavailable("database unavailable, retry later".into());
+        }
+        if let sqlx::Error::Database(db) = &err {
+            if matches!(db.code().as_deref(), Some("40P01" | "40001")) {
+                return Self::Unavailable("the write conflicted with a concurrent one; retry".into());
+            }
+        }
+        if let Some(rejected) = rejected_input(&err) {
+            return rejected;
+        }
+        Self::Internal(anyhow::Error::new(err).context("database query failed"))
+    }
+}
+
+/// Whether a database error means "the database is unreachable" (retry later) rather than a bug.
+pub fn is_unavailable(err: &sqlx::Error) -> bool {
+    matches!(err, sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_))
+        || matches!(err, sqlx::Error::Database(db) if db.code().is_some_and(|c| c.starts_with("57P") || c.starts_with("08")))
+}
+
+/// Safety net for input that validation should already have caught: Postgres refusing a value is the
+/// caller's error, never an internal one. Logged, since reaching here means a validation gap.
+fn rejected_input(err: &sqlx::Error) -> Option<Error> {
+    let sqlx::Error::Database(db) = err else { return None };
+    let code = db.code()?;
+    let rejected = match code.as_ref() {
+        "23505" if db.constraint() == Some("memories_tenant_content_hash_key") => Error::Conflict {
+            message: "content: a memory with the same content already exists".into(),
+            existing_id: None,
+        },
+        // Unique violations elsewhere, checks, NUL or unencodable characters, out-of-range values.
+        "23505" | "23514" | "23502" | "22021" | "22P05" | "22003" | "22008" | "22007" | "22P02" | "54000" => {
+            let what = db.constraint().map_or_else(|| db.message().to_owned(), |c| format!("violates {c}"));
+            Error::Invalid(format!("body: value rejected by the database ({what})"))
+        }
+        _ => return None,
+    };
+    tracing::warn!(code = %code, error = %db.message(), "database rejected input that passed validation");
+    Some(rejected)
 }

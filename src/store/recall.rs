@@ -2,14 +2,31 @@
 //! the candidates with both signals computed for each (so fusion never guesses a missing one).
 
 use pgvector::Vector;
-use sqlx::QueryBuilder;
+use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
-use super::memories::ListFilter;
+use super::memories::push_filter;
+use super::memories::MEMORY_COLUMNS;
 use super::TenantTx;
-use crate::error::ApiError;
-use crate::memory::{Memory, MEMORY_COLUMNS};
-use crate::recall::bm25::KeywordQuery;
+use crate::error::Error;
+use crate::memory::ListFilter;
+use crate::memory::Memory;
+use crate::recall::bm25::{KeywordQuery, B, K1};
+
+/// Pushes the BM25 score of the row's `search_tsv` for `query` (0 when nothing matches): each matched
+/// lexeme's IDF, term frequency taken as 1, with length normalisation.
+fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery) {
+    qb.push("((SELECT coalesce(sum(t.idf), 0) FROM unnest(CAST(")
+        .push_bind(query.terms.clone())
+        .push(" AS tsquery[]), CAST(")
+        .push_bind(query.idfs.clone())
+        .push(" AS float8[])) AS t(q, idf) WHERE search_tsv @@ t.q)")
+        .push(format_args!(
+            " * {k1p1} / ({K1} * (1 - {B} + {B} * length(search_tsv) / {avg}) + 1))::float8",
+            k1p1 = K1 + 1.0,
+            avg = query.avg_len
+        ));
+}
 
 /// Keyword candidates: memories matching the query's candidate-selecting lexemes, best BM25 first.
 pub async fn keyword_candidates(
@@ -17,12 +34,12 @@ pub async fn keyword_candidates(
     filter: &ListFilter,
     query: &KeywordQuery,
     limit: i64,
-) -> Result<Vec<(Uuid, f64)>, ApiError> {
+) -> Result<Vec<(Uuid, f64)>, Error> {
     let tenant_id = tx.tenant_id();
     let mut qb = QueryBuilder::new("SELECT id, ");
-    query.push_score(&mut qb);
+    push_keyword_score(&mut qb, query);
     qb.push(" AS rank FROM memories");
-    filter.push(&mut qb, tenant_id);
+    push_filter(filter, &mut qb, tenant_id);
     qb.push(" AND search_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery)");
     qb.push(" ORDER BY rank DESC, id LIMIT ").push_bind(limit);
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
@@ -35,14 +52,14 @@ pub async fn vector_candidates(
     filter: &ListFilter,
     query: &Vector,
     limit: i64,
-) -> Result<Vec<(Uuid, f64)>, ApiError> {
+) -> Result<Vec<(Uuid, f64)>, Error> {
     let tenant_id = tx.tenant_id();
     sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
     let ef_search = limit.clamp(40, 1000);
     sqlx::query(&format!("SET LOCAL hnsw.ef_search = {ef_search}")).execute(tx.conn()).await?;
     let mut qb = QueryBuilder::new("WITH c AS MATERIALIZED (SELECT id, embedding <=> ");
     qb.push_bind(query.clone()).push(" AS distance FROM memories");
-    filter.push(&mut qb, tenant_id);
+    push_filter(filter, &mut qb, tenant_id);
     qb.push(" AND embedding IS NOT NULL ORDER BY embedding <=> ").push_bind(query.clone());
     qb.push(" LIMIT ").push_bind(limit);
     qb.push(") SELECT id, (1 - distance)::float8 FROM c ORDER BY distance, id");
@@ -64,7 +81,7 @@ pub async fn load_candidates(
     ids: &[Uuid],
     query: Option<&Vector>,
     keywords: Option<&KeywordQuery>,
-) -> Result<Vec<Candidate>, ApiError> {
+) -> Result<Vec<Candidate>, Error> {
     let tenant_id = tx.tenant_id();
     let mut qb = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS}, "));
     match query {
@@ -76,7 +93,7 @@ pub async fn load_candidates(
     };
     qb.push(" AS cosine, ");
     match keywords {
-        Some(k) => k.push_score(&mut qb),
+        Some(k) => push_keyword_score(&mut qb, k),
         None => {
             qb.push("NULL::float8");
         }
@@ -87,15 +104,10 @@ pub async fn load_candidates(
 }
 
 /// Without a query: memories under the filters in the requested order.
-pub async fn filtered(
-    tx: &mut TenantTx,
-    filter: &ListFilter,
-    order: &str,
-    limit: i64,
-) -> Result<Vec<Memory>, ApiError> {
+pub async fn filtered(tx: &mut TenantTx, filter: &ListFilter, order: &str, limit: i64) -> Result<Vec<Memory>, Error> {
     let tenant_id = tx.tenant_id();
     let mut qb = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS} FROM memories"));
-    filter.push(&mut qb, tenant_id);
+    push_filter(filter, &mut qb, tenant_id);
     qb.push(format_args!(" ORDER BY {order} LIMIT ")).push_bind(limit);
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }
@@ -105,17 +117,17 @@ pub async fn matching(
     tx: &mut TenantTx,
     filter: &ListFilter,
     ids: &[Uuid],
-) -> Result<std::collections::HashSet<Uuid>, ApiError> {
+) -> Result<std::collections::HashSet<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
     let mut qb = QueryBuilder::new("SELECT id FROM memories");
-    filter.push(&mut qb, tenant_id);
+    push_filter(filter, &mut qb, tenant_id);
     qb.push(" AND id = ANY(").push_bind(ids.to_vec()).push(")");
     let found: Vec<Uuid> = qb.build_query_scalar().fetch_all(tx.conn()).await?;
     Ok(found.into_iter().collect())
 }
 
 /// Counts one access of each memory.
-pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), ApiError> {
+pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
     sqlx::query(
         "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE tenant_id = $1 AND id = ANY($2)",

@@ -4,55 +4,20 @@
 use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
-use serde_json::Value;
 use sqlx::types::Json;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::memories::MEMORY_COLUMNS;
 use super::TenantTx;
-use crate::error::ApiError;
-use crate::memory::{Memory, MEMORY_COLUMNS};
-
-/// A typed, weighted edge `memory1_id → memory2_id`.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
-#[schema(example = json!({
-    "id": "0b9a4c1e-5f7d-4e0a-9c39-3f1b2d6c8a10",
-    "memory1_id": "5d0f3f7c-2a8e-4b59-9a57-0e2a7c0b6f11", "memory2_id": "8c7e9a21-3b4d-4f6e-8a1b-2c3d4e5f6a7b",
-    "type": "PREFERS_OVER", "strength": 0.8, "properties": {"reason": "benchmarks"},
-    "created_at": "2026-11-30T10:00:00Z", "updated_at": "2026-11-30T10:00:00Z"
-}))]
-pub struct Association {
-    pub id: Uuid,
-    /// The source memory.
-    pub memory1_id: Uuid,
-    /// The target memory.
-    pub memory2_id: Uuid,
-    #[serde(rename = "type")]
-    #[sqlx(rename = "rel_type")]
-    pub rel_type: String,
-    pub strength: f32,
-    #[schema(value_type = Object)]
-    pub properties: Json<Value>,
-    pub created_at: DateTime<Utc>,
-    pub updated_at: DateTime<Utc>,
-}
+use crate::error::Error;
+use crate::graph::{Association, NewAssociation, Reached, Walk};
+use crate::memory::Memory;
 
 const COLUMNS: &str =
     "id, source_id AS memory1_id, target_id AS memory2_id, rel_type, strength, properties, created_at, updated_at";
 
-/// A validated association to store.
-#[derive(Debug, Clone)]
-pub struct NewAssociation {
-    pub source: Uuid,
-    pub target: Uuid,
-    pub rel_type: &'static str,
-    pub strength: f32,
-    pub properties: Value,
-}
-
 /// Which of these ids are memories of the transaction's tenant.
-pub async fn existing(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, ApiError> {
+pub async fn existing(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
     let found: Vec<Uuid> = sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 AND id = ANY($2)")
         .bind(tenant_id)
@@ -65,7 +30,7 @@ pub async fn existing(tx: &mut TenantTx, ids: &[Uuid]) -> Result<HashSet<Uuid>, 
 /// Stores an association; an existing edge of the same type between the same memories takes the new
 /// strength and properties. Both memories must exist (see [`existing`]); the foreign keys and row-level
 /// security refuse anything else.
-pub async fn upsert(tx: &mut TenantTx, a: &NewAssociation) -> Result<Association, ApiError> {
+pub async fn upsert(tx: &mut TenantTx, a: &NewAssociation) -> Result<Association, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
@@ -87,7 +52,7 @@ pub async fn upsert(tx: &mut TenantTx, a: &NewAssociation) -> Result<Association
 }
 
 /// Deletes one association; false when the tenant has none with this id.
-pub async fn delete(tx: &mut TenantTx, id: Uuid) -> Result<bool, ApiError> {
+pub async fn delete(tx: &mut TenantTx, id: Uuid) -> Result<bool, Error> {
     let tenant_id = tx.tenant_id();
     let done = sqlx::query("DELETE FROM relations WHERE tenant_id = $1 AND id = $2")
         .bind(tenant_id)
@@ -104,7 +69,7 @@ pub async fn list(
     memory: Option<Uuid>,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<Association>, i64), ApiError> {
+) -> Result<(Vec<Association>, i64), Error> {
     let tenant_id = tx.tenant_id();
     let filter = "tenant_id = $1 AND ($2::uuid IS NULL OR source_id = $2 OR target_id = $2)";
     let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM relations WHERE {filter}"))
@@ -118,7 +83,7 @@ pub async fn list(
 }
 
 /// Deletes every association from `source` to `target` (any type); how many.
-pub async fn delete_between(tx: &mut TenantTx, source: Uuid, target: Uuid) -> Result<u64, ApiError> {
+pub async fn delete_between(tx: &mut TenantTx, source: Uuid, target: Uuid) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     let done = sqlx::query("DELETE FROM relations WHERE tenant_id = $1 AND source_id = $2 AND target_id = $3")
         .bind(tenant_id)
@@ -129,41 +94,10 @@ pub async fn delete_between(tx: &mut TenantTx, source: Uuid, target: Uuid) -> Re
     Ok(done.rows_affected())
 }
 
-/// One step of a traversal path.
-#[derive(Debug, Clone, Serialize, serde::Deserialize, ToSchema)]
-pub struct PathStep {
-    pub association_id: Uuid,
-    pub from: Uuid,
-    pub to: Uuid,
-    #[serde(rename = "type")]
-    pub rel_type: String,
-    pub strength: f64,
-}
-
-/// A memory reached by traversal.
-#[derive(Debug, sqlx::FromRow)]
-pub struct Reached {
-    #[sqlx(flatten)]
-    pub memory: Memory,
-    pub depth: i32,
-    pub path_strength: f64,
-    pub path: Json<Vec<PathStep>>,
-}
-
-/// How to walk the graph.
-#[derive(Debug, Clone)]
-pub struct Walk {
-    pub depth: i32,
-    /// Relation types to follow (None: all).
-    pub types: Option<Vec<String>>,
-    pub min_strength: f32,
-    pub limit: i64,
-}
-
 /// Memories reachable from `start` within `walk.depth` hops along edges of either direction: one
 /// recursive CTE that never revisits a memory on its own path (so cycles end), keeping for each memory its
 /// strongest path (the product of edge strengths), strongest first.
-pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<Reached>, ApiError> {
+pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<Reached>, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH RECURSIVE walk(node, depth, strength, visited, path) AS (
@@ -204,7 +138,7 @@ pub async fn episode(
     episode_id: &str,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<Memory>, i64), ApiError> {
+) -> Result<(Vec<Memory>, i64), Error> {
     let tenant_id = tx.tenant_id();
     let total: i64 = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND episode_id = $2")
         .bind(tenant_id)
@@ -220,8 +154,6 @@ pub async fn episode(
     Ok((memories, total))
 }
 
-/// Relation types that mark the source memory as replaced by the target.
-pub const SUPERSEDING: [&str; 2] = ["INVALIDATED_BY", "EVOLVED_INTO"];
 /// Longest supersede chain followed to its head.
 pub const MAX_CHAIN: i32 = 5;
 
@@ -234,7 +166,7 @@ pub async fn supersede(
     relation: &'static str,
     reason: Option<&str>,
     actor: &str,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Error> {
     let tenant_id = tx.tenant_id();
     let snapshot = super::events::SNAPSHOT;
     let sql = format!(
@@ -269,7 +201,7 @@ pub async fn supersede(
 /// For each memory that has been superseded, the head of its chain (following INVALIDATED_BY and
 /// EVOLVED_INTO edges, at most [`MAX_CHAIN`] hops; the newest branch where a chain forks), as
 /// `(superseded id, head)`. Memories not superseded are left out; archived heads are not followed.
-pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, Memory)>, ApiError> {
+pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, Memory)>, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH RECURSIVE chain(start, node, hops, at) AS (
@@ -295,7 +227,7 @@ pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, M
     let rows: Vec<Row> = sqlx::query_as(&sql)
         .bind(tenant_id)
         .bind(ids)
-        .bind(&SUPERSEDING[..])
+        .bind(&crate::graph::SUPERSEDING[..])
         .bind(MAX_CHAIN)
         .fetch_all(tx.conn())
         .await?;
@@ -354,7 +286,7 @@ pub async fn neighbours(
     per_origin: i64,
     total: i64,
     include_archived: bool,
-) -> Result<Vec<Neighbour>, ApiError> {
+) -> Result<Vec<Neighbour>, Error> {
     let tenant_id = tx.tenant_id();
     let sql = neighbour_sql(&format!("r.origin, r.rel_type, r.strength, {MEMORY_COLUMNS}"));
     Ok(sqlx::query_as(&sql)
@@ -376,7 +308,7 @@ pub async fn neighbour_edges(
     per_origin: i64,
     total: i64,
     include_archived: bool,
-) -> Result<Vec<NeighbourEdge>, ApiError> {
+) -> Result<Vec<NeighbourEdge>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(&neighbour_sql("r.origin, r.neighbour, r.strength"))
         .bind(tenant_id)
@@ -390,7 +322,7 @@ pub async fn neighbour_edges(
 }
 
 /// Hebbian learning: the edges between memories recalled together grow by `rate * (1 - strength)`.
-pub async fn strengthen(tx: &mut TenantTx, ids: &[Uuid], rate: f64) -> Result<u64, ApiError> {
+pub async fn strengthen(tx: &mut TenantTx, ids: &[Uuid], rate: f64) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     let done = sqlx::query(
         "UPDATE relations SET strength = least(1, strength + $3 * (1 - strength)), learned_at = now()
@@ -413,7 +345,7 @@ pub const LEARNED_FLOOR: f32 = 0.001;
 /// fades by [`LEARNED_DECAY_PER_DAY`] per day since it last changed (fractional days count, so running
 /// this often decays no faster than running it daily); once under [`LEARNED_FLOOR`] it is dropped.
 /// Authored strength is never decayed. Returns how many edges changed.
-pub async fn decay_learned(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u64, ApiError> {
+pub async fn decay_learned(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     let done = sqlx::query(
         "WITH d AS (

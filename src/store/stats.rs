@@ -1,59 +1,13 @@
 //! Aggregates over a tenant's memories: counts for the stats routes of every surface, and the tag list.
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use super::TenantTx;
-use crate::error::ApiError;
-
-/// How many memories of one classification.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
-pub struct TypeCount {
-    /// The classification (`Decision`, `Observation`...).
-    pub memory_type: String,
-    pub count: i64,
-}
-
-/// A tenant's memories in numbers. "Active" memories are those recall and listings return: neither archived
-/// nor expired.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[schema(example = json!({"total_memories": 42, "memories_last_7_days": 5, "archived": 3, "short_term": 4,
-    "long_term": 38, "embeddings": {"ready": 41, "pending": 1, "failed": 0},
-    "by_type": [{"memory_type": "Decision", "count": 12}], "associations": 17, "entities": 9, "tags": 23}))]
-pub struct TenantStats {
-    /// Active memories.
-    pub total_memories: i64,
-    /// Active memories created in the last 7 days.
-    pub memories_last_7_days: i64,
-    /// Archived or expired memories, kept until retention purges them.
-    pub archived: i64,
-    /// Active short-term memories.
-    pub short_term: i64,
-    /// Active long-term memories.
-    pub long_term: i64,
-    /// Active memories by embedding state.
-    pub embeddings: EmbeddingCounts,
-    /// Active memories by classification, most first.
-    pub by_type: Vec<TypeCount>,
-    /// Associations between memories.
-    pub associations: i64,
-    /// Entities found in memories.
-    pub entities: i64,
-    /// Distinct tags on active memories.
-    pub tags: i64,
-}
-
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct EmbeddingCounts {
-    pub ready: i64,
-    pub pending: i64,
-    pub failed: i64,
-}
+use crate::error::Error;
+use crate::memory::{EmbeddingCounts, TenantStats, TypeCount};
 
 const ACTIVE: &str = "archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
 
 /// The tenant's statistics (a handful of index-assisted counts).
-pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, ApiError> {
+pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "SELECT count(*) FILTER (WHERE {ACTIVE}),
@@ -98,7 +52,7 @@ pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, ApiError> {
 }
 
 /// Every distinct tag on the tenant's active memories, alphabetically, at most `limit`, with the total.
-pub async fn tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), ApiError> {
+pub async fn tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH t AS (SELECT DISTINCT unnest(tags) AS tag FROM memories WHERE tenant_id = $1 AND {ACTIVE})
@@ -107,4 +61,21 @@ pub async fn tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), A
     let rows: Vec<(String, i64)> = sqlx::query_as(&sql).bind(tenant_id).bind(limit).fetch_all(tx.conn()).await?;
     let total = rows.first().map_or(0, |r| r.1);
     Ok((rows.into_iter().map(|r| r.0).collect(), total))
+}
+
+/// The tenant's memories by pipeline state (`embedding_status` or `enrichment_status`): (state, count).
+pub async fn pipeline_counts(tx: &mut TenantTx, pipeline: Pipeline) -> Result<Vec<(String, i64)>, Error> {
+    let column = match pipeline {
+        Pipeline::Embedding => "embedding_status",
+        Pipeline::Enrichment => "enrichment_status",
+    };
+    let sql = format!("SELECT {column}, count(*) FROM memories WHERE tenant_id = $1 GROUP BY {column}");
+    Ok(sqlx::query_as(&sql).bind(tx.tenant_id()).fetch_all(tx.conn()).await?)
+}
+
+/// A memory's background pipelines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pipeline {
+    Embedding,
+    Enrichment,
 }

@@ -2,32 +2,11 @@
 //! through the owner pool only.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::PgPool;
-use utoipa::ToSchema;
 use uuid::Uuid;
 
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
-pub struct Tenant {
-    pub id: Uuid,
-    pub name: String,
-    pub created_at: DateTime<Utc>,
-}
-
-/// An API key's stored row, never its secret.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
-pub struct ApiKeyInfo {
-    pub id: Uuid,
-    pub tenant_id: Uuid,
-    /// The public part of the key (`cairn_<prefix>_...`), for recognising it.
-    pub prefix: String,
-    pub name: Option<String>,
-    pub scopes: Vec<String>,
-    pub created_at: DateTime<Utc>,
-    pub expires_at: Option<DateTime<Utc>>,
-    pub revoked_at: Option<DateTime<Utc>>,
-    pub last_used_at: Option<DateTime<Utc>>,
-}
+use crate::auth::{ApiKeyInfo, TenantInfo};
+use crate::memory::TenantSettings;
 
 /// What authentication needs of a key.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -42,15 +21,21 @@ pub struct KeyRecord {
 
 const KEY_INFO_COLUMNS: &str = "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at";
 
-pub async fn create_tenant(pool: &PgPool, name: &str) -> sqlx::Result<Tenant> {
+pub async fn create_tenant(pool: &PgPool, name: &str) -> sqlx::Result<TenantInfo> {
     sqlx::query_as("INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at")
         .bind(name)
         .fetch_one(pool)
         .await
 }
 
-pub async fn list_tenants(pool: &PgPool) -> sqlx::Result<Vec<Tenant>> {
+pub async fn list_tenants(pool: &PgPool) -> sqlx::Result<Vec<TenantInfo>> {
     sqlx::query_as("SELECT id, name, created_at FROM tenants ORDER BY created_at, id").fetch_all(pool).await
+}
+
+/// Deletes a tenant and, by cascade, everything it owns.
+pub async fn delete_tenant(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(pool).await?;
+    Ok(())
 }
 
 pub async fn tenant_exists(pool: &PgPool, id: Uuid) -> sqlx::Result<bool> {
@@ -111,18 +96,6 @@ pub async fn touch_key(pool: &PgPool, key_id: Uuid) -> sqlx::Result<()> {
 /// Every tenant's id, for per-tenant background passes.
 pub async fn tenant_ids(pool: &PgPool) -> sqlx::Result<Vec<Uuid>> {
     sqlx::query_scalar("SELECT id FROM tenants ORDER BY id").fetch_all(pool).await
-}
-
-/// A tenant's lifecycle settings.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
-#[schema(example = json!({"forgetting_enabled": false, "forgetting_grace_days": 90, "archive_retention_days": null}))]
-pub struct TenantSettings {
-    /// Active forgetting: archive memories whose health reached 0 (off by default).
-    pub forgetting_enabled: bool,
-    /// Memories younger than this are never forgotten (0..=3650, default 90).
-    pub forgetting_grace_days: i32,
-    /// Archived memories older than this are deleted for good (1..=36500; null, the default: never).
-    pub archive_retention_days: Option<i32>,
 }
 
 /// A tenant's settings.

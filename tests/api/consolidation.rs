@@ -133,10 +133,12 @@ async fn schedule_status_validation_and_isolation() {
 
     // The schedule runs every mode once, then only what is due.
     let now = Utc::now();
-    let runs = cairn::consolidate::run_due(&app.db, now).await.unwrap();
+    let schedule = |at| cairn::service::consolidation::schedule_due(&app.db, at);
+    let runs = schedule(now).await.unwrap();
     assert_eq!(runs, 8, "four modes for each of the two tenants");
-    assert_eq!(cairn::consolidate::run_due(&app.db, now + Duration::hours(1)).await.unwrap(), 0);
-    assert_eq!(cairn::consolidate::run_due(&app.db, now + Duration::hours(25)).await.unwrap(), 4, "daily modes");
+    assert_eq!(schedule(now + Duration::hours(1)).await.unwrap(), 0);
+    assert_eq!(schedule(now + Duration::hours(25)).await.unwrap(), 4, "daily modes");
+    app.wait_for_consolidations().await;
 
     let status = app.get(a, "/api/v1/consolidate/status").await.ok(200).clone();
     let schedule = status["schedule"].as_array().unwrap();

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cairn::embed::{EmbedFuture, Embedder};
 use cairn::jobs::embed::{process, EmbedContext, EmbedJob};
+use cairn::models::embed::{EmbedFuture, Embedder};
 use serde_json::json;
 
 use crate::helpers::{app_role_tx, local_model, spawn, spawn_with_embedder};
@@ -171,9 +171,9 @@ async fn the_apalis_worker_processes_the_queue_end_to_end() {
     let app = spawn_with_embedder(local_model()).await;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let workers = tokio::spawn(cairn::jobs::run_workers(
-        app.db.clone(),
-        app.embedder.clone(),
+        app.services.clone(),
         cairn::jobs::enrich::Extractor::Local,
+        cairn::jobs::Workers::All,
         async move {
             let _ = stopped.await;
         },

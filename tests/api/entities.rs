@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use cairn::jobs::enrich::Extractor;
-use cairn::llm::{ChatModel, LlmConfig};
+use cairn::models::chat::{ChatModel, LlmConfig};
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn, TestApp};
@@ -430,8 +430,9 @@ async fn learned_association_strength_decays_but_authored_strength_stays() {
     .unwrap();
     let now = chrono::Utc::now();
     let decay = || async {
-        let (mode, horizon) = (cairn::consolidate::Mode::Decay, cairn::consolidate::Horizon::Daily);
-        cairn::consolidate::run_and_record(&app.db, app.a.id, mode, horizon, false, "manual", now)
+        let (mode, horizon) = (cairn::consolidation::Mode::Decay, cairn::consolidation::Horizon::Daily);
+        let request = cairn::service::consolidation::RunRequest { mode, horizon, dry_run: false };
+        cairn::service::consolidation::run_now(&app.db, app.a.id, request, "manual", now)
             .await
             .unwrap()
             .associations_decayed

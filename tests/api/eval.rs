@@ -11,9 +11,9 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
     let app = spawn_with_embedder(local_model()).await;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let workers = tokio::spawn(cairn::jobs::run_workers(
-        app.db.clone(),
-        app.embedder.clone(),
+        app.services.clone(),
         cairn::jobs::enrich::Extractor::Local,
+        cairn::jobs::Workers::All,
         async move {
             let _ = stopped.await;
         },

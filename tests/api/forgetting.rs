@@ -88,7 +88,7 @@ async fn importance_decays_daily_to_a_floor_and_not_under_flashbulb_protection()
     sql(&app, "UPDATE memories SET created_at = now() - interval '100 days' WHERE id = $1::uuid", &short).await;
     let now = Utc::now(); // after the database's now() above, so "ten days" is at least ten days
 
-    let report = cairn::jobs::lifecycle::run_once(&app.db, now).await.unwrap();
+    let report = cairn::service::lifecycle::apply(&app.db, now, cairn::service::lifecycle::Rules::ALL).await.unwrap();
     assert_eq!(report.decayed, 3, "{report:?}");
     let importance = |id: String| {
         let app = &app;
@@ -104,15 +104,26 @@ async fn importance_decays_daily_to_a_floor_and_not_under_flashbulb_protection()
     assert_eq!(events(&app, key, &ten_days).await, ["created", "decayed"]);
 
     // At most once a day: an hour later nothing changes; a day later it decays again.
-    let again = cairn::jobs::lifecycle::run_once(&app.db, now + Duration::hours(1)).await.unwrap();
+    let again =
+        cairn::service::lifecycle::apply(&app.db, now + Duration::hours(1), cairn::service::lifecycle::Rules::ALL)
+            .await
+            .unwrap();
     assert_eq!(again.decayed, 0);
-    cairn::jobs::lifecycle::run_once(&app.db, now + Duration::days(1)).await.unwrap();
+    cairn::service::lifecycle::apply(&app.db, now + Duration::days(1), cairn::service::lifecycle::Rules::ALL)
+        .await
+        .unwrap();
     assert!((importance(ten_days.clone()).await - 0.8 * 0.995_f64.powi(11)).abs() < 1e-4);
     // An owner who sets importance sets the new floor's base.
     app.patch(key, &format!("/api/v1/memories/{ancient}"), &json!({"importance": 0.5})).await.ok(200);
     assert_eq!(field(&app, &ancient, "base_importance").await.as_f64(), Some(0.5));
     // ... and the decay clock restarts: a day later it has decayed by one day, not by a thousand.
-    cairn::jobs::lifecycle::run_once(&app.db, Utc::now() + Duration::days(1) + Duration::hours(1)).await.unwrap();
+    cairn::service::lifecycle::apply(
+        &app.db,
+        Utc::now() + Duration::days(1) + Duration::hours(1),
+        cairn::service::lifecycle::Rules::ALL,
+    )
+    .await
+    .unwrap();
     let after = importance(ancient.clone()).await;
     assert!((0.49..0.5).contains(&after), "{after}");
 }
@@ -142,7 +153,8 @@ async fn forgetting_is_off_by_default_and_spares_every_protected_memory() {
     sql(&app, "UPDATE memories SET last_accessed_at = now() - interval '49 days' WHERE id = $1::uuid", &used).await;
     sql(&app, "UPDATE memories SET flashbulb_until = now() + interval '1 day' WHERE id = $1::uuid", &flash).await;
 
-    let report = cairn::jobs::lifecycle::run_once(&app.db, Utc::now()).await.unwrap();
+    let report =
+        cairn::service::lifecycle::apply(&app.db, Utc::now(), cairn::service::lifecycle::Rules::ALL).await.unwrap();
     assert_eq!(report.forgotten, 0, "off unless the tenant turns it on");
 
     let settings = app.get(key, "/api/v1/settings").await.ok(200).clone();
@@ -161,7 +173,8 @@ async fn forgetting_is_off_by_default_and_spares_every_protected_memory() {
     assert_eq!(on["forgetting_enabled"], true);
     assert_eq!(app.get(&app.b.key, "/api/v1/settings").await.ok(200)["forgetting_enabled"], false, "per tenant");
 
-    let report = cairn::jobs::lifecycle::run_once(&app.db, Utc::now()).await.unwrap();
+    let report =
+        cairn::service::lifecycle::apply(&app.db, Utc::now(), cairn::service::lifecycle::Rules::ALL).await.unwrap();
     assert_eq!(report.forgotten, 1, "only the plain stale note");
     assert!(!field(&app, &plain, "archived_at").await.is_null());
     for id in [&important, &decision, &insight, &young, &used, &flash] {
@@ -170,7 +183,13 @@ async fn forgetting_is_off_by_default_and_spares_every_protected_memory() {
     assert_eq!(events(&app, key, &plain).await, ["created", "decayed", "forgotten"]);
     // Two days on: the used note's health is gone, the young one is past its grace, the flashbulb one past
     // its protection; importance, type and the guard of 0.7 still hold.
-    let report = cairn::jobs::lifecycle::run_once(&app.db, Utc::now() + Duration::days(2)).await.unwrap();
+    let report = cairn::service::lifecycle::apply(
+        &app.db,
+        Utc::now() + Duration::days(2),
+        cairn::service::lifecycle::Rules::ALL,
+    )
+    .await
+    .unwrap();
     assert_eq!(report.forgotten, 3);
     for id in [&important, &decision, &insight] {
         assert!(field(&app, id, "archived_at").await.is_null(), "{id} was forgotten");
@@ -178,7 +197,8 @@ async fn forgetting_is_off_by_default_and_spares_every_protected_memory() {
     // Forgotten is archived, not lost: listed with include_archived, and restorable.
     assert_eq!(app.count(key).await, 7);
     app.post(key, &format!("/api/v1/memories/{plain}/restore"), &json!({})).await.ok(200);
-    let report = cairn::jobs::lifecycle::run_once(&app.db, Utc::now()).await.unwrap();
+    let report =
+        cairn::service::lifecycle::apply(&app.db, Utc::now(), cairn::service::lifecycle::Rules::ALL).await.unwrap();
     assert_eq!(report.forgotten, 0, "a restore counts as an access");
 }
 
@@ -191,9 +211,22 @@ async fn retention_deletes_long_archived_memories_only_when_set() {
     let recent = store(&app, key, json!({"content": "archived lately"})).await;
     sql(&app, "UPDATE memories SET archived_at = now() - interval '31 days' WHERE id = $1::uuid", &old).await;
     sql(&app, "UPDATE memories SET archived_at = now() - interval '29 days' WHERE id = $1::uuid", &recent).await;
-    assert_eq!(cairn::jobs::lifecycle::run_once(&app.db, Utc::now()).await.unwrap().purged, 0, "off by default");
+    assert_eq!(
+        cairn::service::lifecycle::apply(&app.db, Utc::now(), cairn::service::lifecycle::Rules::ALL)
+            .await
+            .unwrap()
+            .purged,
+        0,
+        "off by default"
+    );
     app.patch(&admin, "/api/v1/settings", &json!({"archive_retention_days": 30})).await.ok(200);
-    assert_eq!(cairn::jobs::lifecycle::run_once(&app.db, Utc::now()).await.unwrap().purged, 1);
+    assert_eq!(
+        cairn::service::lifecycle::apply(&app.db, Utc::now(), cairn::service::lifecycle::Rules::ALL)
+            .await
+            .unwrap()
+            .purged,
+        1
+    );
     assert_eq!(app.count(key).await, 1);
     assert_eq!(events(&app, key, &old).await, ["created", "deleted"], "the trail outlives it");
     let off = app.patch(&admin, "/api/v1/settings", &json!({"archive_retention_days": null})).await.ok(200).clone();
@@ -241,7 +274,7 @@ async fn a_simulated_year_keeps_every_protected_and_used_memory_recallable() {
             .await
             .unwrap();
         }
-        cairn::jobs::lifecycle::run_once(&app.db, now).await.unwrap();
+        cairn::service::lifecycle::apply(&app.db, now, cairn::service::lifecycle::Rules::ALL).await.unwrap();
     }
     for (i, id) in protected.iter().chain(&used) {
         let found = app.post(key, "/api/v1/recall", &json!({"query": format!("topic{i}")})).await.ok(200).clone();

@@ -6,7 +6,7 @@ use axum::{Json, Router};
 use cairn::config::AppArgs;
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn, spawn_with};
+use crate::helpers::{local_model, spawn, spawn_with, spawn_with_embedder};
 
 fn long_text() -> String {
     let mut text = String::from("The ledger service moved to PostgreSQL after the March review. ");
@@ -102,12 +102,44 @@ async fn a_configured_chat_model_writes_the_summary_and_its_failure_falls_back_t
     };
     let app = spawn_with(args, None).await;
     let key = &app.a.key;
+    // The store answers at once with the sentences most central by word overlap...
     let m = app.store(key, json!({"content": long_text()})).await;
-    assert_eq!(m["content"], "The ledger service moved to PostgreSQL for serializable transactions.");
+    assert!(m["content"].as_str().unwrap().starts_with("The ledger service moved to PostgreSQL after"), "{m}");
     assert_eq!(m["summarized"], true);
-    // An unusable answer ("?") falls back to the extractive summary.
     let other = app.store(key, json!({"content": long_text().replace("Zanzibar", "Lisbon")})).await;
-    assert!(other["content"].as_str().unwrap().starts_with("The ledger service moved to PostgreSQL after"), "{other}");
+    let extracted = other["content"].clone();
+    // ... and the `cairn::summarize` job, enqueued with each store, has the chat model write a better one.
+    assert_eq!(app.run_summaries().await, 2);
+    let path = format!("/api/v1/memories/{}", m["id"].as_str().unwrap());
+    let m = app.get(key, &path).await.ok(200).clone();
+    assert_eq!(m["content"], "The ledger service moved to PostgreSQL for serializable transactions.");
+    assert_eq!((m["summarized"].as_bool(), m["embedding_status"].as_str()), (Some(true), Some("pending")));
+    let history = app.get(key, &format!("{path}/history")).await.ok(200).clone();
+    let last = history["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!((last["event_type"].as_str(), last["actor"].as_str()), (Some("updated"), Some("system:summarize")));
+    // An unusable answer ("?") keeps the extractive summary.
+    let other = app.get(key, &format!("/api/v1/memories/{}", other["id"].as_str().unwrap())).await.ok(200).clone();
+    assert_eq!(other["content"], extracted);
+    // The job is done: it finds nothing more to refine.
+    assert_eq!(app.run_summaries().await, 0);
+}
+
+#[tokio::test]
+async fn with_the_embedding_model_the_job_ranks_sentences_by_meaning() {
+    let app = spawn_with_embedder(local_model()).await;
+    let key = &app.a.key;
+    let original = long_text();
+    let m = app.store(key, json!({"content": original})).await;
+    assert_eq!(app.run_summaries().await, 1, "a summarised store enqueues its refinement");
+    let m = app.get(key, &format!("/api/v1/memories/{}", m["id"].as_str().unwrap())).await.ok(200).clone();
+    let summary = m["content"].as_str().unwrap();
+    assert!(summary.chars().count() <= 320, "{summary}");
+    // Still made of the original's own sentences, the original kept.
+    assert!(summary.split(". ").all(|s| original.contains(s.trim_end_matches('.'))), "{summary}");
+    assert_eq!(m["metadata"]["original_content"], original);
+    // Short content is never queued.
+    app.store(key, json!({"content": "short and sweet"})).await;
+    assert_eq!(app.run_summaries().await, 0);
 }
 
 #[tokio::test]

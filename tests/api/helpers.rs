@@ -4,9 +4,11 @@ use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
 use cairn::config::{AppArgs, DbArgs};
-use cairn::embed::local::LocalEmbedder;
-use cairn::embed::{Embedder, EmbedderSlot, LocalModel};
+use cairn::jobs::Workers;
+use cairn::models::embed::local::LocalEmbedder;
+use cairn::models::embed::{Embedder, EmbedderSlot, LocalModel};
 use cairn::server::Application;
+use cairn::service::Services;
 use cairn::store::{tenants, Db};
 use reqwest::Method;
 use secrecy::SecretString;
@@ -48,6 +50,8 @@ pub struct TestTenant {
 pub struct TestApp {
     pub addr: SocketAddr,
     pub client: reqwest::Client,
+    /// The server's services (the use cases' deployment context).
+    pub services: Services,
     pub db: Db,
     pub db_url: String,
     pub db_name: String,
@@ -133,15 +137,17 @@ async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: Embe
             .await
             .expect("application builds");
     let addr = application.local_addr();
-    let db = application.state().db.clone();
-    let embedder = application.state().embedder.clone();
+    let services = application.services().clone();
+    let (db, embedder) = (services.db.clone(), services.embedder.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(application.run(async move {
+    // The server, and the consolidation worker its consolidation requests wait for; every other queue is
+    // drained by the tests themselves (`drain_jobs`, `run_enrichment`...), so that they decide when jobs run.
+    tokio::spawn(application.run_with_workers(Workers::Only(vec![cairn::jobs::consolidate::QUEUE]), async move {
         let _ = rx.await;
     }));
     let a = create_tenant(&db, "tenant-a").await;
     let b = create_tenant(&db, "tenant-b").await;
-    TestApp { addr, client: reqwest::Client::new(), db, db_url, db_name, a, b, embedder, shutdown: Some(tx) }
+    TestApp { addr, client: reqwest::Client::new(), services, db, db_url, db_name, a, b, embedder, shutdown: Some(tx) }
 }
 
 async fn create_tenant(db: &Db, name: &str) -> TestTenant {
@@ -323,6 +329,40 @@ impl TestApp {
             self.pending_jobs(&mut conn, cairn::jobs::similar::QUEUE).await;
         for (id, job) in &jobs {
             let ok = cairn::jobs::similar::process(&self.db, job).await.is_ok();
+            Self::finish_job(&mut conn, id, ok).await;
+        }
+        jobs.len()
+    }
+
+    /// Waits until no consolidation run of this test's database is still queued (the background worker runs
+    /// them), at most 30 s.
+    pub async fn wait_for_consolidations(&self) {
+        let mut conn = self.owner_conn().await;
+        for _ in 0..600 {
+            let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM consolidation_runs WHERE status = 'queued'")
+                .fetch_one(&mut conn)
+                .await
+                .unwrap();
+            if queued == 0 {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("consolidation runs still queued after 30 s");
+    }
+
+    /// Runs every queued summary job synchronously; returns how many.
+    pub async fn run_summaries(&self) -> usize {
+        let ctx = cairn::jobs::summarize::SummarizeContext {
+            db: self.db.clone(),
+            embedder: self.embedder.clone(),
+            chat: self.services.chat.clone(),
+        };
+        let mut conn = self.owner_conn().await;
+        let jobs: Vec<(String, cairn::jobs::summarize::SummarizeJob)> =
+            self.pending_jobs(&mut conn, cairn::jobs::summarize::QUEUE).await;
+        for (id, job) in &jobs {
+            let ok = cairn::jobs::summarize::process(&ctx, job).await.is_ok();
             Self::finish_job(&mut conn, id, ok).await;
         }
         jobs.len()

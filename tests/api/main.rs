@@ -3,6 +3,7 @@
 
 mod helpers;
 
+mod architecture;
 mod auth;
 mod automem;
 mod batch;

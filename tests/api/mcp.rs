@@ -359,7 +359,8 @@ async fn the_bridge_retries_5xx_and_network_errors_three_times_and_never_4xx() {
     let message = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"});
     let key = || SecretString::from("cairn_x_y".to_owned());
     let bridge = |url: &str| {
-        cairn::mcp_stdio::Bridge::with_policy(url, key(), Duration::from_secs(5), Duration::from_millis(20), 3).unwrap()
+        cairn::cli::mcp_stdio::Bridge::with_policy(url, key(), Duration::from_secs(5), Duration::from_millis(20), 3)
+            .unwrap()
     };
 
     // Two 503s, then success: answered, after three attempts and two backoffs (20 + 40 ms).
@@ -404,9 +405,14 @@ async fn the_bridge_retries_5xx_and_network_errors_three_times_and_never_4xx() {
     let slow = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
     let started = Instant::now();
-    let quick =
-        cairn::mcp_stdio::Bridge::with_policy(&slow, key(), Duration::from_millis(300), Duration::from_millis(20), 3)
-            .unwrap();
+    let quick = cairn::cli::mcp_stdio::Bridge::with_policy(
+        &slow,
+        key(),
+        Duration::from_millis(300),
+        Duration::from_millis(20),
+        3,
+    )
+    .unwrap();
     let replies = quick.forward(&message).await;
     assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
     assert!(replies[0]["error"]["message"].as_str().unwrap().contains("within"), "{replies:?}");
@@ -414,7 +420,7 @@ async fn the_bridge_retries_5xx_and_network_errors_three_times_and_never_4xx() {
     // A notification that fails gets no answer (nobody waits for one).
     assert!(bridge(&url).forward(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await.is_empty());
     // The production policy is the seed's.
-    assert_eq!(cairn::mcp_stdio::FIRST_RETRY, Duration::from_millis(500));
-    assert_eq!(cairn::mcp_stdio::RETRIES, 3);
-    assert_eq!(cairn::mcp_stdio::TIMEOUT, Duration::from_secs(25));
+    assert_eq!(cairn::cli::mcp_stdio::FIRST_RETRY, Duration::from_millis(500));
+    assert_eq!(cairn::cli::mcp_stdio::RETRIES, 3);
+    assert_eq!(cairn::cli::mcp_stdio::TIMEOUT, Duration::from_secs(25));
 }

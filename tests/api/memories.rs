@@ -128,7 +128,7 @@ async fn every_invalid_field_is_a_400_naming_it_and_stores_nothing() {
             "t_invalid: must not be before t_valid",
         ),
         (json!({"content": "x", "t_valid": "soon"}), "t_valid: not an ISO 8601 timestamp"),
-        (json!({"content": "x", "embedding": [0.1, 0.2]}), "embedding: must have 384 dimensions (got 2)"),
+        (json!({"content": "x", "embedding": [0.1, 0.2]}), "embedding must contain exactly 384 values (got 2)"),
         (json!({"content": "x", "sequence_number": -1}), "sequence_number: must be between 0"),
         (json!({"content": "x", "user_id": ""}), "user_id: must not be empty"),
         (json!({"content": "x", "agent_id": "a".repeat(257)}), "agent_id: must be at most 256"),

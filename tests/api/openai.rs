@@ -11,8 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use cairn::config::AppArgs;
-use cairn::embed::openai::{OpenAiConfig, OpenAiEmbedder};
-use cairn::embed::Embedder;
+use cairn::models::embed::openai::{OpenAiConfig, OpenAiEmbedder};
+use cairn::models::embed::Embedder;
 use cairn::server::Application;
 use serde_json::{json, Value};
 
@@ -153,6 +153,6 @@ async fn a_deployment_dimension_unlike_the_database_column_is_a_start_up_error()
     assert!(err.contains("768") && err.contains("384"), "{err}");
 
     let model = AppArgs { embedding_dim: 768, ..AppArgs::default() };
-    let err = cairn::embed::EmbedderSlot::from_config(&model).err().expect("the local model declares 384");
+    let err = cairn::models::embed::EmbedderSlot::from_config(&model).err().expect("the local model declares 384");
     assert!(format!("{err:#}").contains("384-dimensional"), "{err:#}");
 }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cairn::embed::{EmbedFuture, Embedder};
+use cairn::models::embed::{EmbedFuture, Embedder};
 use chrono::{Duration as Days, Utc};
 use serde_json::{json, Value};
 

@@ -98,7 +98,7 @@ async fn invalid_updates_are_rejected_without_a_change() {
         .assert_error(400, "t_invalid");
     app.patch(&app.a.key, &path, &json!({"embedding": [1.0]}))
         .await
-        .assert_error(400, "embedding: must have 384 dimensions");
+        .assert_error(400, "embedding must contain exactly 384 values");
     let dup = app.patch(&app.a.key, &path, &json!({"content": "TAKEN"})).await;
     dup.assert_error(409, "already exists");
     assert_eq!(dup.body["existing_id"], other.as_str());

@@ -8,24 +8,19 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::api::auth::{Admin, Writer};
+use crate::api::error::ApiResult;
 use crate::api::extract::{ApiJson, PathId};
+use crate::api::views::{Memory, TenantSettings};
 use crate::api::AppState;
-use crate::auth::{Admin, Auth, Writer};
-use crate::error::ApiError;
-use crate::memory::Memory;
-use crate::recall::params::bad;
-use crate::store::lifecycle;
-use crate::store::tenants::{self, TenantSettings};
+use crate::auth::Tenant;
+use crate::service::lifecycle::{self, Change, SettingsChange};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(promote_memory))
         .routes(routes!(restore_memory))
         .routes(routes!(get_settings, patch_settings))
-}
-
-fn not_found(id: uuid::Uuid) -> ApiError {
-    ApiError::not_found(format!("memory {id} not found"))
 }
 
 /// Promote a short-term memory to long-term.
@@ -35,40 +30,14 @@ fn not_found(id: uuid::Uuid) -> ApiError {
 #[utoipa::path(post, path = "/api/v1/memories/{id}/promote", tag = "memories", params(("id" = uuid::Uuid, Path)),
     responses(
         (status = 200, description = "The memory, long-term", body = Memory),
-        (status = 404, description = "No such memory in this tenant", body = crate::error::ErrorBody)
+        (status = 404, description = "No such memory in this tenant", body = crate::api::error::ErrorBody)
     ))]
 async fn promote_memory(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     PathId(id): PathId,
-) -> Result<Json<Memory>, ApiError> {
-    Ok(Json(change(&state, &auth, id, Change::Promote).await?))
-}
-
-/// A lifecycle change made by hand.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Change {
-    /// Short-term to long-term.
-    Promote,
-    /// Out of the archive.
-    Restore,
-    /// Into the archive (remem's soft delete).
-    Archive,
-}
-
-/// Applies a lifecycle change to one memory and returns it as it is afterwards (404 when the tenant has no
-/// such memory): the one every surface calls.
-pub(crate) async fn change(state: &AppState, auth: &Auth, id: uuid::Uuid, change: Change) -> Result<Memory, ApiError> {
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let actor = auth.actor();
-    let memory = match change {
-        Change::Promote => lifecycle::promote(&mut tx, id, &actor).await?,
-        Change::Restore => lifecycle::restore(&mut tx, id, &actor).await?,
-        Change::Archive => lifecycle::archive(&mut tx, id, &actor).await?,
-    };
-    let memory = memory.ok_or_else(|| not_found(id))?;
-    tx.commit().await?;
-    Ok(memory)
+) -> ApiResult<Json<Memory>> {
+    Ok(Json(lifecycle::change(&services, &tenant, id, Change::Promote).await?.into()))
 }
 
 /// Restore an archived memory.
@@ -79,27 +48,21 @@ pub(crate) async fn change(state: &AppState, auth: &Auth, id: uuid::Uuid, change
 #[utoipa::path(post, path = "/api/v1/memories/{id}/restore", tag = "memories", params(("id" = uuid::Uuid, Path)),
     responses(
         (status = 200, description = "The memory, no longer archived", body = Memory),
-        (status = 404, description = "No such memory in this tenant", body = crate::error::ErrorBody)
+        (status = 404, description = "No such memory in this tenant", body = crate::api::error::ErrorBody)
     ))]
 async fn restore_memory(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     PathId(id): PathId,
-) -> Result<Json<Memory>, ApiError> {
-    Ok(Json(change(&state, &auth, id, Change::Restore).await?))
-}
-
-async fn load(state: &AppState, auth: &Auth) -> Result<TenantSettings, ApiError> {
-    tenants::settings(state.db.owner(), auth.tenant_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("tenant not found".to_owned()))
+) -> ApiResult<Json<Memory>> {
+    Ok(Json(lifecycle::change(&services, &tenant, id, Change::Restore).await?.into()))
 }
 
 /// The tenant's lifecycle settings.
 #[utoipa::path(get, path = "/api/v1/settings", tag = "settings",
     responses((status = 200, description = "The settings", body = TenantSettings)))]
-async fn get_settings(State(state): State<AppState>, auth: Auth) -> Result<Json<TenantSettings>, ApiError> {
-    Ok(Json(load(&state, &auth).await?))
+async fn get_settings(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<TenantSettings>> {
+    Ok(Json(lifecycle::settings(&services, &tenant).await?.into()))
 }
 
 /// Changes to the lifecycle settings; absent fields keep their value, `archive_retention_days: null`
@@ -121,30 +84,18 @@ pub struct SettingsPatch {
 #[utoipa::path(patch, path = "/api/v1/settings", tag = "settings", request_body = SettingsPatch,
     responses(
         (status = 200, description = "The settings now", body = TenantSettings),
-        (status = 400, description = "A value out of range", body = crate::error::ErrorBody),
-        (status = 403, description = "Key lacks the admin scope", body = crate::error::ErrorBody)
+        (status = 400, description = "A value out of range", body = crate::api::error::ErrorBody),
+        (status = 403, description = "Key lacks the admin scope", body = crate::api::error::ErrorBody)
     ))]
 async fn patch_settings(
-    State(state): State<AppState>,
-    Admin(auth): Admin,
+    State(services): State<AppState>,
+    Admin(tenant): Admin,
     ApiJson(patch): ApiJson<SettingsPatch>,
-) -> Result<Json<TenantSettings>, ApiError> {
-    let mut settings = load(&state, &auth).await?;
-    if let Some(on) = patch.forgetting_enabled {
-        settings.forgetting_enabled = on;
-    }
-    if let Some(days) = patch.forgetting_grace_days {
-        if !(0..=3650).contains(&days) {
-            return Err(bad("forgetting_grace_days", format!("must be between 0 and 3650 (got {days})")));
-        }
-        settings.forgetting_grace_days = days as i32;
-    }
-    if let Some(retention) = patch.archive_retention_days {
-        if let Some(days) = retention.filter(|d| !(1..=36500).contains(d)) {
-            return Err(bad("archive_retention_days", format!("must be between 1 and 36500, or null (got {days})")));
-        }
-        settings.archive_retention_days = retention.map(|d| d as i32);
-    }
-    tenants::set_settings(state.db.owner(), auth.tenant_id, &settings).await?;
-    Ok(Json(settings))
+) -> ApiResult<Json<TenantSettings>> {
+    let change = SettingsChange {
+        forgetting_enabled: patch.forgetting_enabled,
+        forgetting_grace_days: patch.forgetting_grace_days,
+        archive_retention_days: patch.archive_retention_days,
+    };
+    Ok(Json(lifecycle::update_settings(&services, &tenant, change).await?.into()))
 }

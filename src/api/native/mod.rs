@@ -1,14 +1,13 @@
-//! The native API under `/api/v1` (remem's paths; AutoMem's and SHODH's fields).
+//! The native API under `/api/v1`, one file per resource.
 
-pub(crate) mod consolidate;
+pub(crate) mod associations;
+pub(crate) mod consolidation;
 pub(crate) mod entities;
-pub(crate) mod graph;
 mod jobs;
 mod keys;
 pub(crate) mod lifecycle;
 pub(crate) mod memories;
 pub(crate) mod recall;
-pub(crate) mod remem;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -19,10 +18,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(memories::router())
         .merge(recall::router())
         .merge(keys::router())
-        .merge(graph::router())
+        .merge(associations::router())
         .merge(entities::router())
         .merge(jobs::router())
         .merge(lifecycle::router())
-        .merge(consolidate::router())
-        .merge(remem::router())
+        .merge(consolidation::router())
 }

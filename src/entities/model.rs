@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{dedupe, parse_type, Found, TYPES};
-use crate::llm::ChatModel;
+use crate::models::chat::ChatModel;
 
 const SYSTEM: &str = "You extract named entities from a short memory an AI agent stored. Answer with JSON \
 only, of the form {\"entities\": [{\"name\": \"...\", \"type\": \"...\"}]}. Types: person, organization, \

@@ -1,5 +1,5 @@
 //! An OpenAI-compatible `/v1/embeddings` client (OpenAI, Ollama, vLLM, TEI, LM Studio...): batches, and
-//! the timeouts and retries of [`crate::openai_compat`]; answers are checked for count and dimension.
+//! the timeouts and retries of [`crate::models::endpoint`]; answers are checked for count and dimension.
 
 use std::time::Duration;
 
@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{EmbedFuture, Embedder};
-use crate::openai_compat::Endpoint;
+use crate::models::endpoint::Endpoint;
 
 /// Settings of an OpenAI-compatible embedder.
 #[derive(Debug, Clone)]

@@ -9,7 +9,7 @@ use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::openai_compat::Endpoint;
+use super::endpoint::Endpoint;
 
 /// Settings of the chat model.
 #[derive(Debug, Clone)]

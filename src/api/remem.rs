@@ -1,5 +1,6 @@
-//! remem's routes on `/api/v1` that the resource files do not already serve: `POST /api/v1/memories/search`,
-//! connections (remem's name for associations) and stats. Each is a translation onto the native calls.
+//! remem's routes on `/api/v1` that the native resources do not already serve: `POST
+//! /api/v1/memories/search`, connections (remem's name for associations) and stats. Each translates
+//! remem's names onto the same use cases.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -12,16 +13,16 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::graph::{self, RelatedQuery};
-use super::memories::MAX_PAGE;
-use crate::api::extract::{ApiJson, ApiQuery};
-use crate::api::AppState;
-use crate::auth::{Auth, Writer};
-use crate::error::ApiError;
-use crate::recall::params::{self, bad, StringList};
-use crate::recall::{RecallParams, RecallRequest, RecallResponse};
-use crate::store::relations::{self, Association};
-use crate::store::stats::{self, TenantStats};
+use super::auth::Writer;
+use super::error::ApiResult;
+use super::extract::{parse_uuid, ApiJson, ApiQuery};
+use super::views::{Association, RecallResponse, TenantStats};
+use super::AppState;
+use crate::auth::Tenant;
+use crate::error::bad;
+use crate::recall::{RecallParams, RecallRequest};
+use crate::service::{associations, recall, stats};
+use crate::validate::StringList;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -64,20 +65,22 @@ pub struct SearchRequest {
 #[utoipa::path(post, path = "/api/v1/memories/search", tag = "recall", request_body = SearchRequest,
     responses(
         (status = 200, description = "Scored results", body = RecallResponse),
-        (status = 404, description = "`related_to` names no memory of this tenant", body = crate::error::ErrorBody)
+        (status = 404, description = "`related_to` names no memory of this tenant", body = crate::api::error::ErrorBody)
     ))]
 async fn search(
-    State(state): State<AppState>,
-    auth: Auth,
+    State(services): State<AppState>,
+    tenant: Tenant,
     ApiJson(body): ApiJson<SearchRequest>,
-) -> Result<Json<RecallResponse>, ApiError> {
+) -> ApiResult<Json<RecallResponse>> {
     if body.query.is_none() && body.related_to.is_none() {
-        return Err(bad("query", "is required (or related_to)"));
+        return Err(bad("query", "is required (or related_to)").into());
     }
     let mode = match body.search_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None => None,
         Some(m @ ("hybrid" | "semantic" | "keyword")) => Some(m.to_owned()),
-        Some(other) => return Err(bad("search_type", format!("must be hybrid, semantic or keyword (got {other:?})"))),
+        Some(other) => {
+            return Err(bad("search_type", format!("must be hybrid, semantic or keyword (got {other:?})")).into())
+        }
     };
     let params = RecallParams {
         query: body.query,
@@ -90,19 +93,8 @@ async fn search(
         max_importance: body.max_importance,
         ..RecallParams::default()
     };
-    let mut request = RecallRequest::parse(params, Utc::now())?;
-    if let Some(id) = body.related_to {
-        let query = RelatedQuery { limit: Some(graph::MAX_RELATED), ..RelatedQuery::default() };
-        let related = graph::related(&state, &auth, id, query).await.map_err(|e| {
-            if let ApiError::NotFound(m) = e {
-                ApiError::NotFound(format!("related_to: {m}"))
-            } else {
-                e
-            }
-        })?;
-        request.filter.only_ids = Some(related.related.iter().map(|r| r.memory.id).collect());
-    }
-    Ok(Json(state.recall(auth.tenant_id, request).await?))
+    let request = RecallRequest { related_to: body.related_to, ..RecallRequest::parse(params, Utc::now())? };
+    Ok(Json(recall::recall(&services, &tenant, request).await?.into()))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -146,7 +138,7 @@ impl From<Association> for Connection {
             target_id: a.memory2_id,
             relationship: a.rel_type,
             strength: a.strength,
-            properties: a.properties.0,
+            properties: a.properties,
             created_at: a.created_at,
         }
     }
@@ -156,20 +148,17 @@ impl From<Association> for Connection {
 #[utoipa::path(get, path = "/api/v1/connections", tag = "graph", params(ConnectionQuery),
     responses((status = 200, description = "A page of connections", body = ConnectionPage)))]
 async fn list_connections(
-    State(state): State<AppState>,
-    auth: Auth,
+    State(services): State<AppState>,
+    tenant: Tenant,
     ApiQuery(q): ApiQuery<ConnectionQuery>,
-) -> Result<Json<ConnectionPage>, ApiError> {
-    let (limit, offset) = params::page(q.limit, q.offset, MAX_PAGE, 50)?;
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let (page, total) = relations::list(&mut tx, q.memory_id, limit, offset).await?;
-    tx.commit().await?;
-    let has_more = offset + (page.len() as i64) < total;
+) -> ApiResult<Json<ConnectionPage>> {
+    let page = associations::list(&services, &tenant, q.memory_id, q.limit, q.offset).await?;
+    let has_more = page.has_more();
     Ok(Json(ConnectionPage {
-        connections: page.into_iter().map(Connection::from).collect(),
-        total,
-        limit,
-        offset,
+        connections: page.items.into_iter().map(|a| Connection::from(Association::from(a))).collect(),
+        total: page.total,
+        limit: page.limit,
+        offset: page.offset,
         has_more,
     }))
 }
@@ -191,27 +180,27 @@ pub struct ConnectionInput {
     pub properties: Option<Value>,
 }
 
+const CONNECTION_FIELDS: &[(&str, &str)] =
+    &[("memory1_id", "source_id"), ("memory2_id", "target_id"), ("type", "relationship")];
+
 /// Connect two memories (an association).
 #[utoipa::path(post, path = "/api/v1/connections", tag = "graph", request_body = ConnectionInput,
     responses(
         (status = 201, description = "Stored (or updated)", body = Connection),
-        (status = 403, description = "Key lacks the write scope", body = crate::error::ErrorBody),
-        (status = 404, description = "A memory does not exist in this tenant", body = crate::error::ErrorBody)
+        (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
+        (status = 404, description = "A memory does not exist in this tenant", body = crate::api::error::ErrorBody)
     ))]
 async fn create_connection(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     ApiJson(body): ApiJson<ConnectionInput>,
-) -> Result<(StatusCode, Json<Connection>), ApiError> {
+) -> ApiResult<(StatusCode, Json<Connection>)> {
     let association = json!({"memory1_id": body.source_id, "memory2_id": body.target_id,
         "type": body.relationship, "strength": body.strength, "properties": body.properties});
     let stored =
-        graph::associate(&state, &auth, &association).await.map_err(|e| e.with_field_names(CONNECTION_FIELDS))?;
-    Ok((StatusCode::CREATED, Json(stored.into())))
+        associations::associate(&services, &tenant, &association).await.map_err(|e| e.renamed(CONNECTION_FIELDS))?;
+    Ok((StatusCode::CREATED, Json(Association::from(stored).into())))
 }
-
-const CONNECTION_FIELDS: &[(&str, &str)] =
-    &[("memory1_id", "source_id"), ("memory2_id", "target_id"), ("type", "relationship")];
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ConnectionsDeleted {
@@ -227,39 +216,22 @@ pub struct ConnectionsDeleted {
     params(("src" = Uuid, Path, description = "Source memory"), ("dst" = Uuid, Path, description = "Target memory")),
     responses(
         (status = 200, description = "Deleted", body = ConnectionsDeleted),
-        (status = 403, description = "Key lacks the write scope", body = crate::error::ErrorBody),
-        (status = 404, description = "No connection from src to dst in this tenant", body = crate::error::ErrorBody)
+        (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
+        (status = 404, description = "No connection from src to dst in this tenant", body = crate::api::error::ErrorBody)
     ))]
 async fn delete_connection(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     Path((src, dst)): Path<(String, String)>,
-) -> Result<Json<ConnectionsDeleted>, ApiError> {
-    let parse = |field: &str, raw: &str| {
-        Uuid::parse_str(raw.trim())
-            .map_err(|_| bad(field, format!("not a valid UUID: {:?}", raw.chars().take(64).collect::<String>())))
-    };
-    let (source_id, target_id) = (parse("src", &src)?, parse("dst", &dst)?);
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let deleted_count = relations::delete_between(&mut tx, source_id, target_id).await?;
-    if deleted_count == 0 {
-        return Err(ApiError::not_found(format!("no connection from {source_id} to {target_id}")));
-    }
-    tx.commit().await?;
+) -> ApiResult<Json<ConnectionsDeleted>> {
+    let (source_id, target_id) = (parse_uuid("src", &src)?, parse_uuid("dst", &dst)?);
+    let deleted_count = associations::delete_between(&services, &tenant, source_id, target_id).await?;
     Ok(Json(ConnectionsDeleted { status: "success", source_id, target_id, deleted_count }))
-}
-
-/// The tenant's statistics (shared by every surface's stats).
-pub(crate) async fn load_stats(state: &AppState, auth: &Auth) -> Result<TenantStats, ApiError> {
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let stats = stats::tenant_stats(&mut tx).await?;
-    tx.commit().await?;
-    Ok(stats)
 }
 
 /// The tenant's memories in numbers.
 #[utoipa::path(get, path = "/api/v1/stats", tag = "memories",
     responses((status = 200, description = "Counts", body = TenantStats)))]
-async fn tenant_stats(State(state): State<AppState>, auth: Auth) -> Result<Json<TenantStats>, ApiError> {
-    Ok(Json(load_stats(&state, &auth).await?))
+async fn tenant_stats(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<TenantStats>> {
+    Ok(Json(stats::stats(&services, &tenant).await?.into()))
 }

@@ -16,24 +16,23 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::api::extract::{ApiJson, ApiQuery, PathId};
-use crate::api::health::{self, Health};
-use crate::api::native::consolidate::{self, ConsolidateRequest};
-use crate::api::native::memories::{self, required_tags, Duplicates, StoreOutcome};
-use crate::api::native::remem::load_stats;
-use crate::api::AppState;
-use crate::auth::{Auth, Writer};
-use crate::error::ApiError;
-use crate::memory::summarize::{self, SummaryMethod};
-use crate::memory::{Memory, MemoryInput, MemoryPatch};
-use crate::recall::params::{bad, bounded, StringList};
-use crate::recall::{RecallParams, RecallRequest};
-use crate::store::memories::ListFilter;
-use crate::store::stats::{self, TypeCount};
+use super::auth::Writer;
+use super::error::{keep_headers, ApiResult};
+use super::extract::{ApiJson, ApiQuery, PathId};
+use super::views::shodh::{ContextResponse, ScoredMemory};
+use super::views::{self, Health, Memory, TypeCount};
+use super::AppState;
+use crate::auth::Tenant;
+use crate::error::{bad, Error};
+use crate::memory::filter::{self, required_tags};
+use crate::memory::{ListFilter, MemoryInput, MemoryPatch};
+use crate::recall::{ContextParams, RecallParams, RecallRequest, MAX_LIMIT};
+use crate::service::consolidation::{self, ConsolidateParams, Requested};
+use crate::service::memories::{self, Duplicates};
+use crate::service::{health, recall, stats};
+use crate::validate::{self, StringList};
 
 const TAG: &str = "shodh";
-/// Most tags `/api/tags` lists.
-const MAX_TAGS_LISTED: i64 = 10_000;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -92,7 +91,7 @@ async fn shodh_errors(response: Response) -> Response {
         details: json!({"status": status.as_u16()}),
         existing_id: envelope["existing_id"].as_str().and_then(|s| s.parse().ok()),
     };
-    crate::api::keep_headers(&parts, (status, Json(error)).into_response())
+    keep_headers(&parts, (status, Json(error)).into_response())
 }
 
 /// `201` of `/api/remember`.
@@ -131,19 +130,17 @@ const DEFAULT_TYPE: &str = "Observation";
         (status = 409, description = "Duplicate memory exists; `existing_id` names it", body = ShodhError)
     ))]
 async fn remember(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     ApiJson(mut input): ApiJson<MemoryInput>,
-) -> Result<(StatusCode, Json<Remembered>), ApiError> {
+) -> ApiResult<(StatusCode, Json<Remembered>)> {
     input.kind.get_or_insert_with(|| DEFAULT_TYPE.to_owned());
-    let outcome = memories::store(&state, &auth, input, Duplicates::Reject).await.map_err(|err| match err {
-        ApiError::Conflict { existing_id, .. } => {
-            ApiError::Conflict { message: "Memory already exists".into(), existing_id }
-        }
+    let outcome = memories::store(&services, &tenant, input, Duplicates::Reject).await.map_err(|err| match err {
+        Error::Conflict { existing_id, .. } => Error::Conflict { message: "Memory already exists".into(), existing_id },
         other => other,
     })?;
-    let (StoreOutcome::Stored(m) | StoreOutcome::Existing(m)) = outcome;
-    Ok((StatusCode::CREATED, Json(Remembered { success: true, id: m.id, content_hash: m.content_hash })))
+    let m = outcome.memory();
+    Ok((StatusCode::CREATED, Json(Remembered { success: true, id: m.id, content_hash: m.content_hash.clone() })))
 }
 
 /// SHODH's recall body.
@@ -178,27 +175,6 @@ pub struct ShodhRecallRequest {
     /// `en` or `de` (default `de`): the summary's language when a chat model writes it (an extractive
     /// summary keeps the memories' own words).
     pub language: Option<String>,
-}
-
-/// A recalled memory: the memory and its scores.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ScoredMemory {
-    #[serde(flatten)]
-    pub memory: Memory,
-    /// Semantic similarity to the query, 0..=1 (0 when found by keywords or association only).
-    pub similarity_score: f64,
-    /// The combined score used for ranking, 0..=1.
-    pub relevance_score: f64,
-}
-
-impl From<crate::recall::RecallHit> for ScoredMemory {
-    fn from(hit: crate::recall::RecallHit) -> Self {
-        Self {
-            similarity_score: hit.score_components.semantic.unwrap_or(0.0),
-            relevance_score: hit.score,
-            memory: hit.memory,
-        }
-    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -242,22 +218,24 @@ pub struct ShodhRecallResponse {
         (status = 400, description = "Invalid request", body = ShodhError)
     ))]
 async fn recall_memories(
-    State(state): State<AppState>,
-    auth: Auth,
+    State(services): State<AppState>,
+    tenant: Tenant,
     ApiJson(body): ApiJson<ShodhRecallRequest>,
-) -> Result<Json<ShodhRecallResponse>, ApiError> {
+) -> ApiResult<Json<ShodhRecallResponse>> {
     let query = body.query.clone().filter(|q| !q.trim().is_empty()).ok_or_else(|| bad("query", "is required"))?;
     let mode = match body.mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None => None,
         Some(m @ ("hybrid" | "semantic" | "associative")) => Some(m.to_owned()),
-        Some(other) => return Err(bad("mode", format!("must be semantic, associative or hybrid (got {other:?})"))),
+        Some(other) => {
+            return Err(bad("mode", format!("must be semantic, associative or hybrid (got {other:?})")).into())
+        }
     };
     let language = match body.language.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None | Some("de") => "de",
         Some("en") => "en",
-        Some(other) => return Err(bad("language", format!("must be en or de (got {other:?})"))),
+        Some(other) => return Err(bad("language", format!("must be en or de (got {other:?})")).into()),
     };
-    let limit = bounded("limit", body.limit, 1, crate::recall::MAX_LIMIT, 5)?;
+    let limit = validate::bounded("limit", body.limit, 1, MAX_LIMIT, 5)?;
     // SHODH's names for the native fields an error may name: the alias the caller used.
     let names = [
         ("types", "memory_types"),
@@ -284,13 +262,10 @@ async fn recall_memories(
         until: body.to.or(body.until).or(body.before),
         ..RecallParams::default()
     };
-    let request = RecallRequest::parse(params, Utc::now()).map_err(|e| e.with_field_names(&names))?;
-    let answer = state.recall(auth.tenant_id, request).await?;
+    let request = RecallRequest::parse(params, Utc::now()).map_err(|e| e.renamed(&names))?;
+    let answer = recall::recall(&services, &tenant, request).await?;
     let summary = match body.summarize.unwrap_or(false) {
-        true => {
-            let contents: Vec<&str> = answer.results.iter().map(|h| h.memory.content.as_str()).collect();
-            summarize::of_results(&contents, language, state.llm.as_deref()).await
-        }
+        true => recall::summarize_hits(&services, &answer.results, language).await,
         false => None,
     };
     let memories: Vec<ScoredMemory> = answer.results.into_iter().map(ScoredMemory::from).collect();
@@ -300,7 +275,7 @@ async fn recall_memories(
         query: Some(query),
         mode: Some(answer.mode),
         notice: answer.notice,
-        summary_method: summary.as_ref().map(|(_, m)| SummaryMethod::as_str(*m)),
+        summary_method: summary.as_ref().map(|(_, m)| m.as_str()),
         summary: summary.map(|(s, _)| s),
     }))
 }
@@ -323,18 +298,18 @@ pub struct TagsRequest {
         (status = 400, description = "No tags", body = ShodhError)
     ))]
 async fn recall_by_tags(
-    State(state): State<AppState>,
-    auth: Auth,
+    State(services): State<AppState>,
+    tenant: Tenant,
     ApiJson(body): ApiJson<TagsRequest>,
-) -> Result<Json<ShodhRecallResponse>, ApiError> {
+) -> ApiResult<Json<ShodhRecallResponse>> {
     let tags = required_tags(&body.tags.0)?;
-    let limit = bounded("limit", body.limit, 1, 100, 20)?;
+    let limit = validate::bounded("limit", body.limit, 1, 100, 20)?;
     let filter = ListFilter { tags, ..ListFilter::default() };
-    let page = memories::list(&state, &auth, &filter, limit, 0).await?;
+    let page = memories::list(&services, &tenant, &filter, limit, 0).await?;
     let memories: Vec<ScoredMemory> = page
-        .memories
+        .items
         .into_iter()
-        .map(|memory| ScoredMemory { memory, similarity_score: 0.0, relevance_score: 1.0 })
+        .map(|memory| ScoredMemory { memory: memory.into(), similarity_score: 0.0, relevance_score: 1.0 })
         .collect();
     Ok(Json(ShodhRecallResponse {
         count: memories.len(),
@@ -347,89 +322,22 @@ async fn recall_by_tags(
     }))
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"context": "I'm working on the authentication system", "max_results": 5, "auto_ingest": true}))]
-pub struct ContextRequest {
-    /// The current conversation context or user message (1..=2000 characters when ingested; the first 1000
-    /// characters are searched).
-    pub context: Option<String>,
-    /// 1..=20, default 5.
-    pub max_results: Option<i64>,
-    /// Store the context as a Conversation memory (default true).
-    pub auto_ingest: Option<bool>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ContextResponse {
-    pub surfaced_memories: Vec<ScoredMemory>,
-    pub count: usize,
-    /// Whether the context was stored (false when it was already stored or `auto_ingest` is off).
-    pub ingested: bool,
-    /// The Conversation memory holding the context (the existing one when it was already stored).
-    pub ingested_id: Option<Uuid>,
-}
-
-/// Surface memories relevant to the conversation, and optionally ingest it (proactive context).
-pub(crate) async fn surface(
-    state: &AppState,
-    auth: &Auth,
-    context: Option<String>,
-    max_results: Option<i64>,
-    auto_ingest: bool,
-) -> Result<ContextResponse, ApiError> {
-    let context =
-        context.map(|c| c.trim().to_owned()).filter(|c| !c.is_empty()).ok_or_else(|| bad("context", "is required"))?;
-    let limit = bounded("max_results", max_results, 1, 20, 5)?;
-    if auto_ingest {
-        auth.require(crate::auth::Scope::Write)?;
-        // Checked before anything runs: a context too long to store must not count accesses first.
-        let chars = context.chars().count();
-        if chars > crate::memory::MAX_CONTENT_CHARS {
-            return Err(bad(
-                "context",
-                format!("must be at most {} characters to be ingested (got {chars})", crate::memory::MAX_CONTENT_CHARS),
-            ));
-        }
-    }
-    let query: String = context.chars().take(crate::recall::MAX_QUERY_CHARS).collect();
-    let params = RecallParams { query: Some(query), limit: Some(limit), ..RecallParams::default() };
-    let answer = state.recall(auth.tenant_id, RecallRequest::parse(params, Utc::now())?).await?;
-    let surfaced: Vec<ScoredMemory> = answer.results.into_iter().map(ScoredMemory::from).collect();
-    let (ingested, ingested_id) = match auto_ingest {
-        false => (false, None),
-        true => {
-            let input = MemoryInput {
-                content: Some(context),
-                kind: Some("Conversation".into()),
-                source_type: Some("user".into()),
-                ..MemoryInput::default()
-            };
-            match memories::store(state, auth, input, Duplicates::Reuse).await {
-                Ok(StoreOutcome::Stored(m)) => (true, Some(m.id)),
-                Ok(StoreOutcome::Existing(m)) => (false, Some(m.id)),
-                Err(err) => return Err(err.with_field_names(&[("content", "context")])),
-            }
-        }
-    };
-    Ok(ContextResponse { count: surfaced.len(), surfaced_memories: surfaced, ingested, ingested_id })
-}
-
 /// Proactive context surfacing (SHODH).
 ///
 /// Recalls the memories most relevant to the context (hybrid), then, with `auto_ingest` (default), stores
 /// the context as a Conversation memory so later turns can find it. The recall runs before the store, so a
 /// new context does not surface itself.
-#[utoipa::path(post, path = "/api/context", tag = TAG, request_body = ContextRequest,
+#[utoipa::path(post, path = "/api/context", tag = TAG, request_body = ContextParams,
     responses(
         (status = 200, description = "Surfaced memories", body = ContextResponse),
         (status = 400, description = "Missing or over-long context", body = ShodhError)
     ))]
 async fn proactive_context(
-    State(state): State<AppState>,
-    auth: Auth,
-    ApiJson(body): ApiJson<ContextRequest>,
-) -> Result<Json<ContextResponse>, ApiError> {
-    Ok(Json(surface(&state, &auth, body.context, body.max_results, body.auto_ingest.unwrap_or(true)).await?))
+    State(services): State<AppState>,
+    tenant: Tenant,
+    ApiJson(params): ApiJson<ContextParams>,
+) -> ApiResult<Json<ContextResponse>> {
+    Ok(Json(recall::context(&services, &tenant, params).await?.into()))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -446,11 +354,11 @@ pub struct Forgotten {
         (status = 404, description = "Memory not found", body = ShodhError)
     ))]
 async fn forget(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     PathId(id): PathId,
-) -> Result<Json<Forgotten>, ApiError> {
-    memories::delete(&state, &auth, id).await?;
+) -> ApiResult<Json<Forgotten>> {
+    memories::delete(&services, &tenant, id).await?;
     Ok(Json(Forgotten { success: true, deleted: true }))
 }
 
@@ -466,12 +374,12 @@ pub struct ForgottenByTags {
     request_body(content = TagsRequest, example = json!({"tags": ["scratch"]})),
     responses((status = 200, description = "Deletion result", body = ForgottenByTags)))]
 async fn forget_by_tags(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     ApiJson(body): ApiJson<TagsRequest>,
-) -> Result<Json<ForgottenByTags>, ApiError> {
-    let deleted = memories::remove_by_tag(&state, &auth, &body.tags.0).await?;
-    Ok(Json(ForgottenByTags { success: true, deleted_count: deleted.deleted_count }))
+) -> ApiResult<Json<ForgottenByTags>> {
+    let (_, deleted_count) = memories::remove_by_tag(&services, &tenant, &body.tags.0).await?;
+    Ok(Json(ForgottenByTags { success: true, deleted_count }))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -499,15 +407,15 @@ pub struct ShodhMemoryList {
 #[utoipa::path(get, path = "/api/memories", tag = TAG, params(ShodhListQuery),
     responses((status = 200, description = "List of memories", body = ShodhMemoryList)))]
 async fn list_memories(
-    State(state): State<AppState>,
-    auth: Auth,
+    State(services): State<AppState>,
+    tenant: Tenant,
     ApiQuery(q): ApiQuery<ShodhListQuery>,
-) -> Result<Json<ShodhMemoryList>, ApiError> {
-    let (limit, offset) = crate::recall::params::page(q.limit, q.offset, 100, 20)?;
-    let kinds = crate::recall::params::kinds("type", &q.kind.into_iter().collect::<Vec<_>>())?;
+) -> ApiResult<Json<ShodhMemoryList>> {
+    let (limit, offset) = validate::page(q.limit, q.offset, 100, 20)?;
+    let kinds = filter::kinds("type", &q.kind.into_iter().collect::<Vec<_>>())?;
     let filter = ListFilter { kinds, ..ListFilter::default() };
-    let page = memories::list(&state, &auth, &filter, limit, offset).await?;
-    Ok(Json(ShodhMemoryList { count: page.memories.len(), memories: page.memories, total: page.total }))
+    let page = memories::list(&services, &tenant, &filter, limit, offset).await?;
+    Ok(Json(ShodhMemoryList { count: page.items.len(), memories: views::memories(page.items), total: page.total }))
 }
 
 /// Get a memory (SHODH).
@@ -516,8 +424,8 @@ async fn list_memories(
         (status = 200, description = "Memory details", body = Memory),
         (status = 404, description = "Memory not found", body = ShodhError)
     ))]
-async fn get_memory(State(state): State<AppState>, auth: Auth, PathId(id): PathId) -> Result<Json<Memory>, ApiError> {
-    Ok(Json(memories::get(&state, &auth, id).await?))
+async fn get_memory(State(services): State<AppState>, tenant: Tenant, PathId(id): PathId) -> ApiResult<Json<Memory>> {
+    Ok(Json(memories::get(&services, &tenant, id).await?.into()))
 }
 
 /// SHODH's update: tags, classification, metadata, quality score; never content.
@@ -546,11 +454,11 @@ pub struct ShodhPatch {
         (status = 404, description = "Memory not found", body = ShodhError)
     ))]
 async fn patch_memory(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     PathId(id): PathId,
     ApiJson(body): ApiJson<ShodhPatch>,
-) -> Result<Json<Memory>, ApiError> {
+) -> ApiResult<Json<Memory>> {
     let patch = MemoryPatch {
         tags: body.tags,
         kind: body.memory_type,
@@ -559,8 +467,8 @@ async fn patch_memory(
         ..MemoryPatch::default()
     };
     let updated =
-        memories::update(&state, &auth, id, patch).await.map_err(|e| e.with_field_names(&[("type", "memory_type")]))?;
-    Ok(Json(updated))
+        memories::update(&services, &tenant, id, patch).await.map_err(|e| e.renamed(&[("type", "memory_type")]))?;
+    Ok(Json(updated.into()))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -586,22 +494,26 @@ pub struct ShodhConsolidated {
 #[utoipa::path(post, path = "/api/consolidate", tag = TAG, request_body = ShodhConsolidateRequest,
     responses(
         (status = 200, description = "Consolidation result", body = ShodhConsolidated),
+        (status = 202, description = "Still running; the run's id", body = views::ConsolidationQueued),
         (status = 400, description = "Missing or unknown time_horizon", body = ShodhError)
     ))]
 async fn consolidate_memories(
-    State(state): State<AppState>,
-    Writer(auth): Writer,
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
     ApiJson(body): ApiJson<ShodhConsolidateRequest>,
-) -> Result<Json<ShodhConsolidated>, ApiError> {
+) -> ApiResult<Response> {
     let horizon = body.time_horizon.ok_or_else(|| bad("time_horizon", "is required"))?;
-    let request = ConsolidateRequest { time_horizon: Some(horizon), mode: None, dry_run: None };
-    let done = consolidate::run(&state, &auth, request).await?;
-    Ok(Json(ShodhConsolidated {
-        success: true,
-        processed: done.report.processed,
-        archived: done.report.archived,
-        associations_created: done.report.associations_created,
-    }))
+    let request = ConsolidateParams { time_horizon: Some(horizon), mode: None, dry_run: None }.parse()?;
+    Ok(match consolidation::request(&services, &tenant, request).await? {
+        Requested::Done { report, .. } => Json(ShodhConsolidated {
+            success: true,
+            processed: report.processed,
+            archived: report.archived,
+            associations_created: report.associations_created,
+        })
+        .into_response(),
+        pending @ Requested::Pending(_) => views::consolidated(pending),
+    })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -619,12 +531,12 @@ pub struct ShodhStats {
 
 /// Memory statistics (SHODH).
 #[utoipa::path(get, path = "/api/stats", tag = TAG, responses((status = 200, description = "Statistics", body = ShodhStats)))]
-async fn memory_stats(State(state): State<AppState>, auth: Auth) -> Result<Json<ShodhStats>, ApiError> {
-    let s = load_stats(&state, &auth).await?;
+async fn memory_stats(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<ShodhStats>> {
+    let s = stats::stats(&services, &tenant).await?;
     Ok(Json(ShodhStats {
         total_memories: s.total_memories,
         memories_last_7_days: s.memories_last_7_days,
-        by_type: s.by_type,
+        by_type: views::type_counts(s.by_type),
         database: "postgresql",
         vector_store: "pgvector",
     }))
@@ -641,10 +553,8 @@ pub struct TagList {
 
 /// All tags on the tenant's memories (SHODH).
 #[utoipa::path(get, path = "/api/tags", tag = TAG, responses((status = 200, description = "List of tags", body = TagList)))]
-async fn list_tags(State(state): State<AppState>, auth: Auth) -> Result<Json<TagList>, ApiError> {
-    let mut tx = state.db.begin_tenant(auth.tenant_id).await?;
-    let (tags, count) = stats::tags(&mut tx, MAX_TAGS_LISTED).await?;
-    tx.commit().await?;
+async fn list_tags(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<TagList>> {
+    let (tags, count) = stats::tags(&services, &tenant).await?;
     Ok(Json(TagList { tags, count }))
 }
 
@@ -654,7 +564,8 @@ async fn list_tags(State(state): State<AppState>, auth: Auth) -> Result<Json<Tag
         (status = 200, description = "Service is healthy", body = Health),
         (status = 503, description = "Database unreachable", body = Health)
     ))]
-async fn health_check(State(state): State<AppState>) -> (StatusCode, Json<Health>) {
-    let (status, body) = health::check(&state).await;
-    (status, Json(body))
+async fn health_check(State(services): State<AppState>) -> (StatusCode, Json<Health>) {
+    let checked = health::check(&services).await;
+    let status = if checked.database { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    (status, Json(checked.into()))
 }

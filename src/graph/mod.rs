@@ -1,5 +1,21 @@
-//! The knowledge graph's vocabulary: relation types, which of them users may author, and the names other
-//! systems use for them. Storage and traversal SQL live in `store::relations`.
+//! The knowledge graph's vocabulary and inputs: relation types, which of them users may author, the names
+//! other systems use for them ([`canonical`]), and the parsing of associations and walks
+//! ([`association`]). Storage and traversal SQL live in `store::relations`; the use cases in
+//! `service::associations`.
+
+pub mod association;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::types::Json;
+use uuid::Uuid;
+
+use crate::memory::Memory;
+
+pub use association::{
+    AssociationInput, NewAssociation, RelatedParams, Walk, DEFAULT_RELATED, DEFAULT_STRENGTH, MAX_BATCH, MAX_DEPTH,
+    MAX_RELATED,
+};
 
 /// Types a user (or client) may create: AutoMem's set.
 pub const AUTHORABLE: &[&str] = &[
@@ -15,6 +31,46 @@ pub const AUTHORABLE: &[&str] = &[
     "DERIVED_FROM",
     "PART_OF",
 ];
+
+/// A typed, weighted edge `memory1_id → memory2_id`.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Association {
+    pub id: Uuid,
+    /// The source memory.
+    pub memory1_id: Uuid,
+    /// The target memory.
+    pub memory2_id: Uuid,
+    #[sqlx(rename = "rel_type")]
+    pub rel_type: String,
+    pub strength: f32,
+    pub properties: Json<Value>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// One step of a traversal path.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct PathStep {
+    pub association_id: Uuid,
+    pub from: Uuid,
+    pub to: Uuid,
+    #[serde(rename = "type")]
+    pub rel_type: String,
+    pub strength: f64,
+}
+
+/// A memory reached by traversal.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Reached {
+    #[sqlx(flatten)]
+    pub memory: Memory,
+    pub depth: i32,
+    pub path_strength: f64,
+    pub path: Json<Vec<PathStep>>,
+}
+
+/// Relation types that mark the source memory as replaced by the target (supersede mode).
+pub const SUPERSEDING: [&str; 2] = ["INVALIDATED_BY", "EVOLVED_INTO"];
 
 /// Types only the service creates (enrichment, episodes, consolidation): readable and filterable.
 pub const SYSTEM: &[&str] = &["SIMILAR_TO", "PRECEDED_BY", "DISCOVERED", "SUMMARIZES"];

@@ -1,4 +1,7 @@
 //! The `cairn` commands. Logs go to stderr, so `--json` output on stdout is exactly one JSON value.
+//! `mcp_stdio` is the bridge behind `cairn mcp --stdio`.
+
+pub mod mcp_stdio;
 
 use std::process::ExitCode;
 
@@ -7,7 +10,8 @@ use chrono::Utc;
 use serde_json::json;
 
 use crate::config::{AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, KeyCommand, LogFormat, TenantCommand};
-use crate::embed::EmbedderSlot;
+use crate::jobs::Workers;
+use crate::models::embed::EmbedderSlot;
 use crate::server::{shutdown_signal, Application};
 use crate::store::{tenants, Db};
 use crate::{auth, jobs};
@@ -45,30 +49,15 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => {
             let app = Application::build(&args.db, args.app, args.listen).await?;
-            tracing::info!(addr = %app.local_addr(), version = crate::VERSION, "cairn serving");
-            let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
-            let (db, embedder) = (app.state().db.clone(), app.state().embedder.clone());
-            let extractor = jobs::enrich::Extractor::from_config(&app.state().config)?;
-            let mut stop_workers = stop_rx.clone();
-            let workers = tokio::spawn(async move {
-                jobs::run_workers(db, embedder, extractor, async move {
-                    let _ = stop_workers.changed().await;
-                })
-                .await
-            });
-            let served = app.run(shutdown_signal()).await;
-            drop(stop_tx);
-            let _ = workers.await;
-            served
+            tracing::info!(addr = %app.local_addr(), version = crate::VERSION, workers = ?args.workers, "cairn serving");
+            app.run_with_workers(args.workers, shutdown_signal()).await
         }
         Command::Worker(args) => {
-            let db = connect(&args.db).await?;
-            db.check_app_role().await?;
-            db.check_embedding_dimension(args.app.embedding_dim).await?;
             let embedder = EmbedderSlot::from_config(&args.app)?;
-            let extractor = jobs::enrich::Extractor::from_config(&args.app)?;
-            tracing::info!("cairn workers running");
-            jobs::run_workers(db, embedder, extractor, shutdown_signal()).await;
+            let services = crate::server::services(&args.db, args.app, embedder).await?;
+            let extractor = jobs::enrich::Extractor::from_config(&services.config)?;
+            tracing::info!(queues = ?args.queues, "cairn workers running");
+            jobs::run_workers(services, extractor, args.queues, shutdown_signal()).await;
             Ok(())
         }
         Command::Migrate(db) => {
@@ -89,7 +78,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
                 bail!("cairn mcp needs --stdio (the HTTP server already serves MCP at /mcp)");
             }
             tracing::info!(url = %url, "bridging MCP on stdio");
-            crate::mcp_stdio::run(crate::mcp_stdio::Bridge::new(&url, key)?).await
+            mcp_stdio::run(mcp_stdio::Bridge::new(&url, key)?).await
         }
         Command::Tenant(command) => tenant(command).await,
         Command::Key(command) => key(command).await,
@@ -126,6 +115,8 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
             let db = connect(&db).await?;
             let all = tenants::list_tenants(db.owner()).await?;
             if json {
+                let all: Vec<_> =
+                    all.iter().map(|t| json!({"id": t.id, "name": t.name, "created_at": t.created_at})).collect();
                 println!("{}", serde_json::to_string(&all)?);
             } else {
                 for t in all {
@@ -175,6 +166,14 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
             let db = connect(&db).await?;
             let keys = tenants::list_keys(db.owner(), tenant).await?;
             if json {
+                let keys: Vec<_> = keys
+                    .iter()
+                    .map(|k| {
+                        json!({"id": k.id, "tenant_id": k.tenant_id, "prefix": k.prefix, "name": k.name,
+                            "scopes": k.scopes, "created_at": k.created_at, "expires_at": k.expires_at,
+                            "revoked_at": k.revoked_at, "last_used_at": k.last_used_at})
+                    })
+                    .collect();
                 println!("{}", serde_json::to_string(&keys)?);
             } else {
                 for k in keys {
@@ -208,22 +207,16 @@ async fn eval_locomo(
         let db = connect(db_args).await?;
         return locomo::run(&db, EvalOptions { data, url: url.trim_end_matches('/'), mode, keep_tenants }).await;
     }
-    let extractor = jobs::enrich::Extractor::from_config(&app)?;
     let application = Application::build(db_args, app, "127.0.0.1:0".parse()?).await?;
     let url = format!("http://{}", application.local_addr());
-    let (db, embedder) = (application.state().db.clone(), application.state().embedder.clone());
-    let (stop, stopped) = tokio::sync::watch::channel(());
-    let (mut stop_server, mut stop_workers) = (stopped.clone(), stopped);
-    let server = tokio::spawn(application.run(async move {
-        let _ = stop_server.changed().await;
-    }));
-    let workers = tokio::spawn(jobs::run_workers(db.clone(), embedder, extractor, async move {
-        let _ = stop_workers.changed().await;
+    let db = application.services().db.clone();
+    let (stop, mut stopped) = tokio::sync::watch::channel(());
+    let server = tokio::spawn(application.run_with_workers(Workers::All, async move {
+        let _ = stopped.changed().await;
     }));
     let outcome = locomo::run(&db, EvalOptions { data, url: &url, mode, keep_tenants }).await;
     drop(stop);
     let _ = server.await;
-    let _ = workers.await;
     outcome
 }
 
@@ -234,7 +227,7 @@ async fn reembed(tenant: Option<uuid::Uuid>, db_args: &DbArgs, app: &AppArgs) ->
     }
     let db = connect(db_args).await?;
     let dir = app.model_dir();
-    let model = tokio::task::spawn_blocking(move || crate::embed::local::LocalEmbedder::load(&dir)).await??;
+    let model = tokio::task::spawn_blocking(move || crate::models::embed::local::LocalEmbedder::load(&dir)).await??;
     if model.dimension() != app.embedding_dim {
         bail!(
             "the model produces {}-dimensional vectors; the deployment is configured for {}",
@@ -242,7 +235,7 @@ async fn reembed(tenant: Option<uuid::Uuid>, db_args: &DbArgs, app: &AppArgs) ->
             app.embedding_dim
         );
     }
-    let model = crate::embed::LocalModel::new(model);
+    let model = crate::models::embed::LocalModel::new(model);
     let tenant_ids = match tenant {
         Some(id) if tenants::tenant_exists(db.owner(), id).await? => vec![id],
         Some(id) => bail!("no tenant with id {id}"),
@@ -264,6 +257,6 @@ async fn reembed(tenant: Option<uuid::Uuid>, db_args: &DbArgs, app: &AppArgs) ->
         written += jobs::embed::reembed_tenant(&db, &model, id, |n| bar.inc(n as u64)).await?;
     }
     bar.finish();
-    eprintln!("re-embedded {written} of {total} memories with {}", crate::embed::Embedder::model(&model));
+    eprintln!("re-embedded {written} of {total} memories with {}", crate::models::embed::Embedder::model(&model));
     Ok(())
 }

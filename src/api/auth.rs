@@ -1,0 +1,88 @@
+//! Reading a key off a request: `Authorization: Bearer`, `X-API-Key`, `X-Admin-Token` (AutoMem's admin
+//! routes) or `?api_key=`, verified into the [`Tenant`] context the use cases take. [`Writer`] and
+//! [`Admin`] refuse a key without the scope before the body is read.
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap};
+use serde::Deserialize;
+
+use super::error::ApiError;
+use crate::auth::{Scope, Tenant};
+use crate::error::Error;
+use crate::service::Services;
+
+#[derive(Deserialize)]
+struct KeyQuery {
+    api_key: Option<String>,
+}
+
+/// The presented key, from the first of: `Authorization: Bearer`, `X-API-Key`, `X-Admin-Token`, `?api_key=`.
+fn presented_key(headers: &HeaderMap, query: Option<&str>) -> Result<Option<String>, Error> {
+    if let Some(value) = headers.get(header::AUTHORIZATION) {
+        let value = value.to_str().unwrap_or_default().trim();
+        let token = value
+            .split_once(' ')
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim())
+            .filter(|token| !token.is_empty())
+            .ok_or_else(|| Error::Unauthenticated("Authorization header must be \"Bearer <API key>\"".into()))?;
+        return Ok(Some(token.to_owned()));
+    }
+    for name in ["x-api-key", "x-admin-token"] {
+        if let Some(value) = headers.get(name) {
+            let value = value.to_str().unwrap_or_default().trim();
+            if !value.is_empty() {
+                return Ok(Some(value.to_owned()));
+            }
+        }
+    }
+    let from_query = query
+        .and_then(|q| serde_html_form::from_str::<KeyQuery>(q).ok())
+        .and_then(|q| q.api_key)
+        .filter(|k| !k.trim().is_empty());
+    Ok(from_query)
+}
+
+/// The tenant context of a request's key.
+pub async fn tenant_of(parts: &Parts, services: &Services) -> Result<Tenant, Error> {
+    let key = presented_key(&parts.headers, parts.uri.query())?.ok_or_else(|| {
+        Error::Unauthenticated(
+            "missing API key: send \"Authorization: Bearer <key>\", \"X-API-Key\" or ?api_key=".into(),
+        )
+    })?;
+    let tenant = services.keys.verify(&key).await?;
+    tracing::Span::current().record("tenant_id", tracing::field::display(tenant.id));
+    Ok(tenant)
+}
+
+impl FromRequestParts<Services> for Tenant {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, services: &Services) -> Result<Self, Self::Rejection> {
+        Ok(tenant_of(parts, services).await?)
+    }
+}
+
+/// A [`Tenant`] whose key has the `write` scope (else 403, before the body is read).
+pub struct Writer(pub Tenant);
+
+/// A [`Tenant`] whose key has the `admin` scope (else 403).
+pub struct Admin(pub Tenant);
+
+macro_rules! scoped_extractor {
+    ($name:ident, $scope:expr) => {
+        impl FromRequestParts<Services> for $name {
+            type Rejection = ApiError;
+
+            async fn from_request_parts(parts: &mut Parts, services: &Services) -> Result<Self, Self::Rejection> {
+                let tenant = tenant_of(parts, services).await?;
+                tenant.require($scope)?;
+                Ok(Self(tenant))
+            }
+        }
+    };
+}
+
+scoped_extractor!(Writer, Scope::Write);
+scoped_extractor!(Admin, Scope::Admin);

@@ -1,0 +1,55 @@
+//! The consolidation job (queue `cairn::consolidate`): executes one recorded run (asked for by hand through
+//! the API, or by the schedule). A second delivery finds the run finished and does nothing; after its last
+//! attempt the run is marked failed, so a request waiting for it stops waiting.
+
+use std::sync::Arc;
+
+use apalis::prelude::{Attempt, Data, Error as JobError};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::Error;
+use crate::service::consolidation;
+use crate::store::{queue, Db, TenantTx};
+
+/// The queue's stable name.
+pub const QUEUE: &str = "cairn::consolidate";
+pub const MAX_ATTEMPTS: usize = 3;
+
+/// The job's payload.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ConsolidateJob {
+    pub tenant_id: Uuid,
+    pub run_id: Uuid,
+}
+
+/// Enqueues the run `run_id` in the caller's tenant transaction (the one that recorded it).
+pub async fn enqueue(tx: &mut TenantTx, run_id: Uuid) -> Result<(), Error> {
+    queue::enqueue(tx, QUEUE, serde_json::json!({ "run_id": run_id }), MAX_ATTEMPTS).await
+}
+
+/// Runs one delivery: Ok when done (or given up after the last attempt, the run marked failed), Err when
+/// it should be retried.
+pub async fn process(db: &Db, job: &ConsolidateJob, attempt: usize) -> Result<(), String> {
+    let Err(err) = consolidation::execute(db, job.tenant_id, job.run_id).await else { return Ok(()) };
+    let last = attempt + 1 >= MAX_ATTEMPTS;
+    tracing::warn!(tenant_id = %job.tenant_id, run_id = %job.run_id, attempt, last, error = ?err, "consolidation failed");
+    if last {
+        if let Err(record) = consolidation::fail(db, job.tenant_id, job.run_id, &err.to_string()).await {
+            tracing::warn!(error = %record, "could not record the consolidation failure");
+        }
+        return Ok(());
+    }
+    Err(err.to_string())
+}
+
+/// The apalis handler.
+pub async fn handle(job: ConsolidateJob, db: Data<Arc<Db>>, attempt: Attempt) -> Result<(), JobError> {
+    match process(&db, &job, attempt.current()).await {
+        Ok(()) => Ok(()),
+        Err(message) => {
+            tokio::time::sleep(super::embed::backoff(attempt.current())).await;
+            Err(JobError::Failed(Arc::new(message.into())))
+        }
+    }
+}

@@ -1,0 +1,28 @@
+//! Retention (periodic queue `cairn::retention`, hourly by default): deletes for good the memories archived
+//! longer than their tenant's `archive_retention_days` (off unless a tenant sets it), and forgets the
+//! periodic jobs' claims of past periods.
+
+use std::sync::Arc;
+
+use apalis::prelude::{Data, Error as JobError};
+use chrono::{Duration, Utc};
+
+use super::clock::{self, Tick};
+use crate::service::lifecycle::{self, Rules};
+use crate::store::{queue, Db};
+
+/// The queue's stable name.
+pub const QUEUE: &str = "cairn::retention";
+/// How long the claims of past periods are kept.
+pub const CLAIMS_KEPT: Duration = Duration::days(7);
+
+/// The apalis handler of the periodic job.
+pub async fn handle(_tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
+    let now = Utc::now();
+    let report = lifecycle::apply(&db, now, Rules::RETENTION).await.map_err(|e| clock::failed("retention", e))?;
+    if report.purged > 0 {
+        tracing::info!(purged = report.purged, "deleted memories past their archive retention");
+    }
+    queue::prune_periods(db.owner(), now - CLAIMS_KEPT).await.map_err(|e| clock::failed("retention", e))?;
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! The per-tenant consolidation schedule (periodic queue `cairn::schedule`, hourly by default): records
+//! and enqueues, for every tenant, each consolidation mode that is due (decay and forget daily, creative
+//! and cluster weekly); the `cairn::consolidate` jobs then run them.
+
+use std::sync::Arc;
+
+use apalis::prelude::{Data, Error as JobError};
+use chrono::Utc;
+
+use super::clock::{self, Tick};
+use crate::service::consolidation;
+use crate::store::Db;
+
+/// The queue's stable name.
+pub const QUEUE: &str = "cairn::schedule";
+
+/// The apalis handler of the periodic job.
+pub async fn handle(_tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
+    let runs = consolidation::schedule_due(&db, Utc::now()).await.map_err(|e| clock::failed("schedule", e))?;
+    if runs > 0 {
+        tracing::info!(runs, "scheduled consolidation");
+    }
+    Ok(())
+}

@@ -1,0 +1,138 @@
+//! The tenant's background work: jobs per queue and state, recent failures, where its memories stand in
+//! the embedding and enrichment pipelines; enriching memories again; re-embedding them.
+
+use std::collections::BTreeMap;
+
+use uuid::Uuid;
+
+use super::Services;
+use crate::auth::{Scope, Tenant};
+use crate::error::{bad, Error, Result};
+use crate::jobs::JobFailure;
+use crate::jobs::{self, embed, enrich};
+use crate::models::embed::SlotState;
+use crate::store::embedding as vectors;
+use crate::store::queue;
+use crate::store::relations;
+use crate::store::stats::{self, Pipeline};
+use crate::validate;
+
+/// Most recent failures listed.
+pub const RECENT_FAILURES: i32 = 20;
+/// Most memories one reprocess request names.
+pub const MAX_REPROCESS: usize = 500;
+/// Re-embedding: most memories one request re-queues, and the default.
+pub const MAX_REEMBED: i64 = 100_000;
+pub const DEFAULT_REEMBED: i64 = 10_000;
+/// Re-embedding: memories per job, most and default.
+pub const MAX_REEMBED_BATCH: i64 = 500;
+pub const DEFAULT_REEMBED_BATCH: i64 = 32;
+
+/// One queue's jobs by state (apalis' states: Pending, Running, Done, Failed, Killed).
+#[derive(Debug, Default, Clone)]
+pub struct QueueCounts {
+    pub queue: String,
+    pub pending: i64,
+    pub running: i64,
+    pub done: i64,
+    pub failed: i64,
+    pub killed: i64,
+}
+
+/// Memories by pipeline state.
+#[derive(Debug, Default, Clone)]
+pub struct PipelineCounts {
+    pub pending: i64,
+    pub ready: i64,
+    pub failed: i64,
+}
+
+/// The tenant's background work.
+pub struct JobStatus {
+    /// Every tenant queue, even without jobs.
+    pub queues: Vec<QueueCounts>,
+    /// Newest first, at most 20.
+    pub recent_failures: Vec<JobFailure>,
+    pub embedding: PipelineCounts,
+    pub enrichment: PipelineCounts,
+}
+
+fn pipeline(rows: &[(String, i64)]) -> PipelineCounts {
+    let get = |s: &str| rows.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
+    PipelineCounts { pending: get("pending"), ready: get("ready"), failed: get("failed") }
+}
+
+/// The tenant's jobs per queue and state, its most recent failed attempts (with the error and the
+/// memories concerned), and its memories by embedding and enrichment state. Another tenant's jobs are
+/// never counted.
+pub async fn status(svc: &Services, t: &Tenant) -> Result<JobStatus> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let counts = queue::job_counts(&mut tx).await?;
+    let recent_failures = queue::job_failures(&mut tx, RECENT_FAILURES).await?;
+    let embedding = pipeline(&stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?);
+    let enrichment = pipeline(&stats::pipeline_counts(&mut tx, Pipeline::Enrichment).await?);
+    tx.commit().await?;
+    let mut queues: BTreeMap<String, QueueCounts> = BTreeMap::new();
+    for queue in jobs::TENANT_QUEUES {
+        queues.insert(queue.to_string(), QueueCounts { queue: queue.to_string(), ..Default::default() });
+    }
+    for (queue, status, n) in counts {
+        let q = queues.entry(queue.clone()).or_insert_with(|| QueueCounts { queue, ..Default::default() });
+        match status.as_str() {
+            "Pending" => q.pending += n,
+            "Running" => q.running += n,
+            "Done" => q.done += n,
+            "Failed" => q.failed += n,
+            _ => q.killed += n,
+        }
+    }
+    Ok(JobStatus { queues: queues.into_values().collect(), recent_failures, embedding, enrichment })
+}
+
+/// The tenant's memories by enrichment state.
+pub async fn enrichment_status(svc: &Services, t: &Tenant) -> Result<PipelineCounts> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let counts = pipeline(&stats::pipeline_counts(&mut tx, Pipeline::Enrichment).await?);
+    tx.commit().await?;
+    Ok(counts)
+}
+
+/// Enriches memories again (after a model or rule change, or a failure); returns how many were queued.
+pub async fn reprocess(svc: &Services, t: &Tenant, ids: Vec<Uuid>) -> Result<usize> {
+    t.require(Scope::Write)?;
+    let mut ids = ids;
+    ids.sort();
+    ids.dedup();
+    if ids.is_empty() || ids.len() > MAX_REPROCESS {
+        return Err(bad("ids", format!("must list 1..={MAX_REPROCESS} memories (got {})", ids.len())));
+    }
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let found = relations::existing(&mut tx, &ids).await?;
+    if let Some(missing) = ids.iter().find(|id| !found.contains(id)) {
+        return Err(Error::not_found(format!("ids: memory {missing} not found")));
+    }
+    enrich::requeue(&mut tx, &ids).await?;
+    tx.commit().await?;
+    Ok(ids.len())
+}
+
+/// Re-queues the embeddings of up to `limit` of the tenant's memories (in id order), `batch_size` per
+/// job; their old vectors serve until replaced (admin scope; unavailable without an embedder). Returns
+/// how many memories were queued and the batch size used.
+pub async fn reembed(svc: &Services, t: &Tenant, limit: Option<i64>, batch_size: Option<i64>) -> Result<(usize, i64)> {
+    t.require(Scope::Admin)?;
+    let limit = validate::bounded("limit", limit, 1, MAX_REEMBED, DEFAULT_REEMBED)?;
+    let batch = validate::bounded("batch_size", batch_size, 1, MAX_REEMBED_BATCH, DEFAULT_REEMBED_BATCH)?;
+    if svc.embedder.state() == SlotState::Disabled {
+        return Err(Error::Unavailable("no embedding model is configured (CAIRN_EMBEDDER=none)".into()));
+    }
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let ids = vectors::mark_for_reembedding(&mut tx, limit).await?;
+    for chunk in ids.chunks(batch as usize) {
+        embed::enqueue(&mut tx, chunk).await?;
+    }
+    tx.commit().await?;
+    Ok((ids.len(), batch))
+}

@@ -1,0 +1,125 @@
+//! The lifecycle: promote, restore and archive by hand; the tenant's lifecycle settings; and the rules
+//! over every tenant (importance decay, active forgetting where a tenant turned it on, deletion of
+//! long-archived memories where a tenant set a retention). Time is a parameter, so tests run a year of
+//! days without waiting.
+
+use chrono::{DateTime, Utc};
+use uuid::Uuid;
+
+use super::Services;
+use crate::auth::{Scope, Tenant};
+use crate::error::{bad, Error, Result};
+use crate::memory::Memory;
+use crate::memory::TenantSettings;
+use crate::store::tenants;
+use crate::store::{lifecycle, Db};
+
+/// A lifecycle change made by hand.
+#[derive(Debug, Clone, Copy)]
+pub enum Change {
+    /// Short-term to long-term.
+    Promote,
+    /// Out of the archive.
+    Restore,
+    /// Into the archive (remem's soft delete).
+    Archive,
+}
+
+/// Applies a lifecycle change to one memory and returns it as it is afterwards (not found when the tenant
+/// has no such memory). A change that does not apply (promoting a long-term memory) returns it unchanged.
+pub async fn change(svc: &Services, t: &Tenant, id: Uuid, change: Change) -> Result<Memory> {
+    t.require(Scope::Write)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let actor = t.actor();
+    let memory = match change {
+        Change::Promote => lifecycle::promote(&mut tx, id, &actor).await?,
+        Change::Restore => lifecycle::restore(&mut tx, id, &actor).await?,
+        Change::Archive => lifecycle::archive(&mut tx, id, &actor).await?,
+    };
+    let memory = memory.ok_or_else(|| Error::not_found(format!("memory {id} not found")))?;
+    tx.commit().await?;
+    Ok(memory)
+}
+
+/// The tenant's lifecycle settings.
+pub async fn settings(svc: &Services, t: &Tenant) -> Result<TenantSettings> {
+    t.require(Scope::Read)?;
+    tenants::settings(svc.db.owner(), t.id).await?.ok_or_else(|| Error::not_found("tenant not found"))
+}
+
+/// Changes to the settings; `None` keeps a value. `archive_retention_days: Some(None)` turns retention off.
+#[derive(Debug, Default, Clone)]
+pub struct SettingsChange {
+    pub forgetting_enabled: Option<bool>,
+    pub forgetting_grace_days: Option<i64>,
+    pub archive_retention_days: Option<Option<i64>>,
+}
+
+/// Changes the tenant's lifecycle settings (admin scope); returns them as they are now.
+pub async fn update_settings(svc: &Services, t: &Tenant, change: SettingsChange) -> Result<TenantSettings> {
+    t.require(Scope::Admin)?;
+    let mut settings = settings(svc, t).await?;
+    if let Some(on) = change.forgetting_enabled {
+        settings.forgetting_enabled = on;
+    }
+    if let Some(days) = change.forgetting_grace_days {
+        if !(0..=3650).contains(&days) {
+            return Err(bad("forgetting_grace_days", format!("must be between 0 and 3650 (got {days})")));
+        }
+        settings.forgetting_grace_days = days as i32;
+    }
+    if let Some(retention) = change.archive_retention_days {
+        if let Some(days) = retention.filter(|d| !(1..=36500).contains(d)) {
+            return Err(bad("archive_retention_days", format!("must be between 1 and 36500, or null (got {days})")));
+        }
+        settings.archive_retention_days = retention.map(|d| d as i32);
+    }
+    tenants::set_settings(svc.db.owner(), t.id, &settings).await?;
+    Ok(settings)
+}
+
+/// What a pass of the rules did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct LifecycleReport {
+    pub decayed: u64,
+    pub forgotten: u64,
+    pub purged: u64,
+}
+
+/// Which rules a pass applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rules {
+    pub decay: bool,
+    pub forget: bool,
+    pub purge: bool,
+}
+
+impl Rules {
+    pub const ALL: Rules = Rules { decay: true, forget: true, purge: true };
+    /// The retention job's share: decay and forgetting run as scheduled consolidation.
+    pub const RETENTION: Rules = Rules { decay: false, forget: false, purge: true };
+}
+
+/// One pass of `rules` over every tenant as of `now` (forgetting and retention where the tenant set them).
+pub async fn apply(db: &Db, now: DateTime<Utc>, rules: Rules) -> Result<LifecycleReport> {
+    let mut report = LifecycleReport::default();
+    for (tenant_id, settings) in tenants::all_settings(db.owner()).await? {
+        let forget = rules.forget && settings.forgetting_enabled;
+        let purge = settings.archive_retention_days.filter(|_| rules.purge);
+        if !rules.decay && !forget && purge.is_none() {
+            continue;
+        }
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        if rules.decay {
+            report.decayed += lifecycle::decay_importance(&mut tx, now).await?;
+        }
+        if forget {
+            report.forgotten += lifecycle::forget(&mut tx, now, settings.forgetting_grace_days).await?;
+        }
+        if let Some(days) = purge {
+            report.purged += lifecycle::purge_archived(&mut tx, now, days).await?;
+        }
+        tx.commit().await?;
+    }
+    Ok(report)
+}

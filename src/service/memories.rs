@@ -1,0 +1,389 @@
+//! Memories: store (one, a batch, supersede mode), get, list, update, delete, by tag, and the audit trail.
+//! The one implementation every surface calls: validation, dedup, classification, summarisation and the
+//! jobs a write causes (embedding, enrichment, similarity links, summary refinement) are decided here,
+//! each enqueued in the transaction that writes the memory.
+
+use std::collections::HashMap;
+
+use chrono::Utc;
+use uuid::Uuid;
+
+use super::{Page, Services};
+use crate::auth::{Scope, Tenant};
+use crate::error::{Error, Result};
+use crate::jobs::{embed, enrich, similar, summarize as refine};
+use crate::memory::filter::required_tags;
+use crate::memory::summarize;
+use crate::memory::MemoryEvent;
+use crate::memory::{
+    EmbeddingChange, ListFilter, Memory, MemoryInput, MemoryPatch, NewMemory, ParseCtx, MAX_REASON_CHARS,
+};
+use crate::models::embed::SlotState;
+use crate::store::events;
+use crate::store::memories::{self, Inserted};
+use crate::store::{lifecycle, relations, TenantTx};
+
+/// Most memories in one batch (AutoMem's limit).
+pub const MAX_BATCH: usize = 500;
+/// Largest page of a listing, and its default.
+pub const MAX_PAGE: i64 = 200;
+pub const DEFAULT_PAGE: i64 = 20;
+
+/// What a store does with content the tenant already holds (or an item repeating an earlier one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Duplicates {
+    /// A conflict naming the existing memory; nothing is stored (the native API, SHODH).
+    Reject,
+    /// The existing memory stands in for the new one (AutoMem's clients do not expect a conflict).
+    Reuse,
+}
+
+/// What a single store did.
+pub enum StoreOutcome {
+    /// A new memory.
+    Stored(Memory),
+    /// The tenant already held the content (with [`Duplicates::Reuse`]): that memory, restored if it was
+    /// archived, and the replacement of `supersedes_memory_id` if one was named.
+    Existing(Memory),
+}
+
+impl StoreOutcome {
+    pub fn memory(&self) -> &Memory {
+        match self {
+            Self::Stored(m) | Self::Existing(m) => m,
+        }
+    }
+}
+
+fn not_found(id: Uuid) -> Error {
+    Error::not_found(format!("memory {id} not found"))
+}
+
+fn parse_ctx(svc: &Services) -> ParseCtx {
+    ParseCtx::new(Utc::now(), svc.config.embedding_dim)
+}
+
+/// Whether this deployment can write a better summary than word overlap (the `cairn::summarize` job).
+fn can_refine(svc: &Services) -> bool {
+    svc.chat.is_some() || svc.embedder.state() != SlotState::Disabled
+}
+
+/// Enqueues the work a newly written memory needs: its vector (or, if one was supplied, its similarity
+/// links), its enrichment, and a better summary when it was summarised.
+async fn enqueue_after_insert(svc: &Services, tx: &mut TenantTx, stored: &[Memory]) -> Result<()> {
+    let ids = |f: fn(&Memory) -> bool| stored.iter().filter(|m| f(m)).map(|m| m.id).collect::<Vec<_>>();
+    embed::enqueue(tx, &ids(|m| m.embedding_status == "pending")).await?;
+    similar::enqueue(tx, &ids(|m| m.embedding_status == "ready")).await?;
+    enrich::enqueue(tx, &ids(|_| true)).await?;
+    if can_refine(svc) {
+        refine::enqueue(tx, &ids(|m| m.summarized)).await?;
+    }
+    Ok(())
+}
+
+/// Stores one memory (with supersede mode). With [`Duplicates::Reject`] content the tenant already holds
+/// is a conflict carrying `existing_id` and nothing is written; with [`Duplicates::Reuse`] the existing
+/// memory stands in for the new one, in the same transaction: brought back if it was archived, and made
+/// the replacement when the store supersedes.
+pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicates: Duplicates) -> Result<StoreOutcome> {
+    t.require(Scope::Write)?;
+    let supersede = Supersede::take(&mut input)?;
+    let mut new = NewMemory::parse(input, &parse_ctx(svc))?;
+    summarize::check_reserved(&new.metadata, "metadata")?;
+    summarize::govern(&mut new);
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let actor = t.actor();
+    let outcome = match memories::insert(&mut tx, &new, &actor).await? {
+        Inserted::Stored(memory) => {
+            enqueue_after_insert(svc, &mut tx, std::slice::from_ref(&memory)).await?;
+            StoreOutcome::Stored(*memory)
+        }
+        Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reject => {
+            let archived = memories::get(&mut tx, existing_id, false).await?.is_some_and(|m| m.archived_at.is_some());
+            let hint =
+                if archived { "; it is archived: POST /api/v1/memories/{id}/restore brings it back" } else { "" };
+            return Err(Error::Conflict {
+                message: format!("content: a memory with the same content already exists ({existing_id}){hint}"),
+                existing_id: Some(existing_id),
+            });
+        }
+        Inserted::Duplicate { existing_id } => {
+            if supersede.as_ref().is_some_and(|s| s.old == existing_id) {
+                return Err(Error::invalid(
+                    "content: the replacement has the same content as the memory it supersedes",
+                ));
+            }
+            let restored = lifecycle::restore(&mut tx, existing_id, &actor).await?;
+            StoreOutcome::Existing(restored.ok_or_else(|| not_found(existing_id))?)
+        }
+    };
+    if let Some(s) = supersede {
+        if !relations::supersede(&mut tx, s.old, outcome.memory().id, s.relation, s.reason.as_deref(), &actor).await? {
+            return Err(Error::not_found(format!("supersedes_memory_id: memory {} not found", s.old)));
+        }
+    }
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// Supersede mode of a single store.
+struct Supersede {
+    old: Uuid,
+    relation: &'static str,
+    reason: Option<String>,
+}
+
+impl Supersede {
+    /// Takes the supersede fields out of a store request, validated.
+    fn take(input: &mut MemoryInput) -> Result<Option<Self>> {
+        let (old, relation, reason) =
+            (input.supersedes_memory_id.take(), input.supersede_relation.take(), input.supersede_reason.take());
+        let Some(old) = old else {
+            if relation.is_some() || reason.is_some() {
+                return Err(Error::invalid(
+                    "supersedes_memory_id: is required with supersede_relation or supersede_reason",
+                ));
+            }
+            return Ok(None);
+        };
+        let old = Uuid::parse_str(old.trim())
+            .map_err(|_| Error::invalid(format!("supersedes_memory_id: not a valid UUID: {old:?}")))?;
+        let relation = match relation.as_deref().map(|r| crate::graph::canonical(r).map(|(t, _)| t)) {
+            None => "INVALIDATED_BY",
+            Some(Some(t)) if crate::graph::SUPERSEDING.contains(&t) => t,
+            Some(_) => {
+                return Err(Error::invalid(format!(
+                    "supersede_relation: must be INVALIDATED_BY or EVOLVED_INTO (got {:?})",
+                    relation.unwrap_or_default()
+                )))
+            }
+        };
+        if reason.as_ref().is_some_and(|r| r.chars().count() > MAX_REASON_CHARS) {
+            return Err(Error::invalid(format!("supersede_reason: at most {MAX_REASON_CHARS} characters")));
+        }
+        Ok(Some(Self { old, relation, reason }))
+    }
+}
+
+/// A stored batch.
+pub struct BatchOutcome {
+    /// The memories written, in request order.
+    pub stored: Vec<Memory>,
+    /// Each item's memory id, in request order (an existing id for a reused duplicate).
+    pub ids: Vec<Uuid>,
+    /// Indexes of the items that resolved to an existing memory.
+    pub deduplicated: Vec<usize>,
+}
+
+/// The items of a batch: 1..=500, or an error naming `memories`.
+pub fn check_batch_size(len: usize) -> Result<()> {
+    if len == 0 {
+        return Err(Error::invalid("memories: must not be empty"));
+    }
+    if len > MAX_BATCH {
+        return Err(Error::invalid(format!("memories: at most {MAX_BATCH} items (got {len})")));
+    }
+    Ok(())
+}
+
+/// AutoMem's batch (and MCP's, which is AutoMem's) takes no vector and no validity bounds: an item giving
+/// one is refused, naming it.
+pub fn refuse_vectors_and_validity(items: &[MemoryInput]) -> Result<()> {
+    for (index, item) in items.iter().enumerate() {
+        let refused = [
+            ("embedding", item.embedding.is_some()),
+            ("t_valid", item.t_valid.is_some()),
+            ("t_invalid", item.t_invalid.is_some()),
+        ];
+        if let Some((field, _)) = refused.iter().find(|(_, given)| *given) {
+            return Err(crate::error::bad(
+                &format!("memories[{index}].{field}"),
+                "is not accepted in a batch; store the memory alone",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Stores a batch of up to 500 memories in one transaction, all or nothing. Errors name the item
+/// (`memories[2].content: ...`). Long items are summarised by word overlap (refined later by the job).
+pub async fn store_batch(
+    svc: &Services,
+    t: &Tenant,
+    items: Vec<MemoryInput>,
+    duplicates: Duplicates,
+) -> Result<BatchOutcome> {
+    t.require(Scope::Write)?;
+    check_batch_size(items.len())?;
+    let ctx = parse_ctx(svc);
+    let mut parsed = Vec::with_capacity(items.len());
+    // Item index -> the earlier item it repeats.
+    let mut repeats: HashMap<usize, usize> = HashMap::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (index, input) in items.into_iter().enumerate() {
+        if input.supersedes_memory_id.is_some() || input.supersede_relation.is_some() {
+            return Err(Error::invalid(format!(
+                "memories[{index}].supersedes_memory_id: a batch does not accept supersede fields; store the replacement alone"
+            )));
+        }
+        let mut new = NewMemory::parse(input, &ctx.item("memories", index))?;
+        summarize::check_reserved(&new.metadata, &format!("memories[{index}].metadata"))?;
+        summarize::govern(&mut new);
+        if let Some(first) = seen.get(&new.content_hash) {
+            if duplicates == Duplicates::Reject {
+                return Err(Error::Conflict {
+                    message: format!("memories[{index}].content: duplicates memories[{first}].content"),
+                    existing_id: None,
+                });
+            }
+            repeats.insert(index, *first);
+        } else {
+            seen.insert(new.content_hash.clone(), index);
+        }
+        parsed.push(new);
+    }
+    // Insert in content-hash order: two batches holding the same items in different orders then take
+    // their unique-index locks in the same order and cannot deadlock.
+    let mut order: Vec<usize> = (0..parsed.len()).filter(|i| !repeats.contains_key(i)).collect();
+    order.sort_by(|a, b| parsed[*a].content_hash.cmp(&parsed[*b].content_hash));
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let actor = t.actor();
+    let mut stored: Vec<Option<Memory>> = vec![None; parsed.len()];
+    let mut ids: Vec<Option<Uuid>> = vec![None; parsed.len()];
+    let mut deduplicated: Vec<usize> = repeats.keys().copied().collect();
+    for index in order {
+        match memories::insert(&mut tx, &parsed[index], &actor).await? {
+            Inserted::Stored(memory) => {
+                ids[index] = Some(memory.id);
+                stored[index] = Some(*memory);
+            }
+            Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reuse => {
+                lifecycle::restore(&mut tx, existing_id, &actor).await?; // brought back if archived
+                ids[index] = Some(existing_id);
+                deduplicated.push(index);
+            }
+            Inserted::Duplicate { existing_id } => {
+                return Err(Error::Conflict {
+                    message: format!(
+                        "memories[{index}].content: a memory with the same content already exists ({existing_id})"
+                    ),
+                    existing_id: Some(existing_id),
+                });
+            }
+        }
+    }
+    for (index, first) in &repeats {
+        ids[*index] = ids[*first];
+    }
+    deduplicated.sort_unstable();
+    let stored: Vec<Memory> = stored.into_iter().flatten().collect();
+    enqueue_after_insert(svc, &mut tx, &stored).await?;
+    tx.commit().await?;
+    Ok(BatchOutcome { stored, ids: ids.into_iter().flatten().collect(), deduplicated })
+}
+
+/// A page of memories matching `filter`, newest first, with the total.
+pub async fn list(svc: &Services, t: &Tenant, filter: &ListFilter, limit: i64, offset: i64) -> Result<Page<Memory>> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let (items, total) = memories::list(&mut tx, filter, limit, offset).await?;
+    tx.commit().await?;
+    Ok(Page { items, total, limit, offset })
+}
+
+/// One memory, counting the read as an access.
+pub async fn get(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let memory = memories::get_and_touch(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
+    tx.commit().await?;
+    Ok(memory)
+}
+
+/// Applies a partial update. New content rehashes (conflict if another memory holds it), resets the
+/// embedding, is summarised when long, and re-enriches; new tags re-enrich.
+pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) -> Result<Memory> {
+    t.require(Scope::Write)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let current = memories::get(&mut tx, id, true).await?.ok_or_else(|| not_found(id))?;
+    if let Some(metadata) = &patch.metadata {
+        summarize::check_reserved(metadata, "metadata")?;
+    }
+    let (mut updated, embedding) = patch.apply(&current, &parse_ctx(svc))?;
+    let content_changed = updated.content != current.content;
+    summarize::carry_original(&current, &mut updated, content_changed);
+    let summarized = content_changed && summarize::govern(&mut updated);
+    if updated.content_hash != current.content_hash {
+        if let Some(existing_id) = memories::find_by_hash(&mut tx, &updated.content_hash, Some(id)).await? {
+            return Err(Error::Conflict {
+                message: format!("content: a memory with the same content already exists ({existing_id})"),
+                existing_id: Some(existing_id),
+            });
+        }
+    }
+    let reembed = embedding == EmbeddingChange::Reset;
+    if updated.content_hash != current.content_hash || updated.tags != current.tags {
+        enrich::requeue(&mut tx, &[id]).await?; // entities follow the content; entity tags are kept
+    }
+    let memory = memories::update(&mut tx, id, &updated, embedding, &t.actor()).await?;
+    if reembed {
+        embed::enqueue(&mut tx, &[id]).await?;
+    }
+    if summarized && can_refine(svc) {
+        refine::enqueue(&mut tx, &[id]).await?;
+    }
+    tx.commit().await?;
+    Ok(memory)
+}
+
+/// Deletes a memory and its relations for good (the audit trail stays).
+pub async fn delete(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
+    t.require(Scope::Write)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    if !memories::delete(&mut tx, id, &t.actor()).await? {
+        return Err(not_found(id));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Active memories with any of the tags (exact, case-insensitive), importance then time descending
+/// (AutoMem's by-tag). Returns the normalised tags and the page.
+pub async fn by_tag(
+    svc: &Services,
+    t: &Tenant,
+    tags: &[String],
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<String>, Page<Memory>)> {
+    t.require(Scope::Read)?;
+    let tags = required_tags(tags)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let (items, total) = memories::list_by_tags(&mut tx, &tags, limit, offset).await?;
+    tx.commit().await?;
+    Ok((tags, Page { items, total, limit, offset }))
+}
+
+/// Deletes every memory with any of the tags (archived ones too); returns the normalised tags and how
+/// many were deleted.
+pub async fn remove_by_tag(svc: &Services, t: &Tenant, tags: &[String]) -> Result<(Vec<String>, i64)> {
+    t.require(Scope::Write)?;
+    let tags = required_tags(tags)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let deleted = memories::delete_by_tags(&mut tx, &tags, &t.actor()).await?;
+    tx.commit().await?;
+    Ok((tags, deleted))
+}
+
+/// The audit trail of a memory, oldest first (kept after the memory is deleted); not found when there is
+/// none.
+pub async fn history(svc: &Services, t: &Tenant, id: Uuid) -> Result<Vec<MemoryEvent>> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let events = events::history(&mut tx, id).await?;
+    tx.commit().await?;
+    if events.is_empty() {
+        return Err(not_found(id));
+    }
+    Ok(events)
+}

@@ -1,0 +1,499 @@
+//! Recall in every form: one query ([`recall`]), several merged ([`recall_many`], AutoMem's), grouped by
+//! entity ([`recall_grouped`], textrawl's), and proactive context ([`context`], SHODH's). Each reads one
+//! consistent snapshot of the tenant (a read-only, repeatable-read transaction); accesses are counted
+//! after the answer, in the background, for the memories returned.
+//!
+//! The pipeline: vector candidates (pgvector, cosine) and keyword candidates (BM25) under the filters,
+//! loaded with both signals, fused and scored (`recall::score`); associative mode spreads activation
+//! along associations; superseded memories give their place to the head of their chain; expansions add
+//! associated memories or memories sharing an entity.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use pgvector::Vector;
+use uuid::Uuid;
+
+use super::memories::{self, Duplicates, StoreOutcome};
+use super::Services;
+use crate::auth::{Scope, Tenant};
+use crate::error::{bad, Error, Result};
+use crate::graph::{RelatedParams, MAX_RELATED};
+use crate::memory::summarize::{self, SummaryMethod};
+use crate::memory::{ListFilter, Memory, MemoryInput, MAX_CONTENT_CHARS};
+use crate::models::embed::SlotState;
+use crate::recall::bm25::KeywordQuery;
+use crate::recall::results::{self, current_state, sort_hits, Group};
+use crate::recall::score::{self, Fusion, ScoreOptions, Signals};
+use crate::recall::{
+    ContextParams, Expansion, GroupedRequest, Mode, MultiRequest, RecallHit, RecallRequest, RecallResponse, Sort,
+    DEFAULT_SURFACED, MAX_QUERY_CHARS, MAX_SURFACED,
+};
+use crate::store::{entities, recall as sql, relations, terms, Db, TenantTx};
+use crate::validate;
+
+/// Activation decays by this factor per hop.
+const HOP_DECAY: f64 = 0.6;
+/// Semantic hits that seed spreading activation.
+const SEEDS: usize = 10;
+/// Hops activation spreads.
+const HOPS: usize = 2;
+/// Hebbian learning rate: results returned together strengthen their edge by `rate * (1 - strength)`.
+pub const HEBBIAN_RATE: f64 = 0.1;
+/// Strength given to an entity expansion (a shared mention is a weaker tie than an authored association).
+pub const SHARED_ENTITY_STRENGTH: f32 = 0.5;
+
+/// Runs one recall, and counts an access of each memory returned.
+pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<RecallResponse> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let answer = run(svc, &mut tx, &req).await?;
+    tx.commit().await?;
+    count_access(&svc.db, t.id, answer.results.iter().map(|h| h.memory.id).collect(), answer.mode == "associative");
+    Ok(answer)
+}
+
+/// Runs each query of a multi-query recall on one snapshot and merges the answers (each memory once, at
+/// its best score; `context_tags` lift, `min_score` cuts). Accesses are counted once per memory returned.
+pub async fn recall_many(svc: &Services, t: &Tenant, req: MultiRequest) -> Result<RecallResponse> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let mut answers = Vec::with_capacity(req.runs.len());
+    for run_req in &req.runs {
+        answers.push(run(svc, &mut tx, run_req).await?);
+    }
+    tx.commit().await?;
+    let merged = results::merge(&req, answers);
+    count_access(&svc.db, t.id, merged.results.iter().map(|h| h.memory.id).collect(), merged.mode == "associative");
+    Ok(merged)
+}
+
+/// An entity-grouped recall's answer.
+pub struct Grouped {
+    pub groups: Vec<Group>,
+    /// Distinct memories returned.
+    pub total: usize,
+    pub mode: &'static str,
+    pub notice: Option<String>,
+    /// Whether the caller asked for the compact shape (None: the deployment's default).
+    pub compact: bool,
+}
+
+/// Entity-grouped recall (textrawl's `recall_memories`): a wide recall, then the best `limit` memories
+/// that mention an entity (of the wanted types), grouped by entity. Only those memories count an access.
+pub async fn recall_grouped(svc: &Services, t: &Tenant, req: GroupedRequest) -> Result<Grouped> {
+    t.require(Scope::Read)?;
+    if req.mode == Mode::Semantic && svc.embedder.state() == SlotState::Disabled {
+        return Err(bad(
+            "searchMode",
+            "Embedding service not configured (CAIRN_EMBEDDER=none): semantic search is unavailable; use searchMode hybrid for keyword results",
+        ));
+    }
+    let wide = req.recall(Utc::now())?;
+    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let recalled = run(svc, &mut tx, &wide).await?;
+    let ids: Vec<Uuid> = recalled.results.iter().map(|h| h.memory.id).collect();
+    let mentions = entities::mentions(&mut tx, &ids, &req.kinds).await?;
+    tx.commit().await?;
+    let (groups, kept) = results::group(&recalled.results, &mentions, req.limit as usize);
+    count_access(&svc.db, t.id, kept.clone(), false);
+    Ok(Grouped {
+        groups,
+        total: kept.len(),
+        mode: recalled.mode,
+        notice: recalled.notice,
+        compact: req.compact.unwrap_or(svc.config.compact_responses),
+    })
+}
+
+/// What proactive context surfaced, and whether it stored the context.
+pub struct Surfaced {
+    pub hits: Vec<RecallHit>,
+    /// Whether the context was stored (false when it was already stored or `auto_ingest` is off).
+    pub ingested: bool,
+    /// The Conversation memory holding the context (the existing one when it was already stored).
+    pub ingested_id: Option<Uuid>,
+}
+
+/// Proactive context (SHODH): recalls the memories most relevant to the conversation (hybrid), then, with
+/// `auto_ingest` (default), stores it as a Conversation memory. The recall runs before the store, so a new
+/// context does not surface itself.
+pub async fn context(svc: &Services, t: &Tenant, params: ContextParams) -> Result<Surfaced> {
+    let context = params
+        .context
+        .map(|c| c.trim().to_owned())
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| bad("context", "is required"))?;
+    let limit = validate::bounded("max_results", params.max_results, 1, MAX_SURFACED, DEFAULT_SURFACED)?;
+    let auto_ingest = params.auto_ingest.unwrap_or(true);
+    if auto_ingest {
+        t.require(Scope::Write)?;
+        // Checked before anything runs: a context too long to store must not count accesses first.
+        let chars = context.chars().count();
+        if chars > MAX_CONTENT_CHARS {
+            return Err(bad(
+                "context",
+                format!("must be at most {MAX_CONTENT_CHARS} characters to be ingested (got {chars})"),
+            ));
+        }
+    }
+    let query: String = context.chars().take(MAX_QUERY_CHARS).collect();
+    let params = crate::recall::RecallParams { query: Some(query), limit: Some(limit), ..Default::default() };
+    let answer = recall(svc, t, RecallRequest::parse(params, Utc::now())?).await?;
+    let (ingested, ingested_id) = match auto_ingest {
+        false => (false, None),
+        true => {
+            let input = MemoryInput {
+                content: Some(context),
+                kind: Some("Conversation".into()),
+                source_type: Some("user".into()),
+                ..MemoryInput::default()
+            };
+            match memories::store(svc, t, input, Duplicates::Reuse).await {
+                Ok(StoreOutcome::Stored(m)) => (true, Some(m.id)),
+                Ok(StoreOutcome::Existing(m)) => (false, Some(m.id)),
+                Err(err) => return Err(err.renamed(&[("content", "context")])),
+            }
+        }
+    };
+    Ok(Surfaced { hits: answer.results, ingested, ingested_id })
+}
+
+/// A short summary of recalled memories (SHODH's `summarize`): the chat model's in `language` (`en` or
+/// `de`) when one is configured and answers, else the most central sentences of the memories themselves.
+pub async fn summarize_hits(svc: &Services, hits: &[RecallHit], language: &str) -> Option<(String, SummaryMethod)> {
+    let contents: Vec<&str> = hits.iter().map(|h| h.memory.content.as_str()).collect();
+    summarize::of_results(&contents, language, svc.chat.as_deref()).await
+}
+
+/// Which signals a request can use, given the embedder's state.
+fn plan(mode: Mode, svc: &Services) -> Result<(bool, bool, Option<String>)> {
+    let slot = &svc.embedder;
+    let ready = slot.get().is_some();
+    let why = match slot.state() {
+        SlotState::Disabled => "no embedding model is configured (CAIRN_EMBEDDER=none)",
+        SlotState::Loading => "the embedding model is still loading",
+        _ => "the embedding model is unavailable",
+    };
+    match (mode, ready) {
+        (Mode::Keyword, _) => Ok((false, true, None)),
+        (Mode::Semantic | Mode::Associative, true) => Ok((true, false, None)),
+        (Mode::Hybrid, true) => Ok((true, true, None)),
+        (Mode::Semantic | Mode::Associative, false) if slot.state() == SlotState::Disabled => {
+            Err(Error::invalid(format!("mode: semantic and associative recall need an embedder: {why}")))
+        }
+        (Mode::Semantic | Mode::Associative, false) => {
+            Err(Error::Unavailable(format!("{why}; retry shortly or use mode=keyword")))
+        }
+        (Mode::Hybrid, false) => Ok((false, true, Some(format!("{why}: keyword results only")))),
+    }
+}
+
+async fn embed_query(svc: &Services, query: &str) -> Result<Vector> {
+    let embedder = svc.embedder.get().ok_or_else(|| Error::Unavailable("the embedding model is unavailable".into()))?;
+    let texts = [query.to_owned()];
+    let mut vectors = embedder.embed(&texts).await.map_err(|e| {
+        tracing::error!(error = format!("{e:#}"), "embedding the query failed");
+        Error::Unavailable("embedding the query failed; retry later".into())
+    })?;
+    vectors.pop().map(Vector::from).ok_or_else(|| Error::internal("embedder returned no vector"))
+}
+
+/// Share of the requested tags a memory carries.
+fn tag_match(memory: &Memory, filter: &ListFilter) -> Option<f64> {
+    if filter.tags.is_empty() {
+        return None;
+    }
+    let pool = if filter.tags_prefix { &memory.tag_prefixes } else { &memory.tags };
+    let hits = filter.tags.iter().filter(|t| pool.contains(t)).count();
+    Some(hits as f64 / filter.tags.len() as f64)
+}
+
+fn signals(memory: &Memory, filter: &ListFilter) -> Signals {
+    Signals {
+        importance: f64::from(memory.importance),
+        confidence: f64::from(memory.confidence),
+        credibility: f64::from(memory.credibility),
+        quality: memory.quality_score.map(f64::from),
+        created_at: Some(memory.created_at),
+        tag_match: tag_match(memory, filter),
+        ..Signals::default()
+    }
+}
+
+/// The tenant's keyword statistics (cached; a first computation takes a transaction of its own).
+async fn term_stats(svc: &Services, tenant_id: Uuid) -> Result<std::sync::Arc<crate::recall::bm25::TermStats>> {
+    let db = svc.db.clone();
+    svc.term_stats
+        .get(tenant_id, move || {
+            let db = db.clone();
+            async move {
+                let mut tx = db.begin_tenant(tenant_id).await?;
+                let stats = terms::compute(&mut tx).await?;
+                tx.commit().await?;
+                Ok(stats)
+            }
+        })
+        .await
+}
+
+/// `related_to`: only the memory's neighbours (one hop, either direction, its strongest 200); not found
+/// when the tenant has no such memory.
+async fn restrict_to_neighbours(tx: &mut TenantTx, req: &RecallRequest) -> Result<ListFilter> {
+    let mut filter = req.filter.clone();
+    if let Some(id) = req.related_to {
+        if relations::existing(tx, &[id]).await?.is_empty() {
+            return Err(Error::not_found(format!("related_to: memory {id} not found")));
+        }
+        let walk = RelatedParams { limit: Some(MAX_RELATED), ..RelatedParams::default() }.parse()?;
+        let reached = relations::related(tx, id, &walk).await?;
+        filter.only_ids = Some(reached.into_iter().map(|r| r.memory.id).collect());
+    }
+    Ok(filter)
+}
+
+/// The pipeline, inside the caller's snapshot. Counts nothing.
+async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<RecallResponse> {
+    let now = Utc::now();
+    let filter = restrict_to_neighbours(tx, req).await?;
+    let Some(query) = req.query.clone() else {
+        return run_without_query(tx, req, &filter, now).await;
+    };
+    let (use_semantic, use_keyword, notice) = plan(req.mode, svc)?;
+    let pool_size = ((req.offset + req.limit) * 4).clamp(50, 400);
+    let tenant_id = tx.tenant_id();
+
+    // The query's embedding (CPU) and the keyword search (database) do not depend on each other: run
+    // them at once.
+    let embedding = async {
+        match use_semantic {
+            true => embed_query(svc, &query).await.map(Some),
+            false => Ok(None),
+        }
+    };
+    let keywords = async {
+        if !use_keyword {
+            return Ok((None, Vec::new()));
+        }
+        let stats = term_stats(svc, tenant_id).await?;
+        let lexemes = terms::lexemes(tx, &query).await?;
+        let Some(kq) = KeywordQuery::plan(&lexemes, &stats) else {
+            return Ok((None, Vec::new()));
+        };
+        let hits = sql::keyword_candidates(tx, &filter, &kq, pool_size).await?;
+        Ok::<_, Error>((Some(kq), hits))
+    };
+    let (vector, (keyword_query, keyword_hits)) = tokio::try_join!(embedding, keywords)?;
+
+    let vector_hits = match &vector {
+        Some(v) => sql::vector_candidates(tx, &filter, v, pool_size).await?,
+        None => Vec::new(),
+    };
+    let activation = match req.mode {
+        Mode::Associative => spread(tx, &vector_hits, filter.include_archived).await?,
+        _ => HashMap::new(),
+    };
+    let mut ranks: HashMap<Uuid, (Option<usize>, Option<usize>)> = HashMap::new();
+    for (rank, (id, _)) in vector_hits.iter().enumerate() {
+        ranks.entry(*id).or_default().0 = Some(rank + 1);
+    }
+    for (rank, (id, _)) in keyword_hits.iter().enumerate() {
+        ranks.entry(*id).or_default().1 = Some(rank + 1);
+    }
+    let ids: Vec<Uuid> = ranks.keys().chain(activation.keys()).copied().collect::<HashSet<_>>().into_iter().collect();
+    let candidates = sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref()).await?;
+    let heads = chain_heads(tx, &ids, req).await?;
+
+    let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);
+    let fusion = svc.config.recall_fusion;
+    let opts =
+        ScoreOptions { fusion, has_query: true, use_semantic, use_keyword, quality_weight: req.quality_weight, now };
+    let hits: Vec<RecallHit> = candidates
+        .into_iter()
+        .map(|c| {
+            let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
+            let s = Signals {
+                cosine: c.cosine,
+                vector_rank,
+                keyword: c.keyword.filter(|k| *k > 0.0),
+                keyword_rank,
+                ..signals(&c.memory, &filter)
+            };
+            // Associative: a memory's relevance is the larger of its similarity and its activation.
+            let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > s.cosine.unwrap_or(0.0));
+            let s = Signals { cosine: spread_to.or(s.cosine), ..s };
+            let (value, mut components) = score::score(&s, best_keyword, &opts);
+            if spread_to.is_some() {
+                components.semantic = c.cosine.map(|v| v.clamp(0.0, 1.0));
+            }
+            let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
+                _ if spread_to.is_some() => "associative",
+                (true, true) => "hybrid",
+                (false, true) => "keyword",
+                _ => "semantic",
+            };
+            RecallHit { memory: c.memory, score: value, match_type, score_components: components, replaces: None }
+        })
+        .collect();
+    let mut hits = current_state(hits, heads);
+    sort_hits(&mut hits, req.sort);
+    let mode = if req.mode == Mode::Associative {
+        "associative"
+    } else if use_semantic && use_keyword {
+        "hybrid"
+    } else if use_semantic {
+        "semantic"
+    } else {
+        "keyword"
+    };
+    let answer = page(hits, req, mode, notice);
+    expand(tx, answer, req, &filter).await
+}
+
+async fn run_without_query(
+    tx: &mut TenantTx,
+    req: &RecallRequest,
+    filter: &ListFilter,
+    now: DateTime<Utc>,
+) -> Result<RecallResponse> {
+    let (order, fetch) = match req.sort {
+        Sort::TimeDesc => ("created_at DESC, id DESC", req.offset + req.limit + 1),
+        Sort::TimeAsc => ("created_at ASC, id ASC", req.offset + req.limit + 1),
+        Sort::Score => ("importance DESC, created_at DESC, id DESC", ((req.offset + req.limit) * 4).clamp(50, 400)),
+    };
+    let memories = sql::filtered(tx, filter, order, fetch).await?;
+    let ids: Vec<Uuid> = memories.iter().map(|m| m.id).collect();
+    let heads = chain_heads(tx, &ids, req).await?;
+    let opts = ScoreOptions {
+        fusion: Fusion::default(),
+        has_query: false,
+        use_semantic: false,
+        use_keyword: false,
+        quality_weight: req.quality_weight,
+        now,
+    };
+    let hits: Vec<RecallHit> = memories
+        .into_iter()
+        .map(|m| {
+            let (value, components) = score::score(&signals(&m, filter), 0.0, &opts);
+            RecallHit { memory: m, score: value, match_type: "filter", score_components: components, replaces: None }
+        })
+        .collect();
+    let mut hits = current_state(hits, heads);
+    sort_hits(&mut hits, req.sort);
+    let answer = page(hits, req, "filter", None);
+    expand(tx, answer, req, filter).await
+}
+
+/// Spreading activation (SHODH's associative mode): the best semantic hits start with their cosine
+/// similarity; each hop passes `activation * edge strength * HOP_DECAY` to neighbours in either edge
+/// direction, a memory keeping the most it receives. Returns the activation of every memory reached.
+async fn spread(tx: &mut TenantTx, seeds: &[(Uuid, f64)], include_archived: bool) -> Result<HashMap<Uuid, f64>> {
+    let mut activation: HashMap<Uuid, f64> = seeds.iter().take(SEEDS).map(|(id, c)| (*id, c.max(0.0))).collect();
+    let mut frontier: Vec<Uuid> = activation.keys().copied().collect();
+    for _ in 0..HOPS {
+        if frontier.is_empty() {
+            break;
+        }
+        let reached = relations::neighbour_edges(tx, &frontier, 10, 100, include_archived).await?;
+        frontier.clear();
+        for n in reached {
+            let passed = activation.get(&n.origin).copied().unwrap_or(0.0) * f64::from(n.strength) * HOP_DECAY;
+            let entry = activation.entry(n.neighbour).or_insert(0.0);
+            if passed > *entry {
+                *entry = passed;
+                frontier.push(n.neighbour);
+            }
+        }
+    }
+    Ok(activation)
+}
+
+/// `state_mode=current`: the heads of the supersede chains of these memories (none with `history`).
+async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid], req: &RecallRequest) -> Result<HashMap<Uuid, Memory>> {
+    if req.history || ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    Ok(relations::chain_heads(tx, ids).await?.into_iter().collect())
+}
+
+/// `expand_relations` / `expand_entities`: adds the results' direct neighbours, then memories sharing an
+/// entity with them, each memory once, within the limits and the request's filters.
+async fn expand(
+    tx: &mut TenantTx,
+    mut response: RecallResponse,
+    req: &RecallRequest,
+    filter: &ListFilter,
+) -> Result<RecallResponse> {
+    let Some((per_result, total)) = req.expand else { return Ok(response) };
+    let ids: Vec<Uuid> = response.results.iter().map(|h| h.memory.id).collect();
+    let scores: HashMap<Uuid, f64> = response.results.iter().map(|h| (h.memory.id, h.score)).collect();
+    let score_of = |origin: &Uuid, strength: f32| scores.get(origin).copied().unwrap_or(0.0) * f64::from(strength);
+    let mut expansions: Vec<Expansion> = Vec::new();
+    if req.expand_relations && !ids.is_empty() {
+        for n in relations::neighbours(tx, &ids, per_result, total, filter.include_archived).await? {
+            expansions.push(Expansion {
+                score: score_of(&n.origin, n.strength),
+                memory: n.memory,
+                expanded_from: n.origin,
+                relation: n.rel_type,
+                strength: n.strength,
+                entity: None,
+            });
+        }
+    }
+    let room = total - expansions.len() as i64;
+    if req.expand_entities && !ids.is_empty() && room > 0 {
+        let found = entities::sharing(tx, &ids, per_result, total, filter.include_archived).await?;
+        let mut seen: HashSet<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
+        for s in found.into_iter().filter(|s| seen.insert(s.memory.id)).take(room as usize) {
+            expansions.push(Expansion {
+                score: score_of(&s.origin, SHARED_ENTITY_STRENGTH),
+                memory: s.memory,
+                expanded_from: s.origin,
+                relation: "SHARES_ENTITY".into(),
+                strength: SHARED_ENTITY_STRENGTH,
+                entity: Some(format!("{}:{}", s.entity_type, s.entity_name)),
+            });
+        }
+    }
+    // Expansions answer to the request's filters (user, agent, tags, time...) like the results do.
+    let ids: Vec<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
+    let allowed = match ids.is_empty() {
+        true => Default::default(),
+        false => sql::matching(tx, filter, &ids).await?,
+    };
+    expansions.retain(|e| allowed.contains(&e.memory.id));
+    response.expansions = Some(expansions);
+    Ok(response)
+}
+
+/// Cuts the page.
+fn page(hits: Vec<RecallHit>, req: &RecallRequest, mode: &'static str, notice: Option<String>) -> RecallResponse {
+    let total = hits.len();
+    let results: Vec<RecallHit> = hits.into_iter().skip(req.offset as usize).take(req.limit as usize).collect();
+    let has_more = total > (req.offset + req.limit) as usize;
+    RecallResponse { results, has_more, mode, notice, expansions: None }
+}
+
+/// Counts an access of each memory in the background (and, with `hebbian`, strengthens the edges between
+/// them), so the answer does not wait for it.
+pub fn count_access(db: &Db, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
+    if ids.is_empty() {
+        return;
+    }
+    let db = db.clone();
+    tokio::spawn(async move {
+        let touched = async {
+            let mut tx = db.begin_tenant(tenant_id).await?;
+            sql::touch(&mut tx, &ids).await?;
+            if hebbian {
+                relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
+            }
+            tx.commit().await
+        };
+        if let Err(err) = touched.await {
+            tracing::warn!(error = %err, "could not count recall accesses");
+        }
+    });
+}

@@ -1,0 +1,30 @@
+//! The tenant's memories in numbers, and its tags.
+
+use super::Services;
+use crate::auth::{Scope, Tenant};
+use crate::error::Result;
+use crate::memory::TenantStats;
+use crate::store::stats;
+
+/// Most tags one listing returns.
+pub const MAX_TAGS_LISTED: i64 = 10_000;
+
+/// Counts of the tenant's memories: active, recent, archived, by lifecycle, embedding state and type;
+/// associations, entities and distinct tags.
+pub async fn stats(svc: &Services, t: &Tenant) -> Result<TenantStats> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let stats = stats::tenant_stats(&mut tx).await?;
+    tx.commit().await?;
+    Ok(stats)
+}
+
+/// Every distinct tag on the tenant's active memories, alphabetically (at most 10,000), and how many there
+/// are in all.
+pub async fn tags(svc: &Services, t: &Tenant) -> Result<(Vec<String>, i64)> {
+    t.require(Scope::Read)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let tags = stats::tags(&mut tx, MAX_TAGS_LISTED).await?;
+    tx.commit().await?;
+    Ok(tags)
+}

@@ -1,0 +1,115 @@
+//! SQL of the embedding pipeline: the memories waiting for a vector, writing vectors back (only over the
+//! content that was embedded), recording failures, and paging a tenant for re-embedding.
+
+use pgvector::Vector;
+use uuid::Uuid;
+
+use super::TenantTx;
+use crate::error::Error;
+
+/// A memory to embed: what was read, so the vector is written only if it still describes the memory.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Pending {
+    pub id: Uuid,
+    pub content: String,
+    pub content_hash: String,
+}
+
+/// The listed memories that are not ready, plus up to `sweep` other pending memories of the tenant (oldest
+/// change first).
+pub async fn pending(tx: &mut TenantTx, memory_ids: &[Uuid], sweep: i64) -> Result<Vec<Pending>, Error> {
+    Ok(sqlx::query_as(
+        "(SELECT id, content, content_hash FROM memories
+            WHERE tenant_id = $1 AND id = ANY($2) AND embedding_status <> 'ready')
+         UNION
+         (SELECT id, content, content_hash FROM memories
+            WHERE tenant_id = $1 AND embedding_status = 'pending' ORDER BY updated_at LIMIT $3)",
+    )
+    .bind(tx.tenant_id())
+    .bind(memory_ids)
+    .bind(sweep)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// Writes a batch's vectors in one statement, each only if its memory still holds the content that was
+/// embedded (and, with `only_unready`, has no ready vector yet). Returns the ids written.
+pub async fn write_vectors(
+    tx: &mut TenantTx,
+    model: &str,
+    batch: &[Pending],
+    vectors: Vec<Vec<f32>>,
+    only_unready: bool,
+) -> Result<Vec<Uuid>, Error> {
+    let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
+    let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
+    let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
+    let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
+    Ok(sqlx::query_scalar(
+        "UPDATE memories m SET embedding = u.embedding, embedding_status = 'ready', embedding_model = $5,
+                embedding_error = NULL
+         FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[]) AS u(id, embedding, content_hash, content)
+         WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash AND m.content = u.content
+           AND (NOT $6 OR m.embedding_status <> 'ready')
+         RETURNING m.id",
+    )
+    .bind(tx.tenant_id())
+    .bind(&ids)
+    .bind(&vectors)
+    .bind(&hashes)
+    .bind(model)
+    .bind(only_unready)
+    .bind(&contents)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// Records a failed attempt on the memories (still pending), or marks them `failed` after the last one.
+pub async fn record_failure(tx: &mut TenantTx, memory_ids: &[Uuid], error: &str, last: bool) -> Result<(), Error> {
+    let status = if last { "failed" } else { "pending" };
+    sqlx::query(
+        "UPDATE memories SET embedding_status = $3, embedding_error = $4
+         WHERE tenant_id = $1 AND id = ANY($2) AND embedding_status <> 'ready'",
+    )
+    .bind(tx.tenant_id())
+    .bind(memory_ids)
+    .bind(status)
+    .bind(error)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
+/// A page of the tenant's memories in id order after `after`, for re-embedding.
+pub async fn page_after(tx: &mut TenantTx, after: Uuid, limit: i64) -> Result<Vec<Pending>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, content, content_hash FROM memories WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+    )
+    .bind(tx.tenant_id())
+    .bind(after)
+    .bind(limit)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// How many memories the tenant has.
+pub async fn count(tx: &mut TenantTx) -> Result<i64, Error> {
+    Ok(sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1")
+        .bind(tx.tenant_id())
+        .fetch_one(tx.conn())
+        .await?)
+}
+
+/// Marks up to `limit` of the tenant's memories (in id order) as waiting for a new vector, keeping the old
+/// one until it is replaced; returns their ids.
+pub async fn mark_for_reembedding(tx: &mut TenantTx, limit: i64) -> Result<Vec<Uuid>, Error> {
+    Ok(sqlx::query_scalar(
+        "UPDATE memories SET embedding_status = 'pending', embedding_error = NULL
+          WHERE tenant_id = $1 AND id IN (SELECT id FROM memories WHERE tenant_id = $1 ORDER BY id LIMIT $2)
+          RETURNING id",
+    )
+    .bind(tx.tenant_id())
+    .bind(limit)
+    .fetch_all(tx.conn())
+    .await?)
+}

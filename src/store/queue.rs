@@ -1,0 +1,78 @@
+//! SQL for the job queue (apalis' tables, schema `apalis`): enqueueing from a tenant transaction, the
+//! tenant's view of its jobs, and the once-per-period claims of periodic jobs.
+//!
+//! The application role has no access to apalis' schema: it enqueues through `cairn_enqueue`, which stamps
+//! the job with the transaction's own tenant, and reads job status through two functions that answer only
+//! about that tenant. Periodic jobs belong to no tenant and are enqueued on the owner's pool.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::PgPool;
+
+use super::TenantTx;
+use crate::error::Error;
+use crate::jobs::JobFailure;
+
+/// Enqueues a job with `payload` (its `tenant_id` is added by the database) on `queue`, in the caller's
+/// tenant transaction, so the job exists exactly when the rows that caused it do.
+pub async fn enqueue(tx: &mut TenantTx, queue: &str, payload: Value, max_attempts: usize) -> Result<(), Error> {
+    sqlx::query("SELECT cairn_enqueue($1, $2, $3)")
+        .bind(queue)
+        .bind(payload)
+        .bind(max_attempts as i32)
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
+/// The tenant's jobs per queue and state.
+pub async fn job_counts(tx: &mut TenantTx) -> Result<Vec<(String, String, i64)>, Error> {
+    Ok(sqlx::query_as("SELECT queue, status, jobs FROM cairn_job_counts()").fetch_all(tx.conn()).await?)
+}
+
+/// The tenant's most recent failed attempts, newest first.
+pub async fn job_failures(tx: &mut TenantTx, max_rows: i32) -> Result<Vec<JobFailure>, Error> {
+    Ok(sqlx::query_as("SELECT * FROM cairn_job_failures($1)").bind(max_rows).fetch_all(tx.conn()).await?)
+}
+
+/// Claims `period_start` of the periodic job `job` and, if this caller is the first to claim it, enqueues
+/// `payload` on the queue `job` in the same transaction. Returns whether it did.
+pub async fn claim_period(
+    pool: &PgPool,
+    job: &str,
+    period_start: DateTime<Utc>,
+    claimed_by: &str,
+    payload: Value,
+    max_attempts: usize,
+) -> Result<bool, Error> {
+    let mut tx = pool.begin().await?;
+    let claimed = sqlx::query(
+        "INSERT INTO job_schedule (job, period_start, claimed_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    )
+    .bind(job)
+    .bind(period_start)
+    .bind(claimed_by)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected()
+        == 1;
+    if claimed {
+        sqlx::query("SELECT apalis.push_job($1, $2::json, 'Pending', now(), $3)")
+            .bind(job)
+            .bind(payload)
+            .bind(max_attempts as i32)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(claimed)
+}
+
+/// Forgets period claims older than `before` (the claims only need to outlive their period).
+pub async fn prune_periods(pool: &PgPool, before: DateTime<Utc>) -> Result<u64, Error> {
+    Ok(sqlx::query("DELETE FROM job_schedule WHERE period_start < $1")
+        .bind(before)
+        .execute(pool)
+        .await?
+        .rows_affected())
+}

@@ -20,5 +20,7 @@ CREATE TABLE job_schedule (
     period_start timestamptz NOT NULL,
     claimed_at   timestamptz NOT NULL DEFAULT now(),
     claimed_by   text        NOT NULL,
+    -- The apalis job enqueued for the period.
+    job_id       text,
     CONSTRAINT job_schedule_pkey PRIMARY KEY (job, period_start)
 );

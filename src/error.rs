@@ -69,15 +69,3 @@ impl Error {
 pub fn bad(field: &str, message: impl std::fmt::Display) -> Error {
     Error::Invalid(format!("{field}: {message}"))
 }
-
-impl From<anyhow::Error> for Error {
-    fn from(err: anyhow::Error) -> Self {
-        match err.downcast::<sqlx::Error>() {
-            Ok(db) => db.into(),
-            Err(other) => match other.downcast::<Error>() {
-                Ok(domain) => domain,
-                Err(other) => Self::Internal(other),
-            },
-        }
-    }
-}

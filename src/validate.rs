@@ -68,6 +68,21 @@ impl JsonSchema for StringList {
     }
 }
 
+/// Deserialises `T` from a JSON value, naming the failing path after `prefix` (`memories[2]`).
+pub fn from_json<T: serde::de::DeserializeOwned>(value: serde_json::Value, prefix: &str) -> Result<T, Error> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        let field = match (prefix.is_empty(), path == ".") {
+            (true, true) => "body".to_owned(),
+            (true, false) => path,
+            (false, true) => prefix.to_owned(),
+            (false, false) => format!("{prefix}.{path}"),
+        };
+        Error::invalid(format!("{field}: {inner}"))
+    })
+}
+
 /// A value in [0, 1].
 pub fn unit(field: &str, value: Option<f64>) -> Result<Option<f32>, Error> {
     value

@@ -17,8 +17,19 @@ struct KeyQuery {
     api_key: Option<String>,
 }
 
+/// A non-empty header value.
+fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    let value = headers.get(name)?.to_str().unwrap_or_default().trim();
+    (!value.is_empty()).then(|| value.to_owned())
+}
+
 /// The presented key, from the first of: `Authorization: Bearer`, `X-API-Key`, `X-Admin-Token`, `?api_key=`.
-fn presented_key(headers: &HeaderMap, query: Option<&str>) -> Result<Option<String>, Error> {
+/// Where an admin scope is needed, `X-Admin-Token` comes first: AutoMem's clients send their ordinary key as
+/// the bearer and the admin one beside it.
+fn presented_key(headers: &HeaderMap, query: Option<&str>, admin: bool) -> Result<Option<String>, Error> {
+    if let Some(token) = header_value(headers, "x-admin-token").filter(|_| admin) {
+        return Ok(Some(token));
+    }
     if let Some(value) = headers.get(header::AUTHORIZATION) {
         let value = value.to_str().unwrap_or_default().trim();
         let token = value
@@ -29,13 +40,8 @@ fn presented_key(headers: &HeaderMap, query: Option<&str>) -> Result<Option<Stri
             .ok_or_else(|| Error::Unauthenticated("Authorization header must be \"Bearer <API key>\"".into()))?;
         return Ok(Some(token.to_owned()));
     }
-    for name in ["x-api-key", "x-admin-token"] {
-        if let Some(value) = headers.get(name) {
-            let value = value.to_str().unwrap_or_default().trim();
-            if !value.is_empty() {
-                return Ok(Some(value.to_owned()));
-            }
-        }
+    if let Some(key) = header_value(headers, "x-api-key").or_else(|| header_value(headers, "x-admin-token")) {
+        return Ok(Some(key));
     }
     let from_query = query
         .and_then(|q| serde_html_form::from_str::<KeyQuery>(q).ok())
@@ -46,7 +52,11 @@ fn presented_key(headers: &HeaderMap, query: Option<&str>) -> Result<Option<Stri
 
 /// The tenant context of a request's key.
 pub async fn tenant_of(parts: &Parts, services: &Services) -> Result<Tenant, Error> {
-    let key = presented_key(&parts.headers, parts.uri.query())?.ok_or_else(|| {
+    verified(parts, services, false).await
+}
+
+async fn verified(parts: &Parts, services: &Services, admin: bool) -> Result<Tenant, Error> {
+    let key = presented_key(&parts.headers, parts.uri.query(), admin)?.ok_or_else(|| {
         Error::Unauthenticated(
             "missing API key: send \"Authorization: Bearer <key>\", \"X-API-Key\" or ?api_key=".into(),
         )
@@ -76,7 +86,7 @@ macro_rules! scoped_extractor {
             type Rejection = ApiError;
 
             async fn from_request_parts(parts: &mut Parts, services: &Services) -> Result<Self, Self::Rejection> {
-                let tenant = tenant_of(parts, services).await?;
+                let tenant = verified(parts, services, $scope == Scope::Admin).await?;
                 tenant.require($scope)?;
                 Ok(Self(tenant))
             }

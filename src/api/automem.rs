@@ -19,9 +19,9 @@ use uuid::Uuid;
 
 use super::auth::{Admin, Writer};
 use super::error::ApiResult;
-use super::extract::{json_items, ApiJson, ApiQuery, PathId};
+use super::extract::{batch_values, ApiJson, ApiQuery, PathId};
 use super::views::automem::{AutoMemMemory, BatchStored, MemoryIdResponse, RecallAnswer, Stored};
-use super::views::{self, Association, DeletedByTag, RelatedMemory};
+use super::views::{self, Association, DeletedByTag, MemoryPage, RelatedMemory};
 use super::AppState;
 use crate::auth::Tenant;
 use crate::graph::{AssociationInput, RelatedParams};
@@ -29,9 +29,9 @@ use crate::memory::filter::TagParams;
 use crate::memory::{MemoryInput, MemoryPatch};
 use crate::recall::{MultiParams, MultiRequest};
 use crate::service::consolidation::{self, ConsolidateParams};
-use crate::service::memories::{self, Duplicates, DEFAULT_PAGE, MAX_BATCH, MAX_PAGE};
+use crate::service::memories::{self, BatchRules, Duplicates, MAX_BATCH};
 use crate::service::{associations, jobs, recall};
-use crate::validate::{self, StringList};
+use crate::validate::StringList;
 
 const TAG: &str = "automem";
 /// Relations shown with a memory (AutoMem's `RECALL_RELATION_LIMIT`).
@@ -103,9 +103,8 @@ async fn store_batch(
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<BatchStored>)> {
     let started = Instant::now();
-    let items: Vec<MemoryInput> = json_items(body, "memories", MAX_BATCH)?;
-    memories::refuse_vectors_and_validity(&items)?;
-    let outcome = memories::store_batch(&services, &tenant, items, Duplicates::Reuse).await?;
+    let items = batch_values(body, "memories", MAX_BATCH)?;
+    let outcome = memories::store_batch(&services, &tenant, items, BatchRules::AUTOMEM).await?;
     Ok((StatusCode::CREATED, Json(BatchStored::new(&services.embedder.state(), outcome, started))))
 }
 
@@ -215,12 +214,8 @@ async fn delete_memory(
 pub struct ByTagResponse {
     pub status: &'static str,
     pub tags: Vec<String>,
-    pub memories: Vec<AutoMemMemory>,
-    pub count: usize,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
-    pub has_more: bool,
+    #[serde(flatten)]
+    pub page: MemoryPage<AutoMemMemory>,
 }
 
 /// Memories with any of the tags, importance then time descending (AutoMem).
@@ -231,19 +226,8 @@ async fn by_tag(
     tenant: Tenant,
     ApiQuery(query): ApiQuery<TagParams>,
 ) -> ApiResult<Json<ByTagResponse>> {
-    let (limit, offset) = validate::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
-    let (tags, page) = memories::by_tag(&services, &tenant, &query.tags.0, limit, offset).await?;
-    let has_more = page.has_more();
-    Ok(Json(ByTagResponse {
-        status: "success",
-        tags,
-        count: page.items.len(),
-        memories: page.items.into_iter().map(AutoMemMemory::from).collect(),
-        total: page.total,
-        limit,
-        offset,
-        has_more,
-    }))
+    let (tags, page) = memories::by_tag(&services, &tenant, &query.tags.0, query.limit, query.offset).await?;
+    Ok(Json(ByTagResponse { status: "success", tags, page: MemoryPage::new(page) }))
 }
 
 /// Delete every memory with any of the tags (AutoMem).

@@ -41,25 +41,9 @@ pub fn from_json_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
     Ok(value)
 }
 
-/// Deserialises `T` from a JSON value, naming the failing path after `prefix` (`memories[2]`).
-pub fn from_json_value<T: DeserializeOwned>(value: serde_json::Value, prefix: &str) -> Result<T, Error> {
-    serde_path_to_error::deserialize(value).map_err(|err| {
-        let path = err.path().to_string();
-        let inner = err.into_inner();
-        let field = match (prefix.is_empty(), path == ".") {
-            (true, true) => "body".to_owned(),
-            (true, false) => path,
-            (false, true) => prefix.to_owned(),
-            (false, false) => format!("{prefix}.{path}"),
-        };
-        Error::invalid(format!("{field}: {inner}"))
-    })
-}
-
-/// The items of `{"<field>": [...]}` (1..=`max`) parsed one by one, so an error names its item
-/// (`memories[2].importance: ...`); errors for a missing, empty, overlong or non-array field, or a bare
-/// array.
-pub fn json_items<T: DeserializeOwned>(body: serde_json::Value, field: &str, max: usize) -> Result<Vec<T>, Error> {
+/// The items of `{"<field>": [...]}` (1..=`max`), as given; errors for a missing, empty, overlong or
+/// non-array field, or a bare array.
+pub fn batch_values(body: serde_json::Value, field: &str, max: usize) -> Result<Vec<serde_json::Value>, Error> {
     use serde_json::Value;
     let items = match body {
         Value::Object(mut object) => match object.remove(field) {
@@ -78,7 +62,7 @@ pub fn json_items<T: DeserializeOwned>(body: serde_json::Value, field: &str, max
     if items.len() > max {
         return Err(Error::invalid(format!("{field}: at most {max} items (got {})", items.len())));
     }
-    items.into_iter().enumerate().map(|(i, item)| from_json_value(item, &format!("{field}[{i}]"))).collect()
+    Ok(items)
 }
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {

@@ -13,9 +13,8 @@ use crate::service::health;
 
 /// The health body and status: 200 when the database answers within two seconds, else 503.
 async fn liveness(services: &AppState) -> (StatusCode, Json<Health>) {
-    let checked = health::check(services).await;
-    let status = if checked.database { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
-    (status, Json(checked.into()))
+    let checked = Health::from(health::check(services).await);
+    (checked.status_code(), Json(checked))
 }
 
 /// Service health.

@@ -31,7 +31,7 @@ use uuid::Uuid;
 
 use super::auth::tenant_of;
 use super::error::{body_of, ApiError};
-use super::extract::{from_json_value, json_items, parse_uuid};
+use super::extract::{batch_values, parse_uuid};
 use super::views::automem::{BatchStored, MemoryIdResponse, RecallAnswer, Stored};
 use super::views::shodh::ContextResponse;
 use super::views::{Association, DeletedByTag, EntityRecallResponse, Health, Memory, TenantStats};
@@ -42,7 +42,7 @@ use crate::graph::AssociationInput;
 use crate::memory::{MemoryInput, MemoryPatch};
 use crate::recall::{ContextParams, GroupedParams, GroupedRequest, MultiParams, MultiRequest};
 use crate::service::lifecycle::{self, Change};
-use crate::service::memories::{self, Duplicates, MAX_BATCH};
+use crate::service::memories::{self, BatchRules, Duplicates, MAX_BATCH};
 use crate::service::{associations, health, recall, stats};
 
 /// The MCP service for `/mcp`, behind [`authenticate`].
@@ -111,7 +111,7 @@ pub struct Args<T> {
 impl<T> Args<T> {
     /// The arguments parsed as `U` (errors name the field).
     fn parse<U: serde::de::DeserializeOwned>(&self) -> Result<U, Error> {
-        from_json_value(Value::Object(self.fields.clone()), "")
+        crate::validate::from_json(Value::Object(self.fields.clone()), "")
     }
 
     fn take(&mut self, field: &str) -> Option<Value> {
@@ -249,10 +249,8 @@ impl CairnMcp {
                             "{field}: batch mode (memories) takes no single-memory fields"
                         )));
                     }
-                    let items: Vec<MemoryInput> =
-                        json_items(serde_json::json!({ "memories": items }), "memories", MAX_BATCH)?;
-                    memories::refuse_vectors_and_validity(&items)?;
-                    let outcome = memories::store_batch(services, &tenant, items, Duplicates::Reuse).await?;
+                    let items = batch_values(serde_json::json!({ "memories": items }), "memories", MAX_BATCH)?;
+                    let outcome = memories::store_batch(services, &tenant, items, BatchRules::AUTOMEM).await?;
                     Ok(StoreReply::Many(BatchStored::new(&embedder, outcome, started)))
                 }
                 None => {

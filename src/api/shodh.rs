@@ -20,7 +20,7 @@ use super::auth::Writer;
 use super::error::{keep_headers, ApiResult};
 use super::extract::{ApiJson, ApiQuery, PathId};
 use super::views::shodh::{ContextResponse, ScoredMemory};
-use super::views::{self, Health, Memory, TypeCount};
+use super::views::{self, Health, Memory, MemoryPage, TypeCount};
 use super::AppState;
 use crate::auth::Tenant;
 use crate::error::{bad, Error};
@@ -394,28 +394,19 @@ pub struct ShodhListQuery {
     pub kind: Option<String>,
 }
 
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ShodhMemoryList {
-    pub memories: Vec<Memory>,
-    /// Memories in this response.
-    pub count: usize,
-    /// Memories matching the filter in all.
-    pub total: i64,
-}
-
 /// List memories, newest first (SHODH).
 #[utoipa::path(get, path = "/api/memories", tag = TAG, params(ShodhListQuery),
-    responses((status = 200, description = "List of memories", body = ShodhMemoryList)))]
+    responses((status = 200, description = "List of memories", body = MemoryPage<Memory>)))]
 async fn list_memories(
     State(services): State<AppState>,
     tenant: Tenant,
     ApiQuery(q): ApiQuery<ShodhListQuery>,
-) -> ApiResult<Json<ShodhMemoryList>> {
+) -> ApiResult<Json<MemoryPage<Memory>>> {
     let (limit, offset) = validate::page(q.limit, q.offset, 100, 20)?;
     let kinds = filter::kinds("type", &q.kind.into_iter().collect::<Vec<_>>())?;
     let filter = ListFilter { kinds, ..ListFilter::default() };
     let page = memories::list(&services, &tenant, &filter, limit, offset).await?;
-    Ok(Json(ShodhMemoryList { count: page.items.len(), memories: views::memories(page.items), total: page.total }))
+    Ok(Json(MemoryPage::new(page)))
 }
 
 /// Get a memory (SHODH).
@@ -565,7 +556,6 @@ async fn list_tags(State(services): State<AppState>, tenant: Tenant) -> ApiResul
         (status = 503, description = "Database unreachable", body = Health)
     ))]
 async fn health_check(State(services): State<AppState>) -> (StatusCode, Json<Health>) {
-    let checked = health::check(&services).await;
-    let status = if checked.database { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
-    (status, Json(checked.into()))
+    let checked = Health::from(health::check(&services).await);
+    (checked.status_code(), Json(checked))
 }

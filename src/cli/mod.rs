@@ -94,9 +94,7 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
             }
             let db = connect(&db).await?;
             let tenant = match tenants::create_tenant(db.owner(), name).await {
-                Err(sqlx::Error::Database(e)) if e.constraint() == Some("tenants_name_key") => {
-                    bail!("a tenant named {name:?} already exists")
-                }
+                Err(crate::error::Error::Conflict { .. }) => bail!("a tenant named {name:?} already exists"),
                 other => other?,
             };
             let scopes = vec!["read".to_owned(), "write".to_owned()];

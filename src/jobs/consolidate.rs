@@ -47,9 +47,6 @@ pub async fn process(db: &Db, job: &ConsolidateJob, attempt: usize) -> Result<()
 pub async fn handle(job: ConsolidateJob, db: Data<Arc<Db>>, attempt: Attempt) -> Result<(), JobError> {
     match process(&db, &job, attempt.current()).await {
         Ok(()) => Ok(()),
-        Err(message) => {
-            tokio::time::sleep(super::embed::backoff(attempt.current())).await;
-            Err(JobError::Failed(Arc::new(message.into())))
-        }
+        Err(message) => Err(super::retry_later(attempt.current(), message).await),
     }
 }

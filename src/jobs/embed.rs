@@ -17,7 +17,7 @@ use uuid::Uuid;
 use crate::error::Error;
 use crate::models::embed::{Embedder, EmbedderSlot};
 use crate::store::embedding::{self as store, Pending};
-use crate::store::{queue, Db, TenantTx};
+use crate::store::{Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::embed";
@@ -37,10 +37,7 @@ pub struct EmbedJob {
 
 /// Enqueues embedding of `memory_ids` in the caller's tenant transaction.
 pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    queue::enqueue(tx, QUEUE, serde_json::json!({ "memory_ids": memory_ids }), MAX_ATTEMPTS).await
+    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
 }
 
 /// Embeds the listed memories that are still pending plus up to `sweep` other pending memories of the
@@ -147,10 +144,7 @@ pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Resu
 pub async fn handle(job: EmbedJob, ctx: Data<Arc<EmbedContext>>, attempt: Attempt) -> Result<(), JobError> {
     match process(&ctx, &job, attempt.current()).await {
         Ok(()) => Ok(()),
-        Err(message) => {
-            tokio::time::sleep(backoff(attempt.current())).await;
-            Err(JobError::Failed(Arc::new(message.into())))
-        }
+        Err(message) => Err(super::retry_later(attempt.current(), message).await),
     }
 }
 

@@ -21,7 +21,7 @@ use crate::entities::{self, Found};
 use crate::error::Error;
 use crate::memory::{classify, quality};
 use crate::models::chat::ChatModel;
-use crate::store::{enrichment, entities as store, queue, Db, TenantTx};
+use crate::store::{enrichment, entities as store, Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::enrich";
@@ -37,10 +37,7 @@ pub struct EnrichJob {
 
 /// Enqueues enrichment of `memory_ids` in the caller's tenant transaction.
 pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    queue::enqueue(tx, QUEUE, serde_json::json!({ "memory_ids": memory_ids }), MAX_ATTEMPTS).await
+    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
 }
 
 /// Marks the memories' enrichment `pending` again and enqueues it (their content or tags changed).
@@ -161,9 +158,6 @@ pub async fn handle(
 ) -> Result<(), JobError> {
     match process(&ctx, &job, attempt.current()).await {
         Ok(()) => Ok(()),
-        Err(message) => {
-            tokio::time::sleep(super::embed::backoff(attempt.current())).await;
-            Err(JobError::Failed(Arc::new(message.into())))
-        }
+        Err(message) => Err(super::retry_later(attempt.current(), message).await),
     }
 }

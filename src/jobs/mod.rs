@@ -41,6 +41,37 @@ pub struct JobFailure {
     pub memory_ids: Option<sqlx::types::Json<serde_json::Value>>,
 }
 
+/// A periodic job's latest period: when it started, and how its job stands (apalis' status, when it
+/// finished).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LatestPeriod {
+    pub job: String,
+    pub period_start: chrono::DateTime<chrono::Utc>,
+    pub status: Option<String>,
+    pub done_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// Enqueues `{tenant_id, memory_ids}` on `queue` in the caller's tenant transaction, so the job exists
+/// exactly when the rows that caused it do (nothing for no ids).
+pub async fn enqueue_memories(
+    tx: &mut crate::store::TenantTx,
+    queue: &str,
+    memory_ids: &[uuid::Uuid],
+    max_attempts: usize,
+) -> Result<(), crate::error::Error> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    crate::store::queue::enqueue(tx, queue, serde_json::json!({ "memory_ids": memory_ids }), max_attempts).await
+}
+
+/// A failed delivery, handed back to apalis after a backoff (2^attempt seconds, at most a minute) so that it
+/// retries the job.
+pub async fn retry_later(attempt: usize, message: String) -> apalis::prelude::Error {
+    tokio::time::sleep(embed::backoff(attempt)).await;
+    apalis::prelude::Error::Failed(Arc::new(message.into()))
+}
+
 /// The queues whose jobs belong to a tenant (`GET /api/v1/jobs/status` lists them).
 pub const TENANT_QUEUES: &[&str] = &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE];
 /// The periodic queues.
@@ -180,4 +211,21 @@ pub async fn run_workers(
         let _ = stop.send(());
     });
     while tasks.join_next().await.is_some() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_parse_from_the_command_line() {
+        assert_eq!("all".parse::<Workers>(), Ok(Workers::All));
+        assert_eq!("none".parse::<Workers>(), Ok(Workers::None));
+        let some: Workers = "embed, cairn::enrich,embed".parse().unwrap();
+        assert_eq!(some, Workers::Only(vec![embed::QUEUE, enrich::QUEUE]));
+        assert!(some.runs(embed::QUEUE) && !some.runs(consolidate::QUEUE));
+        assert!(Workers::All.runs(schedule::QUEUE) && !Workers::None.runs(embed::QUEUE));
+        let err = "embed,bogus".parse::<Workers>().unwrap_err();
+        assert!(err.contains("unknown queue \"bogus\"") && err.contains("summarize"), "{err}");
+    }
 }

@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use apalis::prelude::{Data, Error as JobError};
-use chrono::Utc;
 
 use super::clock::{self, Tick};
 use crate::service::consolidation;
@@ -15,8 +14,9 @@ use crate::store::Db;
 pub const QUEUE: &str = "cairn::schedule";
 
 /// The apalis handler of the periodic job.
-pub async fn handle(_tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
-    let runs = consolidation::schedule_due(&db, Utc::now()).await.map_err(|e| clock::failed("schedule", e))?;
+pub async fn handle(tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
+    // As of the period's start, so queue delays never push a mode's due time into the next period.
+    let runs = consolidation::schedule_due(&db, tick.period_start).await.map_err(|e| clock::failed("schedule", e))?;
     if runs > 0 {
         tracing::info!(runs, "scheduled consolidation");
     }

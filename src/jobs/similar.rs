@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::error::Error;
-use crate::store::{enrichment, queue, Db, TenantTx};
+use crate::store::{enrichment, Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::similar";
@@ -23,10 +23,7 @@ pub struct SimilarJob {
 
 /// Enqueues linking of `memory_ids` in the caller's tenant transaction.
 pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    queue::enqueue(tx, QUEUE, serde_json::json!({ "memory_ids": memory_ids }), MAX_ATTEMPTS).await
+    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
 }
 
 /// Runs one delivery; Err when it should be retried.
@@ -43,8 +40,7 @@ pub async fn handle(job: SimilarJob, db: Data<Arc<Db>>, attempt: Attempt) -> Res
         Ok(_) => Ok(()),
         Err(err) => {
             tracing::warn!(tenant_id = %job.tenant_id, error = %err, "similarity linking failed");
-            tokio::time::sleep(super::embed::backoff(attempt.current())).await;
-            Err(JobError::Failed(Arc::new(err.to_string().into())))
+            Err(super::retry_later(attempt.current(), err.to_string()).await)
         }
     }
 }

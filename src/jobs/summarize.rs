@@ -15,7 +15,7 @@ use crate::error::Error;
 use crate::memory::summarize;
 use crate::models::chat::ChatModel;
 use crate::models::embed::{EmbedderSlot, SlotState};
-use crate::store::{enrichment, queue, Db, TenantTx};
+use crate::store::{enrichment, Db, TenantTx};
 
 /// The queue's stable name.
 pub const QUEUE: &str = "cairn::summarize";
@@ -30,10 +30,7 @@ pub struct SummarizeJob {
 
 /// Enqueues summary refinement of `memory_ids` in the caller's tenant transaction.
 pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    queue::enqueue(tx, QUEUE, serde_json::json!({ "memory_ids": memory_ids }), MAX_ATTEMPTS).await
+    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
 }
 
 /// What the worker needs.
@@ -81,8 +78,7 @@ pub async fn handle(job: SummarizeJob, ctx: Data<Arc<SummarizeContext>>, attempt
         Ok(_) => Ok(()),
         Err(err) => {
             tracing::warn!(tenant_id = %job.tenant_id, error = %err, "summary refinement failed");
-            tokio::time::sleep(super::embed::backoff(attempt.current())).await;
-            Err(JobError::Failed(Arc::new(err.to_string().into())))
+            Err(super::retry_later(attempt.current(), err.to_string()).await)
         }
     }
 }

@@ -84,7 +84,9 @@ pub async fn request(svc: &Services, t: &Tenant, req: RunRequest) -> Result<Requ
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let id = enqueue(&mut tx, req, "manual", Utc::now()).await?;
     tx.commit().await?;
-    let patience = StdDuration::from_millis(svc.config.consolidate_wait_ms);
+    // The wait ends before the request's own timeout, so a slow run is a 202, never a timed-out request.
+    let timeout = StdDuration::from_secs(svc.config.request_timeout_secs).saturating_sub(StdDuration::from_secs(2));
+    let patience = StdDuration::from_millis(svc.config.consolidate_wait_ms).min(timeout);
     let started = Instant::now();
     let mut pause = StdDuration::from_millis(10);
     loop {
@@ -201,8 +203,8 @@ pub async fn execute(db: &Db, tenant_id: Uuid, run_id: Uuid) -> Result<Option<Re
     Ok(Some(report))
 }
 
-/// Records a run as of `at` and executes it here and now, without the queue (for a process that runs no
-/// consolidation worker, and for tests that move the clock). Returns its report.
+/// Records a run as of `at` and executes it here and now, without the queue: a run at a time other than
+/// now (tests of decay move the clock this way). Returns its report.
 pub async fn run_now(db: &Db, tenant_id: Uuid, req: RunRequest, trigger: &str, at: DateTime<Utc>) -> Result<Report> {
     let mut tx = db.begin_tenant(tenant_id).await?;
     let id = store::insert_run(&mut tx, req.mode.as_str(), req.horizon.as_str(), req.dry_run, trigger, at).await?;

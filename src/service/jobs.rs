@@ -51,6 +51,8 @@ pub struct PipelineCounts {
 pub struct JobStatus {
     /// Every tenant queue, even without jobs.
     pub queues: Vec<QueueCounts>,
+    /// The service's periodic jobs (expiry, retention, schedule): each one's latest period.
+    pub periodic: Vec<crate::jobs::LatestPeriod>,
     /// Newest first, at most 20.
     pub recent_failures: Vec<JobFailure>,
     pub embedding: PipelineCounts,
@@ -73,6 +75,7 @@ pub async fn status(svc: &Services, t: &Tenant) -> Result<JobStatus> {
     let embedding = pipeline(&stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?);
     let enrichment = pipeline(&stats::pipeline_counts(&mut tx, Pipeline::Enrichment).await?);
     tx.commit().await?;
+    let periodic = queue::latest_periods(svc.db.owner()).await?;
     let mut queues: BTreeMap<String, QueueCounts> = BTreeMap::new();
     for queue in jobs::TENANT_QUEUES {
         queues.insert(queue.to_string(), QueueCounts { queue: queue.to_string(), ..Default::default() });
@@ -87,7 +90,7 @@ pub async fn status(svc: &Services, t: &Tenant) -> Result<JobStatus> {
             _ => q.killed += n,
         }
     }
-    Ok(JobStatus { queues: queues.into_values().collect(), recent_failures, embedding, enrichment })
+    Ok(JobStatus { queues: queues.into_values().collect(), periodic, recent_failures, embedding, enrichment })
 }
 
 /// The tenant's memories by enrichment state.

@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use chrono::Utc;
+use serde_json::Value;
 use uuid::Uuid;
 
 use super::{Page, Services};
@@ -22,6 +23,7 @@ use crate::models::embed::SlotState;
 use crate::store::events;
 use crate::store::memories::{self, Inserted};
 use crate::store::{lifecycle, relations, TenantTx};
+use crate::validate;
 
 /// Most memories in one batch (AutoMem's limit).
 pub const MAX_BATCH: usize = 500;
@@ -176,7 +178,7 @@ pub struct BatchOutcome {
 }
 
 /// The items of a batch: 1..=500, or an error naming `memories`.
-pub fn check_batch_size(len: usize) -> Result<()> {
+fn check_batch_size(len: usize) -> Result<()> {
     if len == 0 {
         return Err(Error::invalid("memories: must not be empty"));
     }
@@ -186,35 +188,47 @@ pub fn check_batch_size(len: usize) -> Result<()> {
     Ok(())
 }
 
-/// AutoMem's batch (and MCP's, which is AutoMem's) takes no vector and no validity bounds: an item giving
-/// one is refused, naming it.
-pub fn refuse_vectors_and_validity(items: &[MemoryInput]) -> Result<()> {
-    for (index, item) in items.iter().enumerate() {
-        let refused = [
-            ("embedding", item.embedding.is_some()),
-            ("t_valid", item.t_valid.is_some()),
-            ("t_invalid", item.t_invalid.is_some()),
-        ];
-        if let Some((field, _)) = refused.iter().find(|(_, given)| *given) {
-            return Err(crate::error::bad(
-                &format!("memories[{index}].{field}"),
-                "is not accepted in a batch; store the memory alone",
-            ));
-        }
-    }
-    Ok(())
+/// How a batch treats its items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchRules {
+    pub duplicates: Duplicates,
+    /// Items take no vector and no validity bounds (AutoMem's batch).
+    pub plain: bool,
 }
 
-/// Stores a batch of up to 500 memories in one transaction, all or nothing. Errors name the item
-/// (`memories[2].content: ...`). Long items are summarised by word overlap (refined later by the job).
-pub async fn store_batch(
-    svc: &Services,
-    t: &Tenant,
-    items: Vec<MemoryInput>,
-    duplicates: Duplicates,
-) -> Result<BatchOutcome> {
+impl BatchRules {
+    /// The native batch: every field; a duplicate rejects the batch.
+    pub const NATIVE: Self = Self { duplicates: Duplicates::Reject, plain: false };
+    /// AutoMem's batch (and MCP's `store_memory`, AutoMem's tool): no `embedding`, `t_valid` or `t_invalid`;
+    /// a duplicate resolves to the memory that holds the content.
+    pub const AUTOMEM: Self = Self { duplicates: Duplicates::Reuse, plain: true };
+}
+
+/// The items of a batch as given, checked against `rules` and parsed one by one, so an error names its item
+/// (`memories[2].importance: ...`).
+fn parse_items(values: Vec<Value>, rules: BatchRules) -> Result<Vec<MemoryInput>> {
+    check_batch_size(values.len())?;
+    if rules.plain {
+        for (index, item) in values.iter().enumerate() {
+            for field in ["embedding", "t_valid", "t_invalid"] {
+                if item.get(field).is_some_and(|v| !v.is_null()) {
+                    return Err(crate::error::bad(
+                        &format!("memories[{index}].{field}"),
+                        "is not accepted in a batch; store the memory alone",
+                    ));
+                }
+            }
+        }
+    }
+    values.into_iter().enumerate().map(|(i, item)| validate::from_json(item, &format!("memories[{i}]"))).collect()
+}
+
+/// Stores a batch of up to 500 memories (given as JSON) in one transaction, all or nothing. Errors name the
+/// item (`memories[2].content: ...`). Long items are summarised by word overlap (refined later by the job).
+pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: BatchRules) -> Result<BatchOutcome> {
     t.require(Scope::Write)?;
-    check_batch_size(items.len())?;
+    let items = parse_items(values, rules)?;
+    let duplicates = rules.duplicates;
     let ctx = parse_ctx(svc);
     let mut parsed = Vec::with_capacity(items.len());
     // Item index -> the earlier item it repeats.
@@ -353,11 +367,12 @@ pub async fn by_tag(
     svc: &Services,
     t: &Tenant,
     tags: &[String],
-    limit: i64,
-    offset: i64,
+    limit: Option<i64>,
+    offset: Option<i64>,
 ) -> Result<(Vec<String>, Page<Memory>)> {
     t.require(Scope::Read)?;
     let tags = required_tags(tags)?;
+    let (limit, offset) = validate::page(limit, offset, MAX_PAGE, DEFAULT_PAGE)?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let (items, total) = memories::list_by_tags(&mut tx, &tags, limit, offset).await?;
     tx.commit().await?;

@@ -22,7 +22,7 @@ use crate::graph::{RelatedParams, MAX_RELATED};
 use crate::memory::summarize::{self, SummaryMethod};
 use crate::memory::{ListFilter, Memory, MemoryInput, MAX_CONTENT_CHARS};
 use crate::models::embed::SlotState;
-use crate::recall::bm25::KeywordQuery;
+use crate::recall::bm25::{KeywordQuery, TermStats};
 use crate::recall::results::{self, current_state, sort_hits, Group};
 use crate::recall::score::{self, Fusion, ScoreOptions, Signals};
 use crate::recall::{
@@ -45,27 +45,47 @@ pub const SHARED_ENTITY_STRENGTH: f32 = 0.5;
 
 /// Runs one recall, and counts an access of each memory returned.
 pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<RecallResponse> {
-    t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_snapshot(t.id).await?;
-    let answer = run(svc, &mut tx, &req).await?;
+    let (tx, mut answers) = in_snapshot(svc, t, std::slice::from_ref(&req)).await?;
     tx.commit().await?;
-    count_access(&svc.db, t.id, answer.results.iter().map(|h| h.memory.id).collect(), answer.mode == "associative");
+    let answer = answers.pop().ok_or_else(|| Error::internal("a recall without an answer"))?;
+    count_access(&svc.db, t.id, ids(&answer.results), answer.mode == "associative");
     Ok(answer)
 }
 
 /// Runs each query of a multi-query recall on one snapshot and merges the answers (each memory once, at
 /// its best score; `context_tags` lift, `min_score` cuts). Accesses are counted once per memory returned.
 pub async fn recall_many(svc: &Services, t: &Tenant, req: MultiRequest) -> Result<RecallResponse> {
-    t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_snapshot(t.id).await?;
-    let mut answers = Vec::with_capacity(req.runs.len());
-    for run_req in &req.runs {
-        answers.push(run(svc, &mut tx, run_req).await?);
-    }
+    let (tx, answers) = in_snapshot(svc, t, &req.runs).await?;
     tx.commit().await?;
     let merged = results::merge(&req, answers);
-    count_access(&svc.db, t.id, merged.results.iter().map(|h| h.memory.id).collect(), merged.mode == "associative");
+    count_access(&svc.db, t.id, ids(&merged.results), merged.mode == "associative");
     Ok(merged)
+}
+
+fn ids(hits: &[RecallHit]) -> Vec<Uuid> {
+    hits.iter().map(|h| h.memory.id).collect()
+}
+
+/// Runs `requests` on one read-only snapshot of the tenant, and hands it back open for further reads. The
+/// keyword statistics are fetched first: a first computation takes a connection of its own, which must not
+/// wait behind the snapshots it serves.
+async fn in_snapshot(
+    svc: &Services,
+    t: &Tenant,
+    requests: &[RecallRequest],
+) -> Result<(TenantTx, Vec<RecallResponse>)> {
+    t.require(Scope::Read)?;
+    let keywords = requests.iter().any(|r| r.query.is_some() && matches!(r.mode, Mode::Hybrid | Mode::Keyword));
+    let stats = match keywords {
+        true => Some(term_stats(svc, t.id).await?),
+        false => None,
+    };
+    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let mut answers = Vec::with_capacity(requests.len());
+    for req in requests {
+        answers.push(run(svc, &mut tx, req, stats.as_deref()).await?);
+    }
+    Ok((tx, answers))
 }
 
 /// An entity-grouped recall's answer.
@@ -82,7 +102,6 @@ pub struct Grouped {
 /// Entity-grouped recall (textrawl's `recall_memories`): a wide recall, then the best `limit` memories
 /// that mention an entity (of the wanted types), grouped by entity. Only those memories count an access.
 pub async fn recall_grouped(svc: &Services, t: &Tenant, req: GroupedRequest) -> Result<Grouped> {
-    t.require(Scope::Read)?;
     if req.mode == Mode::Semantic && svc.embedder.state() == SlotState::Disabled {
         return Err(bad(
             "searchMode",
@@ -90,10 +109,9 @@ pub async fn recall_grouped(svc: &Services, t: &Tenant, req: GroupedRequest) -> 
         ));
     }
     let wide = req.recall(Utc::now())?;
-    let mut tx = svc.db.begin_snapshot(t.id).await?;
-    let recalled = run(svc, &mut tx, &wide).await?;
-    let ids: Vec<Uuid> = recalled.results.iter().map(|h| h.memory.id).collect();
-    let mentions = entities::mentions(&mut tx, &ids, &req.kinds).await?;
+    let (mut tx, mut answers) = in_snapshot(svc, t, std::slice::from_ref(&wide)).await?;
+    let recalled = answers.pop().ok_or_else(|| Error::internal("a recall without an answer"))?;
+    let mentions = entities::mentions(&mut tx, &ids(&recalled.results), &req.kinds).await?;
     tx.commit().await?;
     let (groups, kept) = results::group(&recalled.results, &mentions, req.limit as usize);
     count_access(&svc.db, t.id, kept.clone(), false);
@@ -222,7 +240,7 @@ fn signals(memory: &Memory, filter: &ListFilter) -> Signals {
 }
 
 /// The tenant's keyword statistics (cached; a first computation takes a transaction of its own).
-async fn term_stats(svc: &Services, tenant_id: Uuid) -> Result<std::sync::Arc<crate::recall::bm25::TermStats>> {
+async fn term_stats(svc: &Services, tenant_id: Uuid) -> Result<std::sync::Arc<TermStats>> {
     let db = svc.db.clone();
     svc.term_stats
         .get(tenant_id, move || {
@@ -252,8 +270,14 @@ async fn restrict_to_neighbours(tx: &mut TenantTx, req: &RecallRequest) -> Resul
     Ok(filter)
 }
 
-/// The pipeline, inside the caller's snapshot. Counts nothing.
-async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<RecallResponse> {
+/// The pipeline, inside the caller's snapshot, with the tenant's keyword statistics when keywords are used.
+/// Counts nothing.
+async fn run(
+    svc: &Services,
+    tx: &mut TenantTx,
+    req: &RecallRequest,
+    stats: Option<&TermStats>,
+) -> Result<RecallResponse> {
     let now = Utc::now();
     let filter = restrict_to_neighbours(tx, req).await?;
     let Some(query) = req.query.clone() else {
@@ -261,7 +285,6 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     };
     let (use_semantic, use_keyword, notice) = plan(req.mode, svc)?;
     let pool_size = ((req.offset + req.limit) * 4).clamp(50, 400);
-    let tenant_id = tx.tenant_id();
 
     // The query's embedding (CPU) and the keyword search (database) do not depend on each other: run
     // them at once.
@@ -272,12 +295,11 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
         }
     };
     let keywords = async {
-        if !use_keyword {
+        let Some(stats) = stats.filter(|_| use_keyword) else {
             return Ok((None, Vec::new()));
-        }
-        let stats = term_stats(svc, tenant_id).await?;
+        };
         let lexemes = terms::lexemes(tx, &query).await?;
-        let Some(kq) = KeywordQuery::plan(&lexemes, &stats) else {
+        let Some(kq) = KeywordQuery::plan(&lexemes, stats) else {
             return Ok((None, Vec::new()));
         };
         let hits = sql::keyword_candidates(tx, &filter, &kq, pool_size).await?;

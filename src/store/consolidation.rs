@@ -111,7 +111,8 @@ pub async fn claim_run(tx: &mut TenantTx, id: Uuid) -> Result<Option<RunRecord>,
     Ok(sqlx::query_as(&sql).bind(tx.tenant_id()).bind(id).fetch_optional(tx.conn()).await?)
 }
 
-/// Finishes a run: `done` with its report, or `failed` with the error.
+/// Finishes a run: `done` with its report, or `failed` with the error. It finished now (or, for a run as of a
+/// later time, its duration after that time).
 pub async fn finish_run(
     tx: &mut TenantTx,
     id: Uuid,
@@ -124,7 +125,7 @@ pub async fn finish_run(
     };
     sqlx::query(
         "UPDATE consolidation_runs SET status = $3, report = $4, error = $5,
-                finished_at = started_at + make_interval(secs => $6)
+                finished_at = greatest(now(), started_at + make_interval(secs => $6))
           WHERE tenant_id = $1 AND id = $2",
     )
     .bind(tx.tenant_id())

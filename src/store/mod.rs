@@ -19,6 +19,8 @@ pub mod stats;
 pub mod tenants;
 pub mod terms;
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -41,6 +43,16 @@ pub const TENANT_TABLES: &[&str] = &["memories", "relations", "entities", "memor
 pub struct Db {
     owner: PgPool,
     app: PgPool,
+    /// Tenant transactions opened by this process, and how many of them were read-only snapshots.
+    opened: Arc<TransactionCounts>,
+}
+
+/// Tenant transactions a process has opened (for operators, and for tests that check how many a use case
+/// needs).
+#[derive(Debug, Default)]
+pub struct TransactionCounts {
+    pub tenant: AtomicU64,
+    pub snapshots: AtomicU64,
 }
 
 impl Db {
@@ -65,7 +77,7 @@ impl Db {
                 })
             })
             .connect_lazy_with(options);
-        Ok(Self { owner, app })
+        Ok(Self { owner, app, opened: Arc::default() })
     }
 
     /// The owner pool: control-plane tables only. Never use it for tenant data.
@@ -144,7 +156,16 @@ impl Db {
         self.begin_as(tenant_id, Some("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await
     }
 
+    /// Tenant transactions opened so far by this process: (all, read-only snapshots).
+    pub fn transactions_opened(&self) -> (u64, u64) {
+        (self.opened.tenant.load(Ordering::Relaxed), self.opened.snapshots.load(Ordering::Relaxed))
+    }
+
     async fn begin_as(&self, tenant_id: Uuid, mode: Option<&str>) -> Result<TenantTx, Error> {
+        self.opened.tenant.fetch_add(1, Ordering::Relaxed);
+        if mode.is_some() {
+            self.opened.snapshots.fetch_add(1, Ordering::Relaxed);
+        }
         let mut tx = self.app.begin().await?;
         if let Some(mode) = mode {
             // Must come first: the snapshot is taken by the transaction's first query.
@@ -188,6 +209,19 @@ impl TenantTx {
     pub async fn rollback(self) -> Result<(), Error> {
         self.tx.rollback().await?;
         Ok(())
+    }
+}
+
+/// An error from code that speaks anyhow: a database error keeps its meaning, anything else is internal.
+impl From<anyhow::Error> for Error {
+    fn from(err: anyhow::Error) -> Self {
+        match err.downcast::<sqlx::Error>() {
+            Ok(db) => db.into(),
+            Err(other) => match other.downcast::<Error>() {
+                Ok(domain) => domain,
+                Err(other) => Self::Internal(other),
+            },
+        }
     }
 }
 

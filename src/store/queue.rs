@@ -11,7 +11,7 @@ use sqlx::PgPool;
 
 use super::TenantTx;
 use crate::error::Error;
-use crate::jobs::JobFailure;
+use crate::jobs::{JobFailure, LatestPeriod};
 
 /// Enqueues a job with `payload` (its `tenant_id` is added by the database) on `queue`, in the caller's
 /// tenant transaction, so the job exists exactly when the rows that caused it do.
@@ -57,12 +57,16 @@ pub async fn claim_period(
     .rows_affected()
         == 1;
     if claimed {
-        sqlx::query("SELECT apalis.push_job($1, $2::json, 'Pending', now(), $3)")
-            .bind(job)
-            .bind(payload)
-            .bind(max_attempts as i32)
-            .execute(&mut *tx)
-            .await?;
+        sqlx::query(
+            "UPDATE job_schedule SET job_id = (SELECT id FROM apalis.push_job($1, $3::json, 'Pending', now(), $4))
+              WHERE job = $1 AND period_start = $2",
+        )
+        .bind(job)
+        .bind(period_start)
+        .bind(payload)
+        .bind(max_attempts as i32)
+        .execute(&mut *tx)
+        .await?;
     }
     tx.commit().await?;
     Ok(claimed)
@@ -75,4 +79,15 @@ pub async fn prune_periods(pool: &PgPool, before: DateTime<Utc>) -> Result<u64, 
         .execute(pool)
         .await?
         .rows_affected())
+}
+
+/// The latest claimed period of each periodic job (no tenant's data: the owner's pool).
+pub async fn latest_periods(pool: &PgPool) -> Result<Vec<LatestPeriod>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT DISTINCT ON (s.job) s.job, s.period_start, j.status, j.done_at
+           FROM job_schedule s LEFT JOIN apalis.jobs j ON j.id = s.job_id
+          ORDER BY s.job, s.period_start DESC",
+    )
+    .fetch_all(pool)
+    .await?)
 }

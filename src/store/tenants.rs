@@ -6,6 +6,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::auth::{ApiKeyInfo, TenantInfo};
+use crate::error::Error;
 use crate::memory::TenantSettings;
 
 /// What authentication needs of a key.
@@ -21,21 +22,37 @@ pub struct KeyRecord {
 
 const KEY_INFO_COLUMNS: &str = "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at";
 
-pub async fn create_tenant(pool: &PgPool, name: &str) -> sqlx::Result<TenantInfo> {
-    sqlx::query_as("INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at")
+/// Creates a tenant; a conflict when the name is taken.
+pub async fn create_tenant(pool: &PgPool, name: &str) -> Result<TenantInfo, Error> {
+    let created = sqlx::query_as("INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at")
         .bind(name)
         .fetch_one(pool)
-        .await
+        .await;
+    match created {
+        Err(sqlx::Error::Database(e)) if e.constraint() == Some("tenants_name_key") => {
+            Err(Error::Conflict { message: format!("name: a tenant named {name:?} already exists"), existing_id: None })
+        }
+        other => Ok(other?),
+    }
 }
 
 pub async fn list_tenants(pool: &PgPool) -> sqlx::Result<Vec<TenantInfo>> {
     sqlx::query_as("SELECT id, name, created_at FROM tenants ORDER BY created_at, id").fetch_all(pool).await
 }
 
-/// Deletes a tenant and, by cascade, everything it owns.
+/// Deletes a tenant and, by cascade, everything it owns. The cascade can deadlock with the tenant's own
+/// background jobs still writing; it is then tried again, a few times.
 pub async fn delete_tenant(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(pool).await?;
-    Ok(())
+    let mut attempt = 0;
+    loop {
+        match sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(pool).await {
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("40P01") && attempt < 5 => {
+                attempt += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(100 * attempt)).await;
+            }
+            other => return other.map(|_| ()),
+        }
+    }
 }
 
 pub async fn tenant_exists(pool: &PgPool, id: Uuid) -> sqlx::Result<bool> {

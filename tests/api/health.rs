@@ -13,4 +13,6 @@ async fn health_reports_the_database_without_auth() {
     assert_eq!(body["database"], "ok");
     assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
     assert!(body["uptime_seconds"].is_u64());
+    // AutoMem's clients look for its two stores; Postgres holds Cairn's graph and vectors.
+    assert_eq!((body["falkordb"].as_str(), body["qdrant"].as_str()), (Some("connected"), Some("connected")));
 }

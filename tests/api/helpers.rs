@@ -123,7 +123,26 @@ pub async fn spawn_with(app: AppArgs, server_db_url: Option<String>) -> TestApp 
     spawn_inner(app, server_db_url, EmbedderSlot::disabled(), &[]).await
 }
 
+/// A server with `app` settings that runs no background worker at all (consolidation requests wait, then
+/// answer 202; the test runs the queued jobs itself).
+pub async fn spawn_without_workers(app: AppArgs) -> TestApp {
+    spawn_workers(app, None, EmbedderSlot::disabled(), &[], Workers::None).await
+}
+
 async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: EmbedderSlot, prepare: &[&str]) -> TestApp {
+    // The server, and the consolidation worker its consolidation requests wait for; every other queue is
+    // drained by the tests themselves (`drain_jobs`, `run_enrichment`...), so that they decide when jobs run.
+    let workers = Workers::Only(vec![cairn::jobs::consolidate::QUEUE]);
+    spawn_workers(app, server_db_url, embedder, prepare, workers).await
+}
+
+async fn spawn_workers(
+    app: AppArgs,
+    server_db_url: Option<String>,
+    embedder: EmbedderSlot,
+    prepare: &[&str],
+    workers: Workers,
+) -> TestApp {
     let (db_name, db_url) = create_database().await;
     if !prepare.is_empty() {
         let mut conn = PgConnection::connect(&db_url).await.unwrap();
@@ -140,9 +159,7 @@ async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: Embe
     let services = application.services().clone();
     let (db, embedder) = (services.db.clone(), services.embedder.clone());
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    // The server, and the consolidation worker its consolidation requests wait for; every other queue is
-    // drained by the tests themselves (`drain_jobs`, `run_enrichment`...), so that they decide when jobs run.
-    tokio::spawn(application.run_with_workers(Workers::Only(vec![cairn::jobs::consolidate::QUEUE]), async move {
+    tokio::spawn(application.run_with_workers(workers, async move {
         let _ = rx.await;
     }));
     let a = create_tenant(&db, "tenant-a").await;
@@ -349,6 +366,19 @@ impl TestApp {
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
         panic!("consolidation runs still queued after 30 s");
+    }
+
+    /// Runs every queued consolidation job synchronously, as the worker would (first attempt); returns how
+    /// many.
+    pub async fn run_consolidations(&self) -> usize {
+        let mut conn = self.owner_conn().await;
+        let jobs: Vec<(String, cairn::jobs::consolidate::ConsolidateJob)> =
+            self.pending_jobs(&mut conn, cairn::jobs::consolidate::QUEUE).await;
+        for (id, job) in &jobs {
+            let ok = cairn::jobs::consolidate::process(&self.db, job, 0).await.is_ok();
+            Self::finish_job(&mut conn, id, ok).await;
+        }
+        jobs.len()
     }
 
     /// Runs every queued summary job synchronously; returns how many.

@@ -32,5 +32,6 @@ mod outage;
 mod recall;
 mod remem;
 mod robustness;
+mod roles;
 mod shodh;
 mod update;

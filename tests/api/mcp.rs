@@ -424,3 +424,68 @@ async fn the_bridge_retries_5xx_and_network_errors_three_times_and_never_4xx() {
     assert_eq!(cairn::cli::mcp_stdio::RETRIES, 3);
     assert_eq!(cairn::cli::mcp_stdio::TIMEOUT, Duration::from_secs(25));
 }
+
+/// The tools read the same input types as the HTTP surfaces: their schemas have every field (a field added
+/// to a memory reaches MCP, or this fails), and the OpenAPI document's schemas are the same ones.
+#[tokio::test]
+async fn tool_schemas_are_the_shared_input_definitions_and_every_memory_field_reaches_mcp() {
+    use cairn::api::schema::json_schema;
+    let app = spawn().await;
+    let client = connect(&app, &app.a.key).await.expect("initialize");
+    let tools = client.list_all_tools().await.unwrap();
+    let properties = |value: &Value| -> Vec<String> {
+        let mut keys: Vec<String> = value["properties"].as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    let tool = |name: &str| {
+        let schema = serde_json::to_value(&*tools.iter().find(|t| t.name == name).unwrap().input_schema).unwrap();
+        properties(&schema)
+    };
+    let memory = properties(&json_schema::<cairn::memory::MemoryInput>());
+    assert!(memory.len() >= 26, "every field of a memory: {memory:?}");
+    for field in [
+        "emotional_arousal",
+        "emotional_valence",
+        "emotion",
+        "episode_id",
+        "sequence_number",
+        "source_type",
+        "credibility",
+    ] {
+        assert!(memory.contains(&field.to_owned()), "{field}");
+    }
+    let mut with_batch = memory.clone();
+    with_batch.push("memories".into());
+    with_batch.sort();
+    assert_eq!(tool("store_memory"), with_batch);
+    let mut update = properties(&json_schema::<cairn::memory::MemoryPatch>());
+    update.extend(["memory_id".into(), "updated_at".into(), "last_accessed".into()]);
+    update.sort();
+    assert_eq!(tool("update_memory"), update);
+    assert_eq!(tool("recall_memory"), properties(&json_schema::<cairn::recall::MultiParams>()));
+    assert_eq!(tool("recall_memories"), properties(&json_schema::<cairn::recall::GroupedParams>()));
+    assert_eq!(tool("proactive_context"), properties(&json_schema::<cairn::recall::ContextParams>()));
+    assert_eq!(tool("associate_memories"), properties(&json_schema::<cairn::graph::AssociationInput>()));
+    let doc = serde_json::to_value(cairn::api::openapi()).unwrap();
+    assert_eq!(properties(&doc["components"]["schemas"]["MemoryInput"]), memory);
+
+    // remem's flashbulb rule, reached over MCP: arousal 0.9 makes a protected long-term memory.
+    let stored = ok(&call(
+        &client,
+        "store_memory",
+        json!({"content": "The outage that took the payments database down", "memory_type": "short_term", "ttl": 60,
+            "arousal": 0.9, "valence": -0.8, "emotion": "fear", "episode_id": "incident-42", "sequence_number": 3,
+            "source_type": "system", "credibility": 0.8}),
+    )
+    .await);
+    let m = app.get(&app.a.key, &format!("/api/v1/memories/{}", stored["memory_id"].as_str().unwrap())).await;
+    let m = m.ok(200);
+    assert_eq!((m["memory_type"].as_str(), m["ttl"].is_null()), (Some("long_term"), true));
+    assert!(m["importance"].as_f64().unwrap() >= 0.9 && !m["flashbulb_until"].is_null(), "{m}");
+    assert_eq!(
+        (m["emotion"].as_str(), m["episode_id"].as_str(), m["sequence_number"].as_i64()),
+        (Some("fear"), Some("incident-42"), Some(3))
+    );
+    assert_eq!((m["source_type"].as_str(), m["credibility"].as_f64()), (Some("system"), Some(0.8)));
+}

@@ -62,6 +62,10 @@ async fn an_unreachable_database_is_a_503_and_the_server_recovers() {
     app.post(&app.a.key, "/api/v1/recall", &body).await.assert_error(503, "database unavailable");
     let health = app.send(Method::GET, "/health", None, None).await;
     assert_eq!((health.status, health.body["database"].as_str()), (503, Some("unreachable")));
+    assert_eq!(
+        (health.body["falkordb"].as_str(), health.body["qdrant"].as_str()),
+        (Some("disconnected"), Some("disconnected"))
+    );
     app.post(&app.a.key, "/api/v1/memories", &serde_json::json!({"content": "during the outage"}))
         .await
         .assert_error(503, "database unavailable");

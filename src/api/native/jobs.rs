@@ -64,14 +64,30 @@ impl From<jobs::PipelineCounts> for PipelineCounts {
     }
 }
 
+/// A periodic job of the service and its latest period.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PeriodicJob {
+    /// `cairn::expire`, `cairn::retention` or `cairn::schedule`.
+    pub queue: String,
+    /// The latest period claimed (it runs once per period, across every worker process).
+    pub period_start: DateTime<Utc>,
+    /// Its job's state (Pending, Running, Done, Failed, Killed).
+    pub status: Option<String>,
+    pub done_at: Option<DateTime<Utc>>,
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({
     "queues": [{"queue": "cairn::embed", "pending": 2, "running": 0, "done": 40, "failed": 0, "killed": 0}],
+    "periodic": [{"queue": "cairn::expire", "period_start": "2026-11-30T10:00:30Z", "status": "Done",
+        "done_at": "2026-11-30T10:00:30Z"}],
     "recent_failures": [], "embedding": {"pending": 2, "ready": 40, "failed": 0},
     "enrichment": {"pending": 0, "ready": 42, "failed": 0}
 }))]
 pub struct JobStatus {
     pub queues: Vec<QueueCounts>,
+    /// The service's periodic jobs: each one's latest period.
+    pub periodic: Vec<PeriodicJob>,
     /// Newest first, at most 20.
     pub recent_failures: Vec<JobFailure>,
     /// The tenant's memories by `embedding_status`.
@@ -101,6 +117,11 @@ async fn job_status(State(services): State<AppState>, tenant: Tenant) -> ApiResu
                 failed: q.failed,
                 killed: q.killed,
             })
+            .collect(),
+        periodic: status
+            .periodic
+            .into_iter()
+            .map(|p| PeriodicJob { queue: p.job, period_start: p.period_start, status: p.status, done_at: p.done_at })
             .collect(),
         recent_failures: status
             .recent_failures

@@ -12,15 +12,15 @@ use uuid::Uuid;
 
 use crate::api::auth::Writer;
 use crate::api::error::ApiResult;
-use crate::api::extract::{json_items, ApiJson, ApiQuery, PathId};
-use crate::api::views::{self, DeletedByTag, Memory, MemoryEvent};
+use crate::api::extract::{batch_values, ApiJson, ApiQuery, PathId};
+use crate::api::views::{self, DeletedByTag, Memory, MemoryEvent, MemoryPage};
 use crate::api::AppState;
 use crate::auth::Tenant;
 use crate::error::Error;
 use crate::memory::filter::{self, TagParams};
 use crate::memory::{normalize_tag_filter, ListFilter, MemoryInput, MemoryPatch};
 use crate::service::lifecycle::{self, Change};
-use crate::service::memories::{self, Duplicates, DEFAULT_PAGE, MAX_BATCH, MAX_PAGE};
+use crate::service::memories::{self, BatchRules, Duplicates, DEFAULT_PAGE, MAX_BATCH, MAX_PAGE};
 use crate::validate;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -93,8 +93,8 @@ async fn create_batch(
     Writer(tenant): Writer,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<BatchStored>)> {
-    let items = json_items(body, "memories", MAX_BATCH)?;
-    let outcome = memories::store_batch(&services, &tenant, items, Duplicates::Reject).await?;
+    let items = batch_values(body, "memories", MAX_BATCH)?;
+    let outcome = memories::store_batch(&services, &tenant, items, BatchRules::NATIVE).await?;
     let stored = views::memories(outcome.stored);
     Ok((StatusCode::CREATED, Json(BatchStored { stored: stored.len(), memory_ids: outcome.ids, memories: stored })))
 }
@@ -154,39 +154,20 @@ impl ListQuery {
     }
 }
 
-/// A page of memories.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct MemoryPage {
-    pub memories: Vec<Memory>,
-    /// How many memories match the filters in all.
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
-    /// Whether another page follows.
-    pub has_more: bool,
-}
-
 /// List memories, newest first.
 ///
 /// Ordered by `created_at` descending, then id, so paging is stable. Archived and expired memories are
 /// left out unless `include_archived=true`.
 #[utoipa::path(get, path = "/api/v1/memories", tag = "memories", params(ListQuery),
-    responses((status = 200, description = "A page of memories", body = MemoryPage)))]
+    responses((status = 200, description = "A page of memories", body = MemoryPage<Memory>)))]
 async fn list_memories(
     State(services): State<AppState>,
     tenant: Tenant,
     ApiQuery(query): ApiQuery<ListQuery>,
-) -> ApiResult<Json<MemoryPage>> {
+) -> ApiResult<Json<MemoryPage<Memory>>> {
     let (limit, offset) = validate::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
     let page = memories::list(&services, &tenant, &query.filter()?, limit, offset).await?;
-    let has_more = page.has_more();
-    Ok(Json(MemoryPage {
-        memories: views::memories(page.items),
-        total: page.total,
-        limit: page.limit,
-        offset: page.offset,
-        has_more,
-    }))
+    Ok(Json(MemoryPage::new(page)))
 }
 
 /// Get a memory by id (counts as an access).
@@ -288,13 +269,8 @@ async fn delete_memory(
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ByTagPage {
     pub tags: Vec<String>,
-    pub memories: Vec<Memory>,
-    /// Memories on this page.
-    pub count: usize,
-    pub total: i64,
-    pub limit: i64,
-    pub offset: i64,
-    pub has_more: bool,
+    #[serde(flatten)]
+    pub page: MemoryPage<Memory>,
 }
 
 /// Memories with any of the tags (AutoMem's by-tag).
@@ -308,18 +284,8 @@ async fn list_by_tag(
     tenant: Tenant,
     ApiQuery(query): ApiQuery<TagParams>,
 ) -> ApiResult<Json<ByTagPage>> {
-    let (limit, offset) = validate::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
-    let (tags, page) = memories::by_tag(&services, &tenant, &query.tags.0, limit, offset).await?;
-    let has_more = page.has_more();
-    Ok(Json(ByTagPage {
-        tags,
-        count: page.items.len(),
-        memories: views::memories(page.items),
-        total: page.total,
-        limit,
-        offset,
-        has_more,
-    }))
+    let (tags, page) = memories::by_tag(&services, &tenant, &query.tags.0, query.limit, query.offset).await?;
+    Ok(Json(ByTagPage { tags, page: MemoryPage::new(page) }))
 }
 
 /// Delete every memory with any of the tags.

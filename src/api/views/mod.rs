@@ -183,6 +183,32 @@ pub fn memories(list: Vec<crate::memory::Memory>) -> Vec<Memory> {
     list.into_iter().map(Memory::from).collect()
 }
 
+/// A page of memories, in whichever shape a surface shows a memory (`T`): every listing's page.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MemoryPage<T: ToSchema> {
+    pub memories: Vec<T>,
+    /// Memories on this page.
+    pub count: usize,
+    /// How many memories match in all.
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+    /// Whether another page follows.
+    pub has_more: bool,
+}
+
+impl<T: ToSchema> MemoryPage<T> {
+    /// The page of a listing, each memory shown as `T`.
+    pub fn new(page: crate::service::Page<crate::memory::Memory>) -> Self
+    where
+        T: From<crate::memory::Memory>,
+    {
+        let has_more = page.has_more();
+        let memories: Vec<T> = page.items.into_iter().map(T::from).collect();
+        Self { count: memories.len(), memories, total: page.total, limit: page.limit, offset: page.offset, has_more }
+    }
+}
+
 /// What a delete by tag removed (native, AutoMem and MCP).
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"status": "success", "tags": ["scratch"], "deleted_count": 42}))]
@@ -933,6 +959,16 @@ pub struct Health {
     /// AutoMem's vector store: Cairn's vectors live in Postgres (pgvector), so `connected` when Postgres
     /// answers, else `disconnected`.
     pub qdrant: &'static str,
+}
+
+impl Health {
+    /// 200 when the database answers, else 503 (the body says which part is down).
+    pub fn status_code(&self) -> axum::http::StatusCode {
+        match self.database {
+            "ok" => axum::http::StatusCode::OK,
+            _ => axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
 }
 
 impl From<crate::service::health::Health> for Health {

@@ -1,0 +1,242 @@
+//! Background work on apalis and the process roles: consolidation as a job (wait, else 202 and the run),
+//! periodic jobs once per period across worker processes, AutoMem's re-embedding, and one snapshot per
+//! recall.
+
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use cairn::config::AppArgs;
+use cairn::models::embed::{EmbedFuture, Embedder};
+use serde_json::json;
+
+use crate::helpers::{spawn, spawn_with_embedder, spawn_without_workers, TestApp};
+
+#[tokio::test]
+async fn consolidation_past_the_wait_answers_202_and_the_run_finishes_in_the_background() {
+    let app = spawn_without_workers(AppArgs { consolidate_wait_ms: 200, ..AppArgs::default() }).await;
+    let key = &app.a.key;
+    app.store_text(key, "a memory to consolidate").await;
+    let started = Instant::now();
+    let res = app.post(key, "/api/v1/consolidate", &json!({"mode": "decay"})).await;
+    assert!(started.elapsed() >= Duration::from_millis(200), "it waited for the worker first");
+    let queued = res.ok(202).clone();
+    assert_eq!(queued["status"], "queued");
+    let run = format!("/api/v1/consolidate/runs/{}", queued["run_id"].as_str().unwrap());
+    assert_eq!(app.get(key, &run).await.ok(200)["status"], "queued");
+    // The job is the tenant's, visible in its job status.
+    let status = app.get(key, "/api/v1/jobs/status").await.ok(200).clone();
+    let queue = status["queues"].as_array().unwrap().iter().find(|q| q["queue"] == "cairn::consolidate").unwrap();
+    assert_eq!(queue["pending"], 1, "{status}");
+    // AutoMem's and SHODH's routes queue the same way.
+    app.post(key, "/consolidate", &json!({"mode": "decay"})).await.ok(202);
+    app.post(key, "/api/consolidate", &json!({"time_horizon": "daily"})).await.ok(202);
+
+    assert_eq!(app.run_consolidations().await, 3);
+    let done = app.get(key, &run).await.ok(200).clone();
+    assert_eq!((done["status"].as_str(), done["mode"].as_str()), (Some("done"), Some("decay")));
+    assert!(done["report"]["decayed"].is_u64() && !done["finished_at"].is_null(), "{done}");
+    // A second delivery of a finished run does nothing.
+    assert_eq!(app.run_consolidations().await, 0);
+    // Another tenant cannot read the run.
+    app.get(&app.b.key, &run).await.assert_error(404, "consolidation run");
+    app.get(key, "/api/v1/consolidate/runs/nope").await.assert_error(400, "id: not a valid UUID");
+}
+
+#[tokio::test]
+async fn a_dry_run_reports_exactly_and_writes_nothing_but_its_record() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let id = app.store_text(key, "decaying slowly").await;
+    let mut conn = app.owner_conn().await;
+    sqlx::query("UPDATE memories SET created_at = now() - interval '40 days' WHERE id = $1::uuid")
+        .bind(&id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let dry = app.post(key, "/api/v1/consolidate", &json!({"mode": "decay", "dry_run": true})).await.ok(200).clone();
+    assert_eq!((dry["decayed"].as_u64(), dry["dry_run"].as_bool()), (Some(1), Some(true)));
+    let importance = app.get(key, &format!("/api/v1/memories/{id}")).await.ok(200)["importance"].clone();
+    assert_eq!(importance, 0.5, "nothing was written");
+    let run = app.get(key, &format!("/api/v1/consolidate/runs/{}", dry["run_id"].as_str().unwrap())).await;
+    assert_eq!(run.ok(200)["report"]["decayed"], 1);
+    let real = app.post(key, "/api/v1/consolidate", &json!({"mode": "decay"})).await.ok(200).clone();
+    assert_eq!(real["decayed"], 1);
+}
+
+/// Starts `cairn worker --queues QUEUES` on the test's database.
+fn worker(app: &TestApp, queues: &str, expiry_ms: u64) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["worker", "--queues", queues])
+        .env("DATABASE_URL", &app.db_url)
+        .env("CAIRN_EMBEDDER", "none")
+        .env("CAIRN_EXPIRY_INTERVAL_MS", expiry_ms.to_string())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the cairn binary runs")
+}
+
+fn stop(mut child: Child) {
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if child.try_wait().ok().flatten().is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[tokio::test]
+async fn two_worker_processes_run_each_period_of_a_periodic_job_once() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    // Short-term memories that expire at once: each must be archived once, by one of the processes.
+    for i in 0..5 {
+        app.store(key, json!({"content": format!("fleeting {i}"), "ttl": 1})).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let (one, two) = (worker(&app, "expire", 400), worker(&app, "expire", 400));
+    tokio::time::sleep(Duration::from_millis(4000)).await;
+    stop(one);
+    stop(two);
+
+    let mut conn = app.owner_conn().await;
+    let claims: Vec<(chrono::DateTime<chrono::Utc>, String)> = sqlx::query_as(
+        "SELECT period_start, claimed_by FROM job_schedule WHERE job = 'cairn::expire' ORDER BY period_start",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert!(claims.len() >= 4, "a period every 400 ms over about 4 s: {claims:?}");
+    let jobs: Vec<(String, serde_json::Value, i32)> = sqlx::query_as(
+        "SELECT status, job::jsonb, attempts FROM apalis.jobs WHERE job_type = 'cairn::expire' ORDER BY run_at",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(jobs.len(), claims.len(), "one job per claimed period, whichever process claimed it");
+    let mut periods: Vec<&str> = jobs.iter().map(|(_, job, _)| job["period_start"].as_str().unwrap()).collect();
+    periods.dedup();
+    assert_eq!(periods.len(), jobs.len(), "no period enqueued twice");
+    let ran: Vec<&(String, serde_json::Value, i32)> = jobs.iter().filter(|(status, _, _)| status == "Done").collect();
+    assert!(ran.len() + 1 >= jobs.len(), "every period's job ran (the last may be in flight): {jobs:?}");
+    assert!(ran.iter().all(|(_, _, attempts)| *attempts == 1), "each ran once: {jobs:?}");
+    let workers: i64 =
+        sqlx::query_scalar("SELECT count(DISTINCT id) FROM apalis.workers WHERE worker_type = 'cairn::expire'")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+    assert_eq!(workers, 2, "both processes served the queue");
+    let archived: Vec<i64> = sqlx::query_scalar(
+        "SELECT count(*) FROM memory_events WHERE event_type = 'archived' AND actor = 'system:expire' GROUP BY memory_id",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(archived, vec![1; 5], "each expired memory archived once");
+    // The tenant's job status shows the service's periodic jobs.
+    let status = app.get(key, "/api/v1/jobs/status").await.ok(200).clone();
+    let periodic = status["periodic"].as_array().unwrap();
+    let expire = periodic.iter().find(|p| p["queue"] == "cairn::expire").unwrap_or_else(|| panic!("{status}"));
+    assert!(expire["period_start"].is_string() && expire["status"].is_string(), "{expire}");
+}
+
+/// A model that answers at once (a fixed vector), so tests can embed without the real one.
+struct Instant384;
+
+impl Embedder for Instant384 {
+    fn model(&self) -> &str {
+        "instant"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let mut v = vec![0.0_f32; 384];
+        v[0] = 1.0;
+        let out = texts.iter().map(|_| v.clone()).collect();
+        Box::pin(async move { Ok(out) })
+    }
+}
+
+#[tokio::test]
+async fn automems_reembed_requeues_the_tenants_embeddings_with_an_admin_key() {
+    let app = spawn_with_embedder(Arc::new(Instant384)).await;
+    let key = &app.a.key;
+    for i in 0..5 {
+        app.store_text(key, &format!("memory number {i}")).await;
+    }
+    app.store_text(&app.b.key, "tenant b's memory").await;
+    app.drain_jobs().await;
+    let admin = crate::helpers::new_key(&app.db, app.a.id, &["admin"]).await;
+    app.post(key, "/admin/reembed", &json!({})).await.assert_error(403, "admin");
+    app.post(&admin, "/admin/reembed", &json!({"limit": 0})).await.assert_error(400, "limit");
+    let body = app.post(&admin, "/admin/reembed", &json!({"limit": 3, "batch_size": 2})).await.ok(200).clone();
+    assert_eq!(
+        (body["status"].as_str(), body["queued"].as_u64(), body["batch_size"].as_i64()),
+        (Some("success"), Some(3), Some(2))
+    );
+    let pending = |tenant| {
+        let db_url = app.db_url.clone();
+        async move {
+            let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&db_url).await.unwrap();
+            sqlx::query_scalar::<_, i64>(
+                "SELECT count(*) FROM memories WHERE tenant_id = $1 AND embedding_status = 'pending'",
+            )
+            .bind(tenant)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+        }
+    };
+    assert_eq!((pending(app.a.id).await, pending(app.b.id).await), (3, 0), "only the caller's tenant");
+    // AutoMem's clients send their ordinary key as the bearer and the admin one as X-Admin-Token: the admin
+    // token is the one that counts here. The worker then writes the new vectors.
+    let res = app
+        .client
+        .post(app.url("/admin/reembed"))
+        .bearer_auth(key)
+        .header("X-Admin-Token", &admin)
+        .json(&json!({}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(app.drain_jobs().await >= 3);
+    assert_eq!(pending(app.a.id).await, 0);
+
+    // Without an embedder: 503.
+    let plain = spawn().await;
+    let admin = crate::helpers::new_key(&plain.db, plain.a.id, &["admin"]).await;
+    plain.post(&admin, "/admin/reembed", &json!({})).await.assert_error(503, "no embedding model");
+}
+
+#[tokio::test]
+async fn a_recall_reads_one_snapshot() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let a = app.store_text(key, "Postgres replication lag alarms").await;
+    let b = app.store_text(key, "the pager rota for database alarms").await;
+    app.post(key, "/api/v1/associations", &json!({"memory1_id": a, "memory2_id": b})).await.ok(201);
+    let body = json!({"query": "alarms", "expand_relations": true, "expand_entities": true, "mode": "keyword"});
+    app.post(key, "/api/v1/recall", &body).await.ok(200); // term statistics cached now
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let (tenant_before, snapshots_before) = app.db.transactions_opened();
+    let answer = app.post(key, "/api/v1/recall", &body).await.ok(200).clone();
+    assert_eq!(answer["count"], 2);
+    tokio::time::sleep(Duration::from_millis(300)).await; // the access count runs after the answer
+    let (tenant_after, snapshots_after) = app.db.transactions_opened();
+    assert_eq!(snapshots_after - snapshots_before, 1, "candidates, scores, heads and expansions: one snapshot");
+    assert_eq!(tenant_after - tenant_before, 2, "the snapshot, and the access count after the answer");
+
+    // AutoMem's several queries share one snapshot too.
+    let (_, before) = app.db.transactions_opened();
+    app.get(key, "/recall?queries=alarms&queries=replication&queries=rota").await.ok(200);
+    assert_eq!(app.db.transactions_opened().1 - before, 1);
+}

@@ -20,7 +20,7 @@ use uuid::Uuid;
 use super::auth::{Admin, Writer};
 use super::error::ApiResult;
 use super::extract::{batch_values, ApiJson, ApiQuery, PathId};
-use super::views::automem::{AutoMemMemory, BatchStored, MemoryIdResponse, RecallAnswer, Stored};
+use super::views::automem::{AutoMemMemory, AutoMemMemoryList, BatchStored, MemoryIdResponse, RecallAnswer, Stored};
 use super::views::{self, Association, DeletedByTag, MemoryPage, RelatedMemory};
 use super::AppState;
 use crate::auth::Tenant;
@@ -215,7 +215,7 @@ pub struct ByTagResponse {
     pub status: &'static str,
     pub tags: Vec<String>,
     #[serde(flatten)]
-    pub page: MemoryPage<AutoMemMemory>,
+    pub page: AutoMemMemoryList,
 }
 
 /// Memories with any of the tags, importance then time descending (AutoMem).

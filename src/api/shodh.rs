@@ -20,7 +20,7 @@ use super::auth::Writer;
 use super::error::{keep_headers, ApiResult};
 use super::extract::{ApiJson, ApiQuery, PathId};
 use super::views::shodh::{ContextResponse, ScoredMemory};
-use super::views::{self, Health, Memory, MemoryPage, TypeCount};
+use super::views::{self, Health, Memory, MemoryList, MemoryPage, TypeCount};
 use super::AppState;
 use crate::auth::Tenant;
 use crate::error::{bad, Error};
@@ -396,12 +396,12 @@ pub struct ShodhListQuery {
 
 /// List memories, newest first (SHODH).
 #[utoipa::path(get, path = "/api/memories", tag = TAG, params(ShodhListQuery),
-    responses((status = 200, description = "List of memories", body = MemoryPage<Memory>)))]
+    responses((status = 200, description = "List of memories", body = MemoryList)))]
 async fn list_memories(
     State(services): State<AppState>,
     tenant: Tenant,
     ApiQuery(q): ApiQuery<ShodhListQuery>,
-) -> ApiResult<Json<MemoryPage<Memory>>> {
+) -> ApiResult<Json<MemoryList>> {
     let (limit, offset) = validate::page(q.limit, q.offset, 100, 20)?;
     let kinds = filter::kinds("type", &q.kind.into_iter().collect::<Vec<_>>())?;
     let filter = ListFilter { kinds, ..ListFilter::default() };

@@ -21,12 +21,15 @@ pub const QUEUE: &str = "cairn::expire";
 
 /// One pass over every tenant, as of `now` (injectable so tests need not wait).
 pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, Error> {
-    let mut report = ExpireReport::default();
+    let (mut report, mut pass) = (ExpireReport::default(), crate::service::Pass::default());
     for tenant_id in tenants::tenant_ids(db.owner()).await? {
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        let outcomes = lifecycle::expire(&mut tx, now, PROMOTION_ACCESS_COUNT).await?;
-        tx.commit().await?;
-        for outcome in outcomes {
+        let expired = async {
+            let mut tx = db.begin_tenant(tenant_id).await?;
+            let outcomes = lifecycle::expire(&mut tx, now, PROMOTION_ACCESS_COUNT).await?;
+            tx.commit().await?;
+            Ok(outcomes)
+        };
+        for outcome in pass.note(tenant_id, "expiry", expired.await).unwrap_or_default() {
             if outcome == "promoted" {
                 report.promoted += 1;
             } else {
@@ -34,7 +37,7 @@ pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, Error
             }
         }
     }
-    Ok(report)
+    pass.finish(report)
 }
 
 /// The apalis handler of the periodic job: one pass as of now.

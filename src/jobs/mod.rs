@@ -27,30 +27,6 @@ use apalis_sql::Config;
 use crate::models::embed::SlotState;
 use crate::service::Services;
 
-/// A job whose last attempt failed (it may still be retried).
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct JobFailure {
-    pub id: String,
-    pub queue: String,
-    pub status: String,
-    pub attempts: i32,
-    pub max_attempts: i32,
-    pub last_error: Option<String>,
-    pub run_at: chrono::DateTime<chrono::Utc>,
-    pub done_at: Option<chrono::DateTime<chrono::Utc>>,
-    pub memory_ids: Option<sqlx::types::Json<serde_json::Value>>,
-}
-
-/// A periodic job's latest period: when it started, and how its job stands (apalis' status, when it
-/// finished).
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct LatestPeriod {
-    pub job: String,
-    pub period_start: chrono::DateTime<chrono::Utc>,
-    pub status: Option<String>,
-    pub done_at: Option<chrono::DateTime<chrono::Utc>>,
-}
-
 /// Enqueues `{tenant_id, memory_ids}` on `queue` in the caller's tenant transaction, so the job exists
 /// exactly when the rows that caused it do (nothing for no ids).
 pub async fn enqueue_memories(

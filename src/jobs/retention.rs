@@ -19,10 +19,12 @@ pub const CLAIMS_KEPT: Duration = Duration::days(7);
 /// The apalis handler of the periodic job.
 pub async fn handle(_tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
     let now = Utc::now();
+    // The claims are pruned whatever the tenants' share did.
+    let pruned = queue::prune_periods(db.owner(), now - CLAIMS_KEPT).await;
     let report = lifecycle::apply(&db, now, Rules::RETENTION).await.map_err(|e| clock::failed("retention", e))?;
     if report.purged > 0 {
         tracing::info!(purged = report.purged, "deleted memories past their archive retention");
     }
-    queue::prune_periods(db.owner(), now - CLAIMS_KEPT).await.map_err(|e| clock::failed("retention", e))?;
+    pruned.map_err(|e| clock::failed("retention", e))?;
     Ok(())
 }

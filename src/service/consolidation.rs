@@ -159,20 +159,27 @@ pub async fn status(svc: &Services, t: &Tenant) -> Result<(Vec<Scheduled>, Vec<R
 /// The schedule's pass as of `now`: for every tenant, records and enqueues each mode that is due (its last
 /// scheduled run at least its period ago). Returns the runs enqueued.
 pub async fn schedule_due(db: &Db, now: DateTime<Utc>) -> Result<usize> {
-    let mut runs = 0;
+    let (mut runs, mut pass) = (0, super::Pass::default());
     for tenant_id in tenants::tenant_ids(db.owner()).await? {
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        let last: std::collections::HashMap<String, DateTime<Utc>> =
-            store::last_scheduled(&mut tx).await?.into_iter().collect();
-        for (mode, horizon, hours) in SCHEDULE {
-            if last.get(mode.as_str()).is_none_or(|at| *at + Duration::hours(*hours) <= now) {
-                enqueue(&mut tx, RunRequest { mode: *mode, horizon: *horizon, dry_run: false }, "schedule", now)
-                    .await?;
-                runs += 1;
-            }
-        }
-        tx.commit().await?;
+        runs +=
+            pass.note(tenant_id, "scheduling consolidation", schedule_tenant(db, tenant_id, now).await).unwrap_or(0);
     }
+    pass.finish(runs)
+}
+
+/// Records and enqueues the tenant's due modes, in one transaction; returns how many.
+async fn schedule_tenant(db: &Db, tenant_id: Uuid, now: DateTime<Utc>) -> Result<usize> {
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let last: std::collections::HashMap<String, DateTime<Utc>> =
+        store::last_scheduled(&mut tx).await?.into_iter().collect();
+    let mut runs = 0;
+    for (mode, horizon, hours) in SCHEDULE {
+        if last.get(mode.as_str()).is_none_or(|at| *at + Duration::hours(*hours) <= now) {
+            enqueue(&mut tx, RunRequest { mode: *mode, horizon: *horizon, dry_run: false }, "schedule", now).await?;
+            runs += 1;
+        }
+    }
+    tx.commit().await?;
     Ok(runs)
 }
 

@@ -8,11 +8,10 @@ use uuid::Uuid;
 use super::Services;
 use crate::auth::{Scope, Tenant};
 use crate::error::{bad, Error, Result};
-use crate::jobs::JobFailure;
 use crate::jobs::{self, embed, enrich};
 use crate::models::embed::SlotState;
 use crate::store::embedding as vectors;
-use crate::store::queue;
+use crate::store::queue::{self, JobFailure, LatestPeriod};
 use crate::store::relations;
 use crate::store::stats::{self, Pipeline};
 use crate::validate;
@@ -52,7 +51,7 @@ pub struct JobStatus {
     /// Every tenant queue, even without jobs.
     pub queues: Vec<QueueCounts>,
     /// The service's periodic jobs (expiry, retention, schedule): each one's latest period.
-    pub periodic: Vec<crate::jobs::LatestPeriod>,
+    pub periodic: Vec<LatestPeriod>,
     /// Newest first, at most 20.
     pub recent_failures: Vec<JobFailure>,
     pub embedding: PipelineCounts,

@@ -102,24 +102,33 @@ impl Rules {
 
 /// One pass of `rules` over every tenant as of `now` (forgetting and retention where the tenant set them).
 pub async fn apply(db: &Db, now: DateTime<Utc>, rules: Rules) -> Result<LifecycleReport> {
-    let mut report = LifecycleReport::default();
+    let (mut report, mut pass) = (LifecycleReport::default(), super::Pass::default());
     for (tenant_id, settings) in tenants::all_settings(db.owner()).await? {
         let forget = rules.forget && settings.forgetting_enabled;
         let purge = settings.archive_retention_days.filter(|_| rules.purge);
         if !rules.decay && !forget && purge.is_none() {
             continue;
         }
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        if rules.decay {
-            report.decayed += lifecycle::decay_importance(&mut tx, now).await?;
+        let applied = async {
+            let mut tx = db.begin_tenant(tenant_id).await?;
+            let mut done = LifecycleReport::default();
+            if rules.decay {
+                done.decayed = lifecycle::decay_importance(&mut tx, now).await?;
+            }
+            if forget {
+                done.forgotten = lifecycle::forget(&mut tx, now, settings.forgetting_grace_days).await?;
+            }
+            if let Some(days) = purge {
+                done.purged = lifecycle::purge_archived(&mut tx, now, days).await?;
+            }
+            tx.commit().await?;
+            Ok(done)
+        };
+        if let Some(done) = pass.note(tenant_id, "the lifecycle rules", applied.await) {
+            report.decayed += done.decayed;
+            report.forgotten += done.forgotten;
+            report.purged += done.purged;
         }
-        if forget {
-            report.forgotten += lifecycle::forget(&mut tx, now, settings.forgetting_grace_days).await?;
-        }
-        if let Some(days) = purge {
-            report.purged += lifecycle::purge_archived(&mut tx, now, days).await?;
-        }
-        tx.commit().await?;
     }
-    Ok(report)
+    pass.finish(report)
 }

@@ -204,9 +204,9 @@ impl BatchRules {
     pub const AUTOMEM: Self = Self { duplicates: Duplicates::Reuse, plain: true };
 }
 
-/// The items of a batch as given, checked against `rules` and parsed one by one, so an error names its item
-/// (`memories[2].importance: ...`).
-fn parse_items(values: Vec<Value>, rules: BatchRules) -> Result<Vec<MemoryInput>> {
+/// The items of a batch as given, checked for their number and, with plain rules, for the fields such a
+/// batch refuses.
+fn check_items(values: &[Value], rules: BatchRules) -> Result<()> {
     check_batch_size(values.len())?;
     if rules.plain {
         for (index, item) in values.iter().enumerate() {
@@ -220,21 +220,23 @@ fn parse_items(values: Vec<Value>, rules: BatchRules) -> Result<Vec<MemoryInput>
             }
         }
     }
-    values.into_iter().enumerate().map(|(i, item)| validate::from_json(item, &format!("memories[{i}]"))).collect()
+    Ok(())
 }
 
 /// Stores a batch of up to 500 memories (given as JSON) in one transaction, all or nothing. Errors name the
 /// item (`memories[2].content: ...`). Long items are summarised by word overlap (refined later by the job).
 pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: BatchRules) -> Result<BatchOutcome> {
     t.require(Scope::Write)?;
-    let items = parse_items(values, rules)?;
+    check_items(&values, rules)?;
     let duplicates = rules.duplicates;
     let ctx = parse_ctx(svc);
-    let mut parsed = Vec::with_capacity(items.len());
+    let mut parsed = Vec::with_capacity(values.len());
     // Item index -> the earlier item it repeats.
     let mut repeats: HashMap<usize, usize> = HashMap::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
-    for (index, input) in items.into_iter().enumerate() {
+    // Item by item, so the first error in the batch is the one reported, naming its item.
+    for (index, value) in values.into_iter().enumerate() {
+        let input: MemoryInput = validate::from_json(value, &format!("memories[{index}]"))?;
         if input.supersedes_memory_id.is_some() || input.supersede_relation.is_some() {
             return Err(Error::invalid(format!(
                 "memories[{index}].supersedes_memory_id: a batch does not accept supersede fields; store the replacement alone"

@@ -72,6 +72,32 @@ impl Services {
     }
 }
 
+/// A pass over every tenant (expiry, retention, the consolidation schedule): one tenant's failure is logged
+/// and remembered, and never stops the others; the pass fails at its end if any tenant did.
+#[derive(Debug, Default)]
+pub struct Pass {
+    failed: Option<crate::error::Error>,
+}
+
+impl Pass {
+    /// `outcome` of one tenant's share: its value, or None (logged) when it failed.
+    pub fn note<T>(&mut self, tenant_id: uuid::Uuid, what: &str, outcome: crate::error::Result<T>) -> Option<T> {
+        match outcome {
+            Ok(value) => Some(value),
+            Err(err) => {
+                tracing::warn!(%tenant_id, error = ?err, "{what} failed for a tenant; the others go on");
+                self.failed = Some(err);
+                None
+            }
+        }
+    }
+
+    /// `value` when every tenant's share succeeded, else the last failure.
+    pub fn finish<T>(self, value: T) -> crate::error::Result<T> {
+        self.failed.map_or(Ok(value), Err)
+    }
+}
+
 /// One page of a listing, with the total the filters match.
 #[derive(Debug, Clone)]
 pub struct Page<T> {

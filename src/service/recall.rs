@@ -75,7 +75,7 @@ async fn in_snapshot(
     requests: &[RecallRequest],
 ) -> Result<(TenantTx, Vec<RecallResponse>)> {
     t.require(Scope::Read)?;
-    let keywords = requests.iter().any(|r| r.query.is_some() && matches!(r.mode, Mode::Hybrid | Mode::Keyword));
+    let keywords = requests.iter().any(|r| r.query.is_some() && uses_keywords(r.mode));
     let stats = match keywords {
         true => Some(term_stats(svc, t.id).await?),
         false => None,
@@ -102,6 +102,7 @@ pub struct Grouped {
 /// Entity-grouped recall (textrawl's `recall_memories`): a wide recall, then the best `limit` memories
 /// that mention an entity (of the wanted types), grouped by entity. Only those memories count an access.
 pub async fn recall_grouped(svc: &Services, t: &Tenant, req: GroupedRequest) -> Result<Grouped> {
+    t.require(Scope::Read)?;
     if req.mode == Mode::Semantic && svc.embedder.state() == SlotState::Disabled {
         return Err(bad(
             "searchMode",
@@ -184,7 +185,13 @@ pub async fn summarize_hits(svc: &Services, hits: &[RecallHit], language: &str) 
     summarize::of_results(&contents, language, svc.chat.as_deref()).await
 }
 
-/// Which signals a request can use, given the embedder's state.
+/// Whether a mode searches by keywords (always, or when the model is not ready: hybrid).
+fn uses_keywords(mode: Mode) -> bool {
+    matches!(mode, Mode::Hybrid | Mode::Keyword)
+}
+
+/// Which signals a request can use, given the embedder's state: (semantic, keyword, notice). Keywords are
+/// used exactly when [`uses_keywords`] says so.
 fn plan(mode: Mode, svc: &Services) -> Result<(bool, bool, Option<String>)> {
     let slot = &svc.embedder;
     let ready = slot.get().is_some();

@@ -125,7 +125,7 @@ pub async fn finish_run(
     };
     sqlx::query(
         "UPDATE consolidation_runs SET status = $3, report = $4, error = $5,
-                finished_at = greatest(now(), started_at + make_interval(secs => $6))
+                finished_at = greatest(clock_timestamp(), started_at + make_interval(secs => $6))
           WHERE tenant_id = $1 AND id = $2",
     )
     .bind(tx.tenant_id())

@@ -11,7 +11,6 @@ use sqlx::PgPool;
 
 use super::TenantTx;
 use crate::error::Error;
-use crate::jobs::{JobFailure, LatestPeriod};
 
 /// Enqueues a job with `payload` (its `tenant_id` is added by the database) on `queue`, in the caller's
 /// tenant transaction, so the job exists exactly when the rows that caused it do.
@@ -28,6 +27,30 @@ pub async fn enqueue(tx: &mut TenantTx, queue: &str, payload: Value, max_attempt
 /// The tenant's jobs per queue and state.
 pub async fn job_counts(tx: &mut TenantTx) -> Result<Vec<(String, String, i64)>, Error> {
     Ok(sqlx::query_as("SELECT queue, status, jobs FROM cairn_job_counts()").fetch_all(tx.conn()).await?)
+}
+
+/// A job whose last attempt failed (it may still be retried).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct JobFailure {
+    pub id: String,
+    pub queue: String,
+    pub status: String,
+    pub attempts: i32,
+    pub max_attempts: i32,
+    pub last_error: Option<String>,
+    pub run_at: DateTime<Utc>,
+    pub done_at: Option<DateTime<Utc>>,
+    pub memory_ids: Option<sqlx::types::Json<Value>>,
+}
+
+/// A periodic job's latest period: when it started, and how its job stands (apalis' status, when it
+/// finished).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct LatestPeriod {
+    pub job: String,
+    pub period_start: DateTime<Utc>,
+    pub status: Option<String>,
+    pub done_at: Option<DateTime<Utc>>,
 }
 
 /// The tenant's most recent failed attempts, newest first.
@@ -72,13 +95,16 @@ pub async fn claim_period(
     Ok(claimed)
 }
 
-/// Forgets period claims older than `before` (the claims only need to outlive their period).
+/// Forgets period claims older than `before`, but never a job's latest (its current period, however long).
 pub async fn prune_periods(pool: &PgPool, before: DateTime<Utc>) -> Result<u64, Error> {
-    Ok(sqlx::query("DELETE FROM job_schedule WHERE period_start < $1")
-        .bind(before)
-        .execute(pool)
-        .await?
-        .rows_affected())
+    Ok(sqlx::query(
+        "DELETE FROM job_schedule s WHERE period_start < $1
+            AND period_start < (SELECT max(period_start) FROM job_schedule l WHERE l.job = s.job)",
+    )
+    .bind(before)
+    .execute(pool)
+    .await?
+    .rows_affected())
 }
 
 /// The latest claimed period of each periodic job (no tenant's data: the owner's pool).

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use crate::api::auth::Writer;
 use crate::api::error::ApiResult;
 use crate::api::extract::{batch_values, ApiJson, ApiQuery, PathId};
-use crate::api::views::{self, DeletedByTag, Memory, MemoryEvent, MemoryPage};
+use crate::api::views::{self, DeletedByTag, Memory, MemoryEvent, MemoryList, MemoryPage};
 use crate::api::AppState;
 use crate::auth::Tenant;
 use crate::error::Error;
@@ -159,12 +159,12 @@ impl ListQuery {
 /// Ordered by `created_at` descending, then id, so paging is stable. Archived and expired memories are
 /// left out unless `include_archived=true`.
 #[utoipa::path(get, path = "/api/v1/memories", tag = "memories", params(ListQuery),
-    responses((status = 200, description = "A page of memories", body = MemoryPage<Memory>)))]
+    responses((status = 200, description = "A page of memories", body = MemoryList)))]
 async fn list_memories(
     State(services): State<AppState>,
     tenant: Tenant,
     ApiQuery(query): ApiQuery<ListQuery>,
-) -> ApiResult<Json<MemoryPage<Memory>>> {
+) -> ApiResult<Json<MemoryList>> {
     let (limit, offset) = validate::page(query.limit, query.offset, MAX_PAGE, DEFAULT_PAGE)?;
     let page = memories::list(&services, &tenant, &query.filter()?, limit, offset).await?;
     Ok(Json(MemoryPage::new(page)))
@@ -270,7 +270,7 @@ async fn delete_memory(
 pub struct ByTagPage {
     pub tags: Vec<String>,
     #[serde(flatten)]
-    pub page: MemoryPage<Memory>,
+    pub page: MemoryList,
 }
 
 /// Memories with any of the tags (AutoMem's by-tag).

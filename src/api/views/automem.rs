@@ -44,6 +44,9 @@ impl From<crate::memory::Memory> for AutoMemMemory {
     }
 }
 
+/// A page of memories as AutoMem shows them.
+pub type AutoMemMemoryList = super::MemoryPage<AutoMemMemory>;
+
 /// `201` of `POST /memory` (and `200` with `deduplicated: true` for content already stored).
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"status": "success", "memory_id": "a1b2c3d4-e5f6-7890-abcd-ef1234567890",

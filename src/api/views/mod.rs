@@ -184,7 +184,7 @@ pub fn memories(list: Vec<crate::memory::Memory>) -> Vec<Memory> {
 }
 
 /// A page of memories, in whichever shape a surface shows a memory (`T`): every listing's page.
-#[derive(Debug, Serialize, ToSchema)]
+#[derive(Debug, Serialize)]
 pub struct MemoryPage<T: ToSchema> {
     pub memories: Vec<T>,
     /// Memories on this page.
@@ -196,6 +196,49 @@ pub struct MemoryPage<T: ToSchema> {
     /// Whether another page follows.
     pub has_more: bool,
 }
+
+/// Written by hand: utoipa's derive copies a generic field's schema inline, and SDK generators then make an
+/// anonymous type of each copy; here `memories` refers to `T`'s schema by name.
+impl<T: ToSchema> utoipa::PartialSchema for MemoryPage<T> {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+        let integer =
+            |description: &str| ObjectBuilder::new().schema_type(Type::Integer).description(Some(description));
+        ObjectBuilder::new()
+            .description(Some("A page of memories, with the total the listing's filters match."))
+            .property("memories", ArrayBuilder::new().items(utoipa::openapi::Ref::from_schema_name(T::name())))
+            .property("count", integer("Memories on this page.").minimum(Some(0.0)))
+            .property("total", integer("How many memories match in all."))
+            .property("limit", integer("The page size asked for."))
+            .property("offset", integer("Memories skipped."))
+            .property(
+                "has_more",
+                ObjectBuilder::new().schema_type(Type::Boolean).description(Some("Whether another page follows.")),
+            )
+            .required("memories")
+            .required("count")
+            .required("total")
+            .required("limit")
+            .required("offset")
+            .required("has_more")
+            .into()
+    }
+}
+
+impl<T: ToSchema> ToSchema for MemoryPage<T> {
+    fn name() -> std::borrow::Cow<'static, str> {
+        format!("MemoryPage_{}", T::name()).into()
+    }
+
+    fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) {
+        schemas.push((T::name().into_owned(), T::schema()));
+        T::schemas(schemas);
+    }
+}
+
+/// A page of memories in the native shape (what utoipa's macros name: they take no generic arguments
+/// of a hand-written schema).
+pub type MemoryList = MemoryPage<Memory>;
 
 impl<T: ToSchema> MemoryPage<T> {
     /// The page of a listing, each memory shown as `T`.

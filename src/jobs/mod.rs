@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apalis::prelude::{Monitor, WorkerBuilder, WorkerBuilderExt, WorkerFactoryFn};
-use apalis_sql::postgres::PostgresStorage;
+use apalis_sql::postgres::{PgListen, PostgresStorage};
 use apalis_sql::Config;
 
 use crate::models::embed::SlotState;
@@ -129,16 +129,30 @@ pub async fn run_workers(
     };
     let mut tasks = tokio::task::JoinSet::new();
     let db = Arc::new(services.db.clone());
-    // One apalis monitor per queue: Postgres storage polled every `$poll_ms`, jobs of type `$job` handed to
-    // `$handler` with `$data`, at most `$concurrency` at once. (A macro rather than a function: apalis'
-    // worker builder types do not name well in a generic signature.)
+    // One listener connection wakes every queue of this process when a job is enqueued (`cairn_enqueue`
+    // notifies with the queue's name); without it (the connection failed) the queues only poll.
+    let mut listener = match PgListen::new(services.db.queue_pool()).await {
+        Ok(listener) => Some(listener),
+        Err(err) => {
+            tracing::warn!(error = %err, "could not listen for new jobs; workers will only poll");
+            None
+        }
+    };
+    // One apalis monitor per queue: Postgres storage, woken by the listener and polled every `$poll_ms`
+    // (the fallback, and the pace at which a backlog is fetched), jobs of type `$job` handed to `$handler`
+    // with `$data`, at most `$concurrency` at once. (A macro rather than a function: apalis' worker
+    // builder types do not name well in a generic signature.)
     macro_rules! spawn_queue {
         ($queue:expr, $job:ty, $poll_ms:expr, $data:expr, $concurrency:expr, $handler:path) => {
             if workers.runs($queue) {
-                let (pool, data, signal, concurrency) = (services.db.queue_pool(), $data, stopper(), $concurrency);
+                let config = Config::new($queue).set_poll_interval(Duration::from_millis($poll_ms));
+                let mut storage: PostgresStorage<$job> =
+                    PostgresStorage::new_with_config(services.db.queue_pool(), config);
+                if let Some(listener) = listener.as_mut() {
+                    listener.subscribe_with(&mut storage);
+                }
+                let (data, signal, concurrency) = ($data, stopper(), $concurrency);
                 tasks.spawn(async move {
-                    let config = Config::new($queue).set_poll_interval(Duration::from_millis($poll_ms));
-                    let storage: PostgresStorage<$job> = PostgresStorage::new_with_config(pool, config);
                     let name = format!("{}-{}", $queue.replace("::", "-"), uuid::Uuid::new_v4());
                     let worker = WorkerBuilder::new(name)
                         .data(data)
@@ -172,11 +186,23 @@ pub async fn run_workers(
         embedder: services.embedder.clone(),
         chat: services.chat.clone(),
     });
-    spawn_queue!(summarize::QUEUE, summarize::SummarizeJob, 500, ctx, 1, summarize::handle);
-    spawn_queue!(consolidate::QUEUE, consolidate::ConsolidateJob, 50, db.clone(), 2, consolidate::handle);
-    spawn_queue!(expire::QUEUE, clock::Tick, 200, db.clone(), 1, expire::handle);
-    spawn_queue!(retention::QUEUE, clock::Tick, 500, db.clone(), 1, retention::handle);
-    spawn_queue!(schedule::QUEUE, clock::Tick, 500, db.clone(), 1, schedule::handle);
+    spawn_queue!(summarize::QUEUE, summarize::SummarizeJob, 2000, ctx, 1, summarize::handle);
+    spawn_queue!(consolidate::QUEUE, consolidate::ConsolidateJob, 2000, db.clone(), 2, consolidate::handle);
+    spawn_queue!(expire::QUEUE, clock::Tick, 2000, db.clone(), 1, expire::handle);
+    spawn_queue!(retention::QUEUE, clock::Tick, 2000, db.clone(), 1, retention::handle);
+    spawn_queue!(schedule::QUEUE, clock::Tick, 2000, db.clone(), 1, schedule::handle);
+    if let Some(listener) = listener {
+        let stop = stopper();
+        tasks.spawn(async move {
+            tokio::select! {
+                _ = stop => {}
+                outcome = listener.listen() => match outcome {
+                    Ok(()) => tracing::warn!("the job listener's connection ended; workers only poll now"),
+                    Err(err) => tracing::warn!(error = %err, "stopped listening for new jobs; workers only poll now"),
+                },
+            }
+        });
+    }
     let periodic: Vec<clock::Periodic> = periodic(&services).into_iter().filter(|p| workers.runs(p.queue)).collect();
     if !periodic.is_empty() {
         let name = format!("cairn-clock-{}", uuid::Uuid::new_v4());

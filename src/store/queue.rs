@@ -90,6 +90,8 @@ pub async fn claim_period(
         .bind(max_attempts as i32)
         .execute(&mut *tx)
         .await?;
+        // Wakes the queue's workers at commit (as `cairn_enqueue` does for tenant jobs).
+        sqlx::query("SELECT pg_notify('apalis::job', $1)").bind(job).execute(&mut *tx).await?;
     }
     tx.commit().await?;
     Ok(claimed)

@@ -155,6 +155,33 @@ async fn two_worker_processes_run_each_period_of_a_periodic_job_once() {
 }
 
 #[tokio::test]
+async fn enqueueing_wakes_the_workers_of_that_queue_at_commit() {
+    let app = spawn_without_workers(AppArgs::default()).await;
+    let mut listener = sqlx::postgres::PgListener::connect(&app.db_url).await.unwrap();
+    listener.listen("apalis::job").await.unwrap();
+    // A tenant's job (enrichment of a stored memory), from its own transaction.
+    app.store_text(&app.a.key, "Alice moved to Lisbon in May").await;
+    heard(&mut listener, "cairn::enrich").await;
+    // A periodic job's period, claimed once.
+    let period = chrono::Utc::now();
+    let claimed =
+        cairn::store::queue::claim_period(app.db.owner(), "cairn::expire", period, "test", json!({}), 1).await.unwrap();
+    assert!(claimed);
+    heard(&mut listener, "cairn::expire").await;
+}
+
+/// Waits for a notification on apalis' channel whose payload is `queue` (apalis' listener matches the payload
+/// against each worker's queue name).
+async fn heard(listener: &mut sqlx::postgres::PgListener, queue: &str) {
+    let mut payloads = Vec::new();
+    while !payloads.iter().any(|p| p == queue) {
+        let next = tokio::time::timeout(Duration::from_secs(10), listener.recv()).await;
+        let notification = next.unwrap_or_else(|_| panic!("no {queue} among {payloads:?}")).unwrap();
+        payloads.push(notification.payload().to_owned());
+    }
+}
+
+#[tokio::test]
 async fn one_tenants_failure_does_not_stop_the_schedule_for_the_others() {
     let app = spawn().await;
     let mut conn = app.owner_conn().await;

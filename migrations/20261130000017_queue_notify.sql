@@ -1,4 +1,4 @@
--- Workers learn of a new job at once instead of polling for it: every enqueue also notifies apalis'
+-- Workers that listen learn of a new job at once instead of polling for it: every enqueue also notifies apalis'
 -- channel with the job's queue name, the payload apalis' `PgListen` matches its subscriptions on (apalis'
 -- own insert trigger sends 'insert', which matches none). Notifications are delivered at commit, so a
 -- worker never looks for a job before it exists; polling stays as the fallback, much less often.

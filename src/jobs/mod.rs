@@ -27,6 +27,10 @@ use apalis_sql::Config;
 use crate::models::embed::SlotState;
 use crate::service::Services;
 
+/// The queues woken by a notification when a job is enqueued (rare jobs someone waits for: a consolidation
+/// request, a periodic pass, a summary); they poll only as a fallback. The others poll.
+const WOKEN: [&str; 5] = [summarize::QUEUE, consolidate::QUEUE, expire::QUEUE, retention::QUEUE, schedule::QUEUE];
+
 /// Enqueues `{tenant_id, memory_ids}` on `queue` in the caller's tenant transaction, so the job exists
 /// exactly when the rows that caused it do (nothing for no ids).
 pub async fn enqueue_memories(
@@ -129,17 +133,19 @@ pub async fn run_workers(
     };
     let mut tasks = tokio::task::JoinSet::new();
     let db = Arc::new(services.db.clone());
-    // One listener connection wakes every queue of this process when a job is enqueued (`cairn_enqueue`
-    // notifies with the queue's name); without it (the connection failed) the queues only poll.
-    let mut listener = match PgListen::new(services.db.queue_pool()).await {
-        Ok(listener) => Some(listener),
-        Err(err) => {
-            tracing::warn!(error = %err, "could not listen for new jobs; workers will only poll");
-            None
+    // One listener connection wakes the queues whose work is rare and wanted at once (`WOKEN`) when a job is
+    // enqueued (`cairn_enqueue` and the clock notify with the queue's name). The busy queues are not
+    // subscribed: apalis fetches once per notification, so under a write load polling is cheaper, and it
+    // paces a backlog. Without a listener (its connection failed) every queue polls.
+    let mut listener = None;
+    if WOKEN.iter().any(|queue| workers.runs(queue)) {
+        match PgListen::new(services.db.queue_pool()).await {
+            Ok(l) => listener = Some(l),
+            Err(err) => tracing::warn!(error = %err, "could not listen for new jobs; those queues only poll"),
         }
-    };
-    // One apalis monitor per queue: Postgres storage, woken by the listener and polled every `$poll_ms`
-    // (the fallback, and the pace at which a backlog is fetched), jobs of type `$job` handed to `$handler`
+    }
+    // One apalis monitor per queue: Postgres storage polled every `$poll_ms` (for a woken queue, the
+    // fallback when a notification is missed), jobs of type `$job` handed to `$handler`
     // with `$data`, at most `$concurrency` at once. (A macro rather than a function: apalis' worker
     // builder types do not name well in a generic signature.)
     macro_rules! spawn_queue {
@@ -148,7 +154,7 @@ pub async fn run_workers(
                 let config = Config::new($queue).set_poll_interval(Duration::from_millis($poll_ms));
                 let mut storage: PostgresStorage<$job> =
                     PostgresStorage::new_with_config(services.db.queue_pool(), config);
-                if let Some(listener) = listener.as_mut() {
+                if let Some(listener) = listener.as_mut().filter(|_| WOKEN.contains(&$queue)) {
                     listener.subscribe_with(&mut storage);
                 }
                 let (data, signal, concurrency) = ($data, stopper(), $concurrency);
@@ -187,7 +193,7 @@ pub async fn run_workers(
         chat: services.chat.clone(),
     });
     spawn_queue!(summarize::QUEUE, summarize::SummarizeJob, 2000, ctx, 1, summarize::handle);
-    spawn_queue!(consolidate::QUEUE, consolidate::ConsolidateJob, 2000, db.clone(), 2, consolidate::handle);
+    spawn_queue!(consolidate::QUEUE, consolidate::ConsolidateJob, 500, db.clone(), 2, consolidate::handle);
     spawn_queue!(expire::QUEUE, clock::Tick, 2000, db.clone(), 1, expire::handle);
     spawn_queue!(retention::QUEUE, clock::Tick, 2000, db.clone(), 1, retention::handle);
     spawn_queue!(schedule::QUEUE, clock::Tick, 2000, db.clone(), 1, schedule::handle);
@@ -197,8 +203,8 @@ pub async fn run_workers(
             tokio::select! {
                 _ = stop => {}
                 outcome = listener.listen() => match outcome {
-                    Ok(()) => tracing::warn!("the job listener's connection ended; workers only poll now"),
-                    Err(err) => tracing::warn!(error = %err, "stopped listening for new jobs; workers only poll now"),
+                    Ok(()) => tracing::warn!("the job listener's connection ended; the woken queues only poll until restart"),
+                    Err(err) => tracing::warn!(error = %err, "stopped listening for new jobs; the woken queues only poll until restart"),
                 },
             }
         });

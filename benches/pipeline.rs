@@ -241,9 +241,9 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
     let client = reqwest::Client::builder().timeout(Duration::from_secs(300)).build()?;
     let mut keys = Vec::new();
     for t in ["measured", "other-1", "other-2"] {
-        let tenant = tenants::create_tenant(db.owner(), t).await?;
-        let scopes = vec!["read".to_owned(), "write".to_owned()];
-        keys.push(cairn::auth::create_key(db.owner(), tenant.id, &scopes, None, None).await?.1);
+        let tenant = tenants::create_tenant(db.owner(), t, "unlimited", &Default::default()).await?;
+        let new = cairn::auth::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
+        keys.push(cairn::auth::create_key(db.owner(), tenant.id, &new).await?.1);
     }
 
     // 2. Batch ingest (keyword-searchable at once; embeddings queued).

@@ -47,6 +47,9 @@ pub enum Command {
     /// Manage API keys.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// Manage the operators who sign in to the admin API.
+    #[command(subcommand)]
+    Admin(AdminCommand),
     /// Measure retrieval quality.
     #[command(subcommand)]
     Eval(EvalCommand),
@@ -137,8 +140,9 @@ pub struct ServeArgs {
 /// Settings shared by everything that serves requests.
 #[derive(Debug, Clone, Args)]
 pub struct AppArgs {
-    /// Seconds a verified API key stays cached (0 disables the cache; at most 30). A revocation takes
-    /// effect at once on the instance that handled it and within this TTL on the others.
+    /// Seconds a verified API key stays cached (0 disables the cache; at most 30). Revocations, rotations,
+    /// suspensions and deletions are announced by the database and forgotten at once on every instance; the
+    /// TTL bounds a cached key if an announcement is lost.
     #[arg(long, env = "CAIRN_KEY_CACHE_TTL_SECS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(0..=30))]
     pub key_cache_ttl_secs: u64,
@@ -237,6 +241,59 @@ pub struct AppArgs {
     #[arg(long, env = "CAIRN_SCHEDULE_INTERVAL_MS", default_value_t = 3_600_000,
           value_parser = clap::value_parser!(u64).range(1000..))]
     pub schedule_interval_ms: u64,
+
+    /// Secret (at least 32 bytes) signing admin access tokens (HS256). Unset: a random secret of this process,
+    /// so tokens work on this instance only. To rotate: move the old secret to CAIRN_JWT_PREVIOUS_SECRETS, set a
+    /// new one, drop the old one after CAIRN_ACCESS_TOKEN_TTL_SECS.
+    #[arg(long, env = "CAIRN_JWT_SECRET", hide_env_values = true, value_parser = parse_secret)]
+    pub jwt_secret: Option<SecretString>,
+    /// Former signing secrets, separated by commas: their tokens still verify (rotation).
+    #[arg(long, env = "CAIRN_JWT_PREVIOUS_SECRETS", hide_env_values = true, value_parser = parse_secret)]
+    pub jwt_previous_secrets: Option<SecretString>,
+    /// The `iss` of admin access tokens.
+    #[arg(long, env = "CAIRN_JWT_ISSUER", default_value = "cairn")]
+    pub jwt_issuer: String,
+    /// The `aud` of admin access tokens.
+    #[arg(long, env = "CAIRN_JWT_AUDIENCE", default_value = "cairn-admin")]
+    pub jwt_audience: String,
+    /// Lifetime of an admin access token, in seconds.
+    #[arg(long, env = "CAIRN_ACCESS_TOKEN_TTL_SECS", default_value_t = 900,
+          value_parser = clap::value_parser!(u64).range(10..=86_400))]
+    pub access_token_ttl_secs: u64,
+    /// Lifetime of an admin refresh token, in seconds (each refresh issues a new one).
+    #[arg(long, env = "CAIRN_REFRESH_TOKEN_TTL_SECS", default_value_t = 30 * 86_400,
+          value_parser = clap::value_parser!(u64).range(60..=365 * 86_400))]
+    pub refresh_token_ttl_secs: u64,
+    /// The header holding the client's address when a trusted proxy sets it (e.g. `x-forwarded-for`, whose
+    /// right-most entry is used, or `x-real-ip`). Unset: the peer address; never set it without such a proxy.
+    #[arg(long, env = "CAIRN_CLIENT_IP_HEADER")]
+    pub client_ip_header: Option<String>,
+    /// Keys needing verification (not cached) accepted per second from one client address.
+    #[arg(long, env = "CAIRN_AUTH_PER_IP_PER_SECOND", default_value_t = 10)]
+    pub auth_per_ip_per_second: u32,
+    /// Burst of the above.
+    #[arg(long, env = "CAIRN_AUTH_PER_IP_BURST", default_value_t = 30)]
+    pub auth_per_ip_burst: u32,
+    /// Seconds a failed key verification is remembered (the same wrong key is refused without hashing).
+    #[arg(long, env = "CAIRN_AUTH_FAILURE_TTL_SECS", default_value_t = 60)]
+    pub auth_failure_ttl_secs: u64,
+    /// Argon2 verifications at once (each takes 19 MiB and a core for ~20 ms).
+    #[arg(long, env = "CAIRN_ARGON2_CONCURRENCY", default_value_t = 4,
+          value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub argon2_concurrency: u64,
+    /// Admin logins accepted per minute from one client address.
+    #[arg(long, env = "CAIRN_LOGIN_PER_IP_PER_MINUTE", default_value_t = 20,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub login_per_ip_per_minute: u64,
+    /// The plan of tenants created without one.
+    #[arg(long, env = "CAIRN_DEFAULT_PLAN", default_value = "standard")]
+    pub default_plan: String,
+    /// How often usage counts are written, in milliseconds.
+    #[arg(long, env = "CAIRN_USAGE_FLUSH_MS", default_value_t = 10_000)]
+    pub usage_flush_ms: u64,
+    /// A bearer token `/metrics` requires (unset: open, for a scraper on a private network).
+    #[arg(long, env = "CAIRN_METRICS_TOKEN", hide_env_values = true, value_parser = parse_secret)]
+    pub metrics_token: Option<SecretString>,
 }
 
 /// The embedder a deployment uses.
@@ -284,6 +341,18 @@ impl AppArgs {
         })
     }
 
+    /// How key verification protects the server.
+    pub fn verifier(&self) -> crate::auth::VerifierSettings {
+        crate::auth::VerifierSettings {
+            cache_ttl: std::time::Duration::from_secs(self.key_cache_ttl_secs),
+            failure_ttl: std::time::Duration::from_secs(self.auth_failure_ttl_secs),
+            hashing: self.argon2_concurrency as usize,
+            hashing_wait: std::time::Duration::from_secs(2),
+            per_ip_per_second: self.auth_per_ip_per_second,
+            per_ip_burst: self.auth_per_ip_burst,
+        }
+    }
+
     /// The model directory: `model_dir`, else the set-up's cache.
     pub fn model_dir(&self) -> PathBuf {
         self.model_dir.clone().unwrap_or_else(|| {
@@ -320,6 +389,21 @@ impl Default for AppArgs {
             consolidate_wait_ms: 25_000,
             expiry_interval_ms: 30_000,
             schedule_interval_ms: 3_600_000,
+            jwt_secret: None,
+            jwt_previous_secrets: None,
+            jwt_issuer: "cairn".into(),
+            jwt_audience: "cairn-admin".into(),
+            access_token_ttl_secs: 900,
+            refresh_token_ttl_secs: 30 * 86_400,
+            client_ip_header: None,
+            auth_per_ip_per_second: 10,
+            auth_per_ip_burst: 30,
+            auth_failure_ttl_secs: 60,
+            argon2_concurrency: 4,
+            login_per_ip_per_minute: 20,
+            default_plan: "standard".into(),
+            usage_flush_ms: 10_000,
+            metrics_token: None,
         }
     }
 }
@@ -340,11 +424,30 @@ pub struct WorkerArgs {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Create an operator (or reset the password of an existing one). The password is read from stdin
+    /// (one line; at least 12 characters).
+    Create {
+        /// The operator's email, their login.
+        email: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum TenantCommand {
-    /// Create a tenant and its first API key (scopes read, write).
+    /// Create a tenant and its first API key (scopes read, write unless --scopes says otherwise).
     Create {
         /// The tenant's unique name.
         name: String,
+        /// Scopes of the first key, separated by commas: read, write, admin (admin lets the key manage the
+        /// tenant's keys through /api/v1/keys).
+        #[arg(long, default_value = "read,write", value_delimiter = ',')]
+        scopes: Vec<String>,
+        /// The tenant's plan (default: standard).
+        #[arg(long)]
+        plan: Option<String>,
         /// Print exactly one JSON object `{"tenant_id", "name", "api_key"}` on stdout.
         #[arg(long, env = "CAIRN_JSON")]
         json: bool,

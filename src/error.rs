@@ -24,6 +24,9 @@ pub enum Error {
     /// The write conflicts with existing data, e.g. a duplicate memory (`existing_id` names it).
     #[error("{message}")]
     Conflict { message: String, existing_id: Option<Uuid> },
+    /// Too many requests, or a daily budget spent: retry after `retry_after_secs`. The message names the limit.
+    #[error("{message}")]
+    RateLimited { message: String, retry_after_secs: u64 },
     /// A dependency (the database, the model) cannot serve now; retrying later may succeed.
     #[error("{0}")]
     Unavailable(String),

@@ -46,9 +46,16 @@ impl Application {
         &self.services
     }
 
-    /// Serves HTTP until `shutdown` resolves.
+    /// Serves HTTP until `shutdown` resolves, with the instance's upkeep (key-change announcements, usage
+    /// flushes) running until the server has drained.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
-        crate::api::serve(self.listener, self.services, shutdown).await
+        let (stop, mut stopped) = tokio::sync::watch::channel(());
+        self.services.spawn_upkeep(async move {
+            let _ = stopped.changed().await;
+        });
+        let served = crate::api::serve(self.listener, self.services, shutdown).await;
+        drop(stop);
+        served
     }
 
     /// Serves HTTP and the queues `workers` selects until `shutdown` resolves; the workers stop after the
@@ -77,7 +84,10 @@ pub async fn services(db_args: &DbArgs, app: AppArgs, embedder: EmbedderSlot) ->
     db.migrate().await?;
     db.check_app_role().await?;
     db.check_embedding_dimension(app.embedding_dim).await?;
-    Ok(Services::new(db, app, embedder))
+    if app.jwt_secret.is_none() {
+        tracing::warn!("CAIRN_JWT_SECRET is not set: admin tokens are signed with a random key of this process");
+    }
+    Ok(Services::new(db, app, embedder)?)
 }
 
 /// Resolves on SIGINT or SIGTERM.

@@ -1,13 +1,20 @@
 //! Reading a key off a request: `Authorization: Bearer`, `X-API-Key`, `X-Admin-Token` (AutoMem's admin
-//! routes) or `?api_key=`, verified into the [`Tenant`] context the use cases take. [`Writer`] and
-//! [`Admin`] refuse a key without the scope before the body is read.
+//! routes) or `?api_key=`, verified into the [`Tenant`] context the use cases take, then counted against the
+//! key's and tenant's rate limits (their standing goes to the response's `X-RateLimit-*` headers through
+//! [`super::observe::Observed`]). [`Writer`] and [`Admin`] refuse a key without the scope before the body
+//! is read. [`client_ip`] is the client's address (a trusted proxy's header, else the peer).
 
-use axum::extract::FromRequestParts;
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, Request};
 use serde::Deserialize;
+use tower_governor::key_extractor::KeyExtractor;
+use tower_governor::GovernorError;
 
 use super::error::ApiError;
+use super::observe::Observed;
 use crate::auth::{Scope, Tenant};
 use crate::error::Error;
 use crate::service::Services;
@@ -55,15 +62,55 @@ pub async fn tenant_of(parts: &Parts, services: &Services) -> Result<Tenant, Err
     verified(parts, services, false).await
 }
 
+/// The client's address: from `header` when a trusted proxy sets it (`X-Forwarded-For`: its right-most
+/// entry, the one the proxy appended), else the peer's.
+pub fn client_ip(headers: &HeaderMap, extensions: &axum::http::Extensions, header: Option<&str>) -> Option<IpAddr> {
+    let forwarded = header.and_then(|name| headers.get(name)).and_then(|v| v.to_str().ok()).and_then(|v| {
+        let last = v.rsplit(',').next().unwrap_or_default().trim();
+        last.parse::<IpAddr>().ok().or_else(|| last.parse::<SocketAddr>().ok().map(|a| a.ip()))
+    });
+    forwarded.or_else(|| extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()))
+}
+
 async fn verified(parts: &Parts, services: &Services, admin: bool) -> Result<Tenant, Error> {
     let key = presented_key(&parts.headers, parts.uri.query(), admin)?.ok_or_else(|| {
         Error::Unauthenticated(
             "missing API key: send \"Authorization: Bearer <key>\", \"X-API-Key\" or ?api_key=".into(),
         )
     })?;
-    let tenant = services.keys.verify(&key).await?;
-    tracing::Span::current().record("tenant_id", tracing::field::display(tenant.id));
-    Ok(tenant)
+    let client = client_ip(&parts.headers, &parts.extensions, services.config.client_ip_header.as_deref());
+    let auth = services.keys.verify(&key, client).await?;
+    tracing::Span::current().record("tenant_id", tracing::field::display(auth.tenant.id));
+    let observed = parts.extensions.get::<Observed>();
+    match services.keys.rates.check(&auth.access, auth.tenant.key_id(), auth.key_rate) {
+        Ok(state) => {
+            if let Some(observed) = observed {
+                observed.record(auth.tenant.id, state);
+            }
+            Ok(auth.tenant)
+        }
+        Err((err, state)) => {
+            if let Some(observed) = observed {
+                observed.refused(state);
+            }
+            Err(err)
+        }
+    }
+}
+
+/// tower-governor's key for unauthenticated routes (admin login and refresh): the client's address as
+/// [`client_ip`] finds it (clients of unknown address share one allowance).
+#[derive(Debug, Clone)]
+pub struct ClientIpKey {
+    pub header: Option<String>,
+}
+
+impl KeyExtractor for ClientIpKey {
+    type Key = Option<IpAddr>;
+
+    fn extract<T>(&self, req: &Request<T>) -> Result<Self::Key, GovernorError> {
+        Ok(client_ip(req.headers(), req.extensions(), self.header.as_deref()))
+    }
 }
 
 impl FromRequestParts<Services> for Tenant {

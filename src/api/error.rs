@@ -54,6 +54,7 @@ pub fn status_of(err: &Error) -> StatusCode {
         Error::Forbidden(_) => StatusCode::FORBIDDEN,
         Error::NotFound(_) => StatusCode::NOT_FOUND,
         Error::Conflict { .. } => StatusCode::CONFLICT,
+        Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
         Error::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
@@ -105,7 +106,11 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status(), axum::Json(self.body())).into_response()
+        let mut response = (self.status(), axum::Json(self.body())).into_response();
+        if let Self::Domain(Error::RateLimited { retry_after_secs, .. }) = self {
+            response.headers_mut().insert(header::RETRY_AFTER, retry_after_secs.into());
+        }
+        response
     }
 }
 

@@ -84,6 +84,29 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     }
 }
 
+/// A JSON body that may be left out: no body (and no Content-Type) is `T::default()`; otherwise as
+/// [`ApiJson`].
+pub struct OptionalJson<T>(pub T);
+
+impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let no_type = req.headers().get(header::CONTENT_TYPE).is_none();
+        let empty = req.headers().get(header::CONTENT_LENGTH).is_some_and(|v| v.as_bytes() == b"0");
+        if no_type && (empty || req.headers().get(header::TRANSFER_ENCODING).is_none()) {
+            let bytes = Bytes::from_request(req, state)
+                .await
+                .map_err(|_| ApiError::UnsupportedMediaType("Content-Type: must be application/json".into()))?;
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(Self(T::default()));
+            }
+            return Err(ApiError::UnsupportedMediaType("Content-Type: must be application/json".into()));
+        }
+        ApiJson::<T>::from_request(req, state).await.map(|ApiJson(v)| Self(v))
+    }
+}
+
 /// Query parameters (repeated keys fill a `Vec`); errors name the parameter.
 pub struct ApiQuery<T>(pub T);
 

@@ -2,13 +2,16 @@
 //! One folder per surface (`native/`, `compat/` for AutoMem and SHODH, `mcp`); each resource is one file with
 //! its own routes.
 
+pub mod admin;
 pub mod auth;
 pub mod automem;
 pub mod error;
 pub mod extract;
 pub(crate) mod health;
 pub mod mcp;
+pub mod metrics;
 pub mod native;
+pub mod observe;
 pub mod remem;
 pub mod schema;
 pub mod shodh;
@@ -49,7 +52,7 @@ pub type AppState = Services;
         license(name = "Apache-2.0")
     ),
     components(schemas(ErrorBody, shodh::ShodhError)),
-    paths(mcp::mcp_endpoint),
+    paths(mcp::mcp_endpoint, metrics::metrics),
     modifiers(&Security),
     security(("bearer" = []), ("api_key_header" = []), ("api_key_query" = [])),
     tags(
@@ -60,7 +63,11 @@ pub type AppState = Services;
         (name = "jobs", description = "Background work: queues, failures, pipeline states"),
         (name = "settings", description = "The tenant's lifecycle settings"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
-        (name = "health", description = "Liveness and database reachability"),
+        (name = "usage", description = "The tenant's usage per day, what it stores, and its limits"),
+        (name = "health", description = "Liveness, database reachability and Prometheus metrics"),
+        (name = "admin", description = "The operators' API under `/admin/v1`: sessions (login with email and \
+            password, refresh, logout), tenants and their lifecycle, keys, usage, plans and the audit log. \
+            Authenticated with an access JWT (`admin_jwt`), never with a tenant's API key"),
         (name = "automem", description = "AutoMem's API at the root: `/memory`, `/recall`, `/associate`... \
             (seed 000). Same tenant keys, same data; duplicates answer 200 with `deduplicated: true`"),
         (name = "mcp", description = "The MCP server (streamable HTTP, JSON-RPC 2.0), authenticated with the same keys"),
@@ -83,6 +90,13 @@ impl Modify for Security {
         );
         components
             .add_security_scheme("api_key_query", SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::new("api_key"))));
+        let mut jwt = Http::new(HttpAuthScheme::Bearer);
+        jwt.bearer_format = Some("JWT".into());
+        jwt.description = Some("An operator's access token from POST /admin/v1/login".into());
+        components.add_security_scheme("admin_jwt", SecurityScheme::Http(jwt));
+        let mut metrics = Http::new(HttpAuthScheme::Bearer);
+        metrics.description = Some("CAIRN_METRICS_TOKEN, when the deployment sets one".into());
+        components.add_security_scheme("metrics_token", SecurityScheme::Http(metrics));
     }
 }
 
@@ -126,9 +140,10 @@ impl Modify for ErrorResponses {
     }
 }
 
-fn api_router() -> OpenApiRouter<AppState> {
+fn api_router(config: &crate::config::AppArgs) -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::router())
+        .merge(admin::router(config.login_per_ip_per_minute, config.client_ip_header.clone()))
         .merge(native::router())
         .merge(remem::router())
         .merge(automem::router())
@@ -137,7 +152,7 @@ fn api_router() -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document of every route.
 pub fn openapi() -> OpenApiDoc {
-    document(api_router().split_for_parts().1)
+    document(api_router(&crate::config::AppArgs::default()).split_for_parts().1)
 }
 
 /// Finishes the merged document: modifiers on `ApiDoc` run before routes are merged, so the shared error
@@ -151,7 +166,8 @@ fn document(mut doc: OpenApiDoc) -> OpenApiDoc {
 /// The complete application: routes, docs, and the layers (request ids, tracing, timeout, body limit,
 /// panics as 500s, every error in the envelope).
 pub fn router(state: AppState) -> Router {
-    let (routes, doc) = api_router().split_for_parts();
+    let (routes, doc) = api_router(&state.config).split_for_parts();
+    metrics::handle();
     let doc = document(doc);
     let request_id = HeaderName::from_static("x-request-id");
     let spec = Arc::new(doc.clone());
@@ -161,6 +177,7 @@ pub fn router(state: AppState) -> Router {
     routes
         .nest("/mcp", mcp)
         .route("/openapi.json", get(move || async move { Json(spec.as_ref().clone()) }))
+        .route("/metrics", get(metrics::metrics))
         .merge(SwaggerUi::new("/docs").url("/docs/openapi.json", doc))
         .fallback(|| async { ApiError::from(crate::error::Error::not_found("no such route")) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("method not allowed on this route".into()) })
@@ -173,6 +190,8 @@ pub fn router(state: AppState) -> Router {
         ))
         // Outside the timeout, so its bare 503 is rewritten too.
         .layer(middleware::map_response(envelope_errors))
+        // Outside both, so every response is measured, counted and given its rate-limit headers.
+        .layer(middleware::from_fn_with_state(state.clone(), observe::observe))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request| {
@@ -193,5 +212,6 @@ pub async fn serve(
     services: Services,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    axum::serve(listener, router(services)).with_graceful_shutdown(shutdown).await.context("serving HTTP")
+    let app = router(services).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await.context("serving HTTP")
 }

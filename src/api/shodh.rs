@@ -265,7 +265,7 @@ async fn recall_memories(
     let request = RecallRequest::parse(params, Utc::now()).map_err(|e| e.renamed(&names))?;
     let answer = recall::recall(&services, &tenant, request).await?;
     let summary = match body.summarize.unwrap_or(false) {
-        true => recall::summarize_hits(&services, &answer.results, language).await,
+        true => recall::summarize_hits(&services, &tenant, &answer.results, language).await?,
         false => None,
     };
     let memories: Vec<ScoredMemory> = answer.results.into_iter().map(ScoredMemory::from).collect();

@@ -3,9 +3,17 @@
 //!
 //! A key looks like `cairn_<prefix>_<secret>`. The prefix finds the row; argon2id verifies the whole key
 //! (its comparison is constant-time). Verified keys are cached for at most 30 s under the sha-256 of the
-//! key, so argon2's deliberate cost is paid once per key and instance, not per request; revoking through
-//! this instance clears its cache at once.
+//! key, so argon2's deliberate cost is paid once per key and instance, not per request; a revocation,
+//! rotation, suspension or deletion is announced by the database on `cairn_auth` and every instance forgets
+//! just the affected entries at once ([`KeyVerifier::forget`]).
+//!
+//! `admin` holds the operators' identity (passwords, access JWTs, refresh-token families); `limits` the
+//! plans' limits and the rate limiters.
 
+pub mod admin;
+pub mod limits;
+
+use std::net::IpAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -19,6 +27,7 @@ use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use uuid::Uuid;
 
+pub use self::limits::{Budget, LimitOverrides, RateLimits, RateState, TenantAccess, TenantStatus};
 use crate::error::Error;
 use crate::store::tenants;
 
@@ -27,7 +36,16 @@ use crate::store::tenants;
 pub struct TenantInfo {
     pub id: Uuid,
     pub name: String,
+    pub plan: String,
+    /// The tenant's own limits over its plan's.
+    pub limits: sqlx::types::Json<LimitOverrides>,
+    /// `active`, `suspended`, `deleting` or `deleted`.
+    pub status: String,
+    pub status_reason: Option<String>,
+    pub status_changed_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
+    /// After deletion: rows removed per table, and when it finished.
+    pub deletion_report: Option<sqlx::types::Json<serde_json::Value>>,
 }
 
 /// An API key's stored row, never its secret.
@@ -43,6 +61,10 @@ pub struct ApiKeyInfo {
     pub expires_at: Option<DateTime<Utc>>,
     pub revoked_at: Option<DateTime<Utc>>,
     pub last_used_at: Option<DateTime<Utc>>,
+    /// The key's own requests-per-second limit (else its plan's).
+    pub rate_limit_per_second: Option<i32>,
+    /// The key this one replaced by rotation.
+    pub rotated_from: Option<Uuid>,
 }
 
 /// Who acts for a tenant: one of its API keys, or a background job of the service.
@@ -58,12 +80,14 @@ pub struct Tenant {
     pub id: Uuid,
     pub actor: Actor,
     pub scopes: Vec<Scope>,
+    /// The limits in force (the tenant's over its plan's); none for the service's own jobs.
+    pub limits: Arc<LimitOverrides>,
 }
 
 impl Tenant {
     /// The service itself acting for a tenant (a background job): every scope.
     pub fn system(id: Uuid, job: &'static str) -> Self {
-        Self { id, actor: Actor::System(job), scopes: vec![Scope::Admin] }
+        Self { id, actor: Actor::System(job), scopes: vec![Scope::Admin], limits: Arc::default() }
     }
 
     /// Whether the context grants `scope` (`write` implies `read`; `admin` implies both).
@@ -101,11 +125,12 @@ impl Tenant {
     }
 }
 
-/// A verified key: its tenant context and until when it is valid.
+/// A verified key: its tenant context, its own rate limit and until when it is valid.
 #[derive(Debug, Clone)]
 struct Verified {
     tenant: Tenant,
     expires_at: Option<DateTime<Utc>>,
+    key_rate: Option<u32>,
 }
 
 const KEY_PREFIX_LEN: usize = 12;
@@ -178,16 +203,23 @@ pub fn generate_key() -> anyhow::Result<GeneratedKey> {
     Ok(GeneratedKey { secret, prefix, hash: hash.to_string() })
 }
 
+/// What a new key is: its scopes (parsed), name, expiry, own rate limit, and the key it replaces.
+#[derive(Debug, Clone, Default)]
+pub struct NewKey {
+    pub scopes: Vec<String>,
+    pub name: Option<String>,
+    pub expires_at: Option<DateTime<Utc>>,
+    pub rate_limit_per_second: Option<i32>,
+    pub rotated_from: Option<Uuid>,
+}
+
 /// Creates and stores a key for a tenant; returns the stored row and the secret (shown once).
-pub async fn create_key(
-    pool: &PgPool,
-    tenant_id: Uuid,
-    scopes: &[String],
-    name: Option<&str>,
-    expires_at: Option<DateTime<Utc>>,
-) -> anyhow::Result<(ApiKeyInfo, String)> {
-    let key = tokio::task::spawn_blocking(generate_key).await??;
-    let info = tenants::insert_key(pool, tenant_id, &key.prefix, &key.hash, name, scopes, expires_at).await?;
+pub async fn create_key(pool: &PgPool, tenant_id: Uuid, new: &NewKey) -> Result<(ApiKeyInfo, String), Error> {
+    let key = tokio::task::spawn_blocking(generate_key)
+        .await
+        .map_err(|e| Error::Internal(e.into()))?
+        .map_err(Error::Internal)?;
+    let info = tenants::insert_key(pool, tenant_id, &key.prefix, &key.hash, new).await?;
     Ok((info, key.secret))
 }
 
@@ -211,49 +243,137 @@ fn verify_hash(key: &str, hash: &str) -> bool {
     PasswordHash::new(hash).is_ok_and(|parsed| hasher().verify_password(key.as_bytes(), &parsed).is_ok())
 }
 
-/// Verifies keys against the database, with a short cache of successes.
+/// How key verification protects the server: at most `hashing` argon2 verifications at once (waiting at most
+/// `hashing_wait` for a turn), failures remembered for `failure_ttl`, and at most `per_ip_per_second` (bursts of
+/// `per_ip_burst`) keys needing verification per client address.
+#[derive(Debug, Clone)]
+pub struct VerifierSettings {
+    pub cache_ttl: Duration,
+    pub failure_ttl: Duration,
+    pub hashing: usize,
+    pub hashing_wait: Duration,
+    pub per_ip_per_second: u32,
+    pub per_ip_burst: u32,
+}
+
+impl Default for VerifierSettings {
+    fn default() -> Self {
+        Self {
+            cache_ttl: Duration::from_secs(30),
+            failure_ttl: Duration::from_secs(60),
+            hashing: 4,
+            hashing_wait: Duration::from_secs(2),
+            per_ip_per_second: 10,
+            per_ip_burst: 30,
+        }
+    }
+}
+
+/// A verified request: who acts for which tenant, the tenant's standing and the key's own rate limit.
+#[derive(Debug, Clone)]
+pub struct Authenticated {
+    pub tenant: Tenant,
+    pub access: Arc<TenantAccess>,
+    pub key_rate: Option<u32>,
+}
+
+/// Verifies keys against the database. Successes are cached under the sha-256 of the key (for at most
+/// `cache_ttl`, and forgotten at once when the key or its tenant changes, see [`KeyVerifier::forget`]); so are
+/// failures, so a wrong key costs argon2 once per `failure_ttl`. Malformed keys are refused without hashing;
+/// keys that need hashing are rate-limited per client address first, then hashed under a semaphore.
 #[derive(Clone)]
 pub struct KeyVerifier {
     pool: PgPool,
     cache: Option<moka::sync::Cache<[u8; 32], Arc<Verified>>>,
+    failures: moka::sync::Cache<[u8; 32], ()>,
+    tenants: moka::sync::Cache<Uuid, Arc<TenantAccess>>,
+    hashing: Arc<tokio::sync::Semaphore>,
+    hashing_wait: Duration,
+    per_ip: Arc<governor::DefaultKeyedRateLimiter<Option<IpAddr>>>,
+    /// Every key's and tenant's request-rate limiter on this instance.
+    pub rates: RateLimits,
 }
 
+/// How long a tenant's standing is cached when no change is announced (a safety net; changes are announced).
+const TENANT_CACHE_TTL: Duration = Duration::from_secs(60);
+
 impl KeyVerifier {
-    pub fn new(pool: PgPool, cache_ttl: Duration) -> Self {
-        let cache = (!cache_ttl.is_zero())
-            .then(|| moka::sync::Cache::builder().max_capacity(100_000).time_to_live(cache_ttl).build());
-        Self { pool, cache }
+    pub fn new(pool: PgPool, settings: &VerifierSettings) -> Self {
+        let cache = (!settings.cache_ttl.is_zero()).then(|| {
+            moka::sync::Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(settings.cache_ttl)
+                .support_invalidation_closures()
+                .build()
+        });
+        let failures = moka::sync::Cache::builder()
+            .max_capacity(200_000)
+            .time_to_live(settings.failure_ttl.max(Duration::from_millis(1)))
+            .build();
+        let tenants = moka::sync::Cache::builder().max_capacity(100_000).time_to_live(TENANT_CACHE_TTL).build();
+        let rate = std::num::NonZeroU32::new(settings.per_ip_per_second.max(1)).unwrap_or(std::num::NonZeroU32::MIN);
+        let burst = std::num::NonZeroU32::new(settings.per_ip_burst.max(1)).unwrap_or(std::num::NonZeroU32::MIN);
+        Self {
+            pool,
+            cache,
+            failures,
+            tenants,
+            hashing: Arc::new(tokio::sync::Semaphore::new(settings.hashing.max(1))),
+            hashing_wait: settings.hashing_wait,
+            per_ip: Arc::new(governor::RateLimiter::keyed(governor::Quota::per_second(rate).allow_burst(burst))),
+            rates: RateLimits::default(),
+        }
     }
 
-    /// The tenant context behind a presented key, or unauthenticated.
-    pub async fn verify(&self, key: &str) -> Result<Tenant, Error> {
+    /// The tenant context behind a presented key, from the client at `client` (None when unknown: such
+    /// clients share one allowance), or unauthenticated.
+    pub async fn verify(&self, key: &str, client: Option<IpAddr>) -> Result<Authenticated, Error> {
         let fingerprint: [u8; 32] = Sha256::digest(key.as_bytes()).into();
         if let Some(verified) = self.cache.as_ref().and_then(|c| c.get(&fingerprint)) {
             if verified.expires_at.is_none_or(|t| t > Utc::now()) {
-                return Ok(verified.tenant.clone());
+                return self.authenticated(verified.tenant.clone(), verified.key_rate).await;
             }
         }
         let unauthorized = || Error::Unauthenticated("invalid API key".into());
-        let record = match key_prefix(key) {
-            Some(prefix) => tenants::find_key(&self.pool, prefix).await?,
-            None => None,
+        let Some(prefix) = key_prefix(key) else {
+            return Err(Error::Unauthenticated(
+                "malformed API key: expected cairn_<12 characters>_<40 characters>".into(),
+            ));
         };
+        if self.failures.contains_key(&fingerprint) {
+            return Err(unauthorized());
+        }
+        if self.per_ip.check_key(&client).is_err() {
+            return Err(Error::RateLimited {
+                message: "too many unverified API keys from this address; retry in a second".into(),
+                retry_after_secs: 1,
+            });
+        }
+        let record = tenants::find_key(&self.pool, prefix).await?;
         let hash = record.as_ref().map_or_else(|| decoy_hash().to_owned(), |r| r.key_hash.clone());
-        let presented = key.to_owned();
-        let matches = tokio::task::spawn_blocking(move || verify_hash(&presented, &hash))
-            .await
-            .map_err(|e| Error::Internal(e.into()))?;
-        let record = record.filter(|_| matches).ok_or_else(unauthorized)?;
+        let matches = self.hash_check(key, hash).await?;
+        let Some(record) = record.filter(|_| matches) else {
+            self.failures.insert(fingerprint, ());
+            return Err(unauthorized());
+        };
         if record.revoked_at.is_some() {
+            self.failures.insert(fingerprint, ());
             return Err(Error::Unauthenticated("API key revoked".into()));
         }
         if record.expires_at.is_some_and(|t| t <= Utc::now()) {
             return Err(Error::Unauthenticated("API key expired".into()));
         }
         let scopes = record.scopes.iter().filter_map(|s| Scope::parse(s)).collect();
-        let tenant = Tenant { id: record.tenant_id, actor: Actor::Key(record.id), scopes };
+        let tenant = Tenant {
+            id: record.tenant_id,
+            actor: Actor::Key(record.id),
+            scopes,
+            limits: Arc::new(LimitOverrides::default()),
+        };
+        let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
         if let Some(cache) = &self.cache {
-            cache.insert(fingerprint, Arc::new(Verified { tenant: tenant.clone(), expires_at: record.expires_at }));
+            let verified = Verified { tenant: tenant.clone(), expires_at: record.expires_at, key_rate };
+            cache.insert(fingerprint, Arc::new(verified));
         }
         let pool = self.pool.clone();
         tokio::spawn(async move {
@@ -261,17 +381,88 @@ impl KeyVerifier {
                 tracing::debug!(error = %err, "could not record key use");
             }
         });
-        Ok(tenant)
+        self.authenticated(tenant, key_rate).await
     }
 
-    /// Revokes a key (restricted to `tenant_id` when given) and forgets every cached verification, so the
-    /// revocation holds at once on this instance.
-    pub async fn revoke(&self, key_id: Uuid, tenant_id: Option<Uuid>) -> Result<Option<ApiKeyInfo>, Error> {
-        let revoked = tenants::revoke_key(&self.pool, key_id, tenant_id).await?;
-        if let Some(cache) = &self.cache {
-            cache.invalidate_all();
+    /// Runs argon2 on the blocking pool, at most `hashing` at once.
+    async fn hash_check(&self, key: &str, hash: String) -> Result<bool, Error> {
+        let permit = tokio::time::timeout(self.hashing_wait, self.hashing.clone().acquire_owned())
+            .await
+            .map_err(|_| Error::Unavailable("too many API keys are being verified; retry shortly".into()))?
+            .map_err(|e| Error::Internal(e.into()))?;
+        let presented = key.to_owned();
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            verify_hash(&presented, &hash)
+        })
+        .await
+        .map_err(|e| Error::Internal(e.into()))
+    }
+
+    /// Checks an admin's password under the same bound as keys (`hash` None: the account does not exist, and
+    /// a decoy is checked so the answer takes as long).
+    pub async fn check_password(&self, password: &str, hash: Option<String>) -> Result<bool, Error> {
+        let known = hash.is_some();
+        let matches = self.hash_check(password, hash.unwrap_or_else(|| decoy_hash().to_owned())).await?;
+        Ok(known && matches)
+    }
+
+    /// `tenant` with its standing and limits, refused unless the tenant is active.
+    async fn authenticated(&self, mut tenant: Tenant, key_rate: Option<u32>) -> Result<Authenticated, Error> {
+        let access = self.access(tenant.id).await?;
+        access.require_active()?;
+        tenant.limits = Arc::new(access.limits.clone());
+        Ok(Authenticated { tenant, access, key_rate })
+    }
+
+    /// A tenant's standing and limits in force (cached).
+    pub async fn access(&self, tenant_id: Uuid) -> Result<Arc<TenantAccess>, Error> {
+        if let Some(access) = self.tenants.get(&tenant_id) {
+            return Ok(access);
         }
-        Ok(revoked)
+        let access = Arc::new(
+            tenants::access(&self.pool, tenant_id)
+                .await?
+                .ok_or_else(|| Error::Unauthenticated("the API key's tenant no longer exists".into()))?,
+        );
+        self.tenants.insert(tenant_id, access.clone());
+        Ok(access)
+    }
+
+    /// Forgets what this instance cached about a key, a tenant or every tenant of a plan, as announced on
+    /// `cairn_auth` (`key:<id>`, `tenant:<id>`, `plan:<name>`); anything else forgets everything.
+    pub fn forget(&self, change: &str) {
+        let id = |s: &str| Uuid::parse_str(s).ok();
+        match change.split_once(':') {
+            Some(("key", k)) if id(k).is_some() => {
+                let key_id = id(k);
+                if let Some(cache) = &self.cache {
+                    let _ = cache.invalidate_entries_if(move |_, v| v.tenant.key_id() == key_id);
+                }
+                self.rates.forget(key_id.unwrap_or_default());
+            }
+            Some(("tenant", t)) if id(t).is_some() => {
+                let tenant_id = id(t).unwrap_or_default();
+                self.tenants.invalidate(&tenant_id);
+                if let Some(cache) = &self.cache {
+                    let _ = cache.invalidate_entries_if(move |_, v| v.tenant.id == tenant_id);
+                }
+                self.rates.forget(tenant_id);
+            }
+            Some(("plan", _)) => self.tenants.invalidate_all(),
+            _ => {
+                self.tenants.invalidate_all();
+                if let Some(cache) = &self.cache {
+                    cache.invalidate_all();
+                }
+            }
+        }
+    }
+
+    /// Drops the per-address allowances of addresses not seen for a while.
+    pub fn prune(&self) {
+        self.per_ip.retain_recent();
+        self.per_ip.shrink_to_fit();
     }
 }
 

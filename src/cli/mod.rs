@@ -6,15 +6,20 @@ pub mod mcp_stdio;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use chrono::Utc;
 use serde_json::json;
 
-use crate::config::{AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, KeyCommand, LogFormat, TenantCommand};
+use crate::auth::admin::Operator;
+use crate::config::{
+    AdminCommand, AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, KeyCommand, LogFormat, TenantCommand,
+};
+use crate::jobs;
 use crate::jobs::Workers;
 use crate::models::embed::EmbedderSlot;
 use crate::server::{shutdown_signal, Application};
+use crate::service::keys::KeyRequest;
+use crate::service::tenants::TenantChange;
+use crate::service::{self, Services};
 use crate::store::{tenants, Db};
-use crate::{auth, jobs};
 
 fn init_tracing(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -57,7 +62,12 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             let services = crate::server::services(&args.db, args.app, embedder).await?;
             let extractor = jobs::enrich::Extractor::from_config(&services.config)?;
             tracing::info!(queues = ?args.queues, "cairn workers running");
+            let (stop, mut stopped) = tokio::sync::watch::channel(());
+            services.spawn_upkeep(async move {
+                let _ = stopped.changed().await;
+            });
             jobs::run_workers(services, extractor, args.queues, shutdown_signal()).await;
+            drop(stop);
             Ok(())
         }
         Command::Migrate(db) => {
@@ -82,27 +92,43 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
         }
         Command::Tenant(command) => tenant(command).await,
         Command::Key(command) => key(command).await,
+        Command::Admin(command) => admin(command).await,
+    }
+}
+
+/// The services of a one-off command on the database host (no embedder, no chat model); it acts as the CLI.
+async fn cli_services(db: &DbArgs) -> anyhow::Result<(Services, Operator)> {
+    let db = connect(db).await?;
+    let app = AppArgs { embedder: EmbedderKind::None, ..AppArgs::default() };
+    Ok((Services::new(db, app, EmbedderSlot::disabled())?, Operator::Cli))
+}
+
+async fn admin(command: AdminCommand) -> anyhow::Result<()> {
+    match command {
+        AdminCommand::Create { email, db } => {
+            let mut password = String::new();
+            std::io::stdin().read_line(&mut password).context("reading the password from stdin")?;
+            let password = password.trim_end_matches(['\r', '\n']);
+            let (svc, op) = cli_services(&db).await?;
+            let admin = service::admins::create(&svc, &op, &email, password).await?;
+            println!("admin {}  {}", admin.id, admin.email);
+            Ok(())
+        }
     }
 }
 
 async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
     match command {
-        TenantCommand::Create { name, json, db } => {
-            let name = name.trim();
-            if name.is_empty() || name.chars().count() > 200 {
-                bail!("tenant name must be 1..=200 characters");
-            }
-            let db = connect(&db).await?;
-            let tenant = match tenants::create_tenant(db.owner(), name).await {
-                Err(crate::error::Error::Conflict { .. }) => bail!("a tenant named {name:?} already exists"),
-                other => other?,
-            };
-            let scopes = vec!["read".to_owned(), "write".to_owned()];
-            let (key, secret) = auth::create_key(db.owner(), tenant.id, &scopes, Some("initial"), None).await?;
+        TenantCommand::Create { name, scopes, plan, json, db } => {
+            let (svc, op) = cli_services(&db).await?;
+            let change = TenantChange { name: Some(name), plan, ..TenantChange::default() };
+            let tenant = service::tenants::create(&svc, &op, &change).await?.row.tenant;
+            let request = KeyRequest { scopes: Some(scopes), name: Some("initial".into()), ..KeyRequest::default() };
+            let (key, secret) = service::keys::create_for(&svc, &op, tenant.id, &request).await?;
             if json {
                 println!("{}", json!({"tenant_id": tenant.id, "name": tenant.name, "api_key": secret}));
             } else {
-                println!("tenant  {}  {}", tenant.id, tenant.name);
+                println!("tenant  {}  {}  plan {}", tenant.id, tenant.name, tenant.plan);
                 println!("key     {}  scopes {}", key.id, key.scopes.join(","));
                 println!("api key {secret}");
                 println!("(the API key is shown only now; store it safely)");
@@ -110,15 +136,39 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
             Ok(())
         }
         TenantCommand::List { json, db } => {
-            let db = connect(&db).await?;
-            let all = tenants::list_tenants(db.owner()).await?;
+            let (svc, op) = cli_services(&db).await?;
+            let mut all = Vec::new();
+            loop {
+                let page =
+                    service::tenants::list(&svc, &op, None, service::tenants::MAX_PAGE, all.len() as i64).await?;
+                let more = page.has_more();
+                all.extend(page.items);
+                if !more {
+                    break;
+                }
+            }
             if json {
-                let all: Vec<_> =
-                    all.iter().map(|t| json!({"id": t.id, "name": t.name, "created_at": t.created_at})).collect();
+                let all: Vec<_> = all
+                    .iter()
+                    .map(|r| {
+                        let t = &r.tenant;
+                        json!({"id": t.id, "name": t.name, "plan": t.plan, "status": t.status, "created_at": t.created_at,
+                            "memories": r.memories, "storage_bytes": r.storage_bytes})
+                    })
+                    .collect();
                 println!("{}", serde_json::to_string(&all)?);
             } else {
-                for t in all {
-                    println!("{}  {}  {}", t.id, t.created_at.to_rfc3339(), t.name);
+                for r in all {
+                    let t = r.tenant;
+                    println!(
+                        "{}  {}  {:<9}  {:<10}  {:>8} memories  {}",
+                        t.id,
+                        t.created_at.to_rfc3339(),
+                        t.status,
+                        t.plan,
+                        r.memories,
+                        t.name
+                    );
                 }
             }
             Ok(())
@@ -129,13 +179,14 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
 async fn key(command: KeyCommand) -> anyhow::Result<()> {
     match command {
         KeyCommand::Create { tenant, scopes, name, expires_in_days, json, db } => {
-            let scopes = auth::parse_scopes(&scopes).map_err(|e| anyhow::anyhow!("--scopes: {e}"))?;
-            let db = connect(&db).await?;
-            if !tenants::tenant_exists(db.owner(), tenant).await? {
-                bail!("no tenant with id {tenant}");
-            }
-            let expires_at = expires_in_days.map(|d| Utc::now() + chrono::Duration::days(i64::from(d)));
-            let (key, secret) = auth::create_key(db.owner(), tenant, &scopes, name.as_deref(), expires_at).await?;
+            let (svc, op) = cli_services(&db).await?;
+            let request = KeyRequest {
+                scopes: Some(scopes),
+                name,
+                expires_in_days: expires_in_days.map(i64::from),
+                rate_limit_per_second: None,
+            };
+            let (key, secret) = service::keys::create_for(&svc, &op, tenant, &request).await?;
             if json {
                 println!(
                     "{}",
@@ -148,21 +199,14 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
             Ok(())
         }
         KeyCommand::Revoke { key_id, db } => {
-            let db = connect(&db).await?;
-            match tenants::revoke_key(db.owner(), key_id, None).await? {
-                Some(key) => {
-                    println!(
-                        "revoked {} (tenant {}); cached verifications on running servers end within 30 s",
-                        key.id, key.tenant_id
-                    );
-                    Ok(())
-                }
-                None => bail!("no API key with id {key_id}"),
-            }
+            let (svc, op) = cli_services(&db).await?;
+            let key = service::keys::revoke_for(&svc, &op, None, key_id).await?;
+            println!("revoked {} (tenant {}); every running server refuses it from now on", key.id, key.tenant_id);
+            Ok(())
         }
         KeyCommand::List { tenant, json, db } => {
-            let db = connect(&db).await?;
-            let keys = tenants::list_keys(db.owner(), tenant).await?;
+            let (svc, op) = cli_services(&db).await?;
+            let keys = service::keys::list_for(&svc, &op, tenant).await?;
             if json {
                 let keys: Vec<_> = keys
                     .iter()
@@ -191,7 +235,6 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
     }
 }
 
-/// Runs the LoCoMo evaluation against `url`, or against a server (with workers) started here.
 async fn eval_locomo(
     data: &std::path::Path,
     url: Option<String>,

@@ -181,11 +181,17 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
             let tenant = tenants::create_tenant(
                 db.owner(),
                 &format!("eval-locomo-{}-{}", sample.sample_id, Uuid::new_v4().simple()),
+                "unlimited",
+                &Default::default(),
             )
             .await?;
             created.push(tenant.id);
-            let scopes = vec!["read".to_owned(), "write".to_owned()];
-            let (_, key) = crate::auth::create_key(db.owner(), tenant.id, &scopes, Some("eval"), None).await?;
+            let new = crate::auth::NewKey {
+                scopes: vec!["read".to_owned(), "write".to_owned()],
+                name: Some("eval".into()),
+                ..Default::default()
+            };
+            let (_, key) = crate::auth::create_key(db.owner(), tenant.id, &new).await?;
             let memory_dias = ingest(&client, opts.url, &key, &turns).await?;
             wait_for_embeddings(db, tenant.id).await?;
             for qa in &sample.qa {

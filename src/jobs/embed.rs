@@ -108,6 +108,8 @@ async fn write_vectors(
 pub struct EmbedContext {
     pub db: Db,
     pub embedder: EmbedderSlot,
+    /// Counts the embeddings computed per tenant (usage metering).
+    pub usage: crate::service::usage::Meter,
 }
 
 /// Backoff before attempt `n` is retried: 2^n seconds, at most a minute.
@@ -122,7 +124,13 @@ pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Resu
         Some(embedder) => embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP).await,
         None => Err(anyhow::anyhow!("the embedding model is not ready")),
     };
-    let Err(err) = result else { return Ok(()) };
+    let err = match result {
+        Ok(written) => {
+            ctx.usage.add(job.tenant_id, crate::service::usage::counter::EMBEDDINGS, written as i64);
+            return Ok(());
+        }
+        Err(err) => err,
+    };
     let last = attempt + 1 >= MAX_ATTEMPTS;
     let message = format!("{err:#}");
     tracing::warn!(tenant_id = %job.tenant_id, attempt, last, error = %message, "embedding failed");

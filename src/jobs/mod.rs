@@ -15,6 +15,7 @@ pub mod retention;
 pub mod schedule;
 pub mod similar;
 pub mod summarize;
+pub mod tenant_delete;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -29,7 +30,8 @@ use crate::service::Services;
 
 /// The queues woken by a notification when a job is enqueued (rare jobs someone waits for: a consolidation
 /// request, a periodic pass, a summary); they poll only as a fallback. The others poll.
-const WOKEN: [&str; 5] = [summarize::QUEUE, consolidate::QUEUE, expire::QUEUE, retention::QUEUE, schedule::QUEUE];
+const WOKEN: [&str; 6] =
+    [summarize::QUEUE, consolidate::QUEUE, expire::QUEUE, retention::QUEUE, schedule::QUEUE, tenant_delete::QUEUE];
 
 /// Enqueues `{tenant_id, memory_ids}` on `queue` in the caller's tenant transaction, so the job exists
 /// exactly when the rows that caused it do (nothing for no ids).
@@ -56,6 +58,8 @@ pub async fn retry_later(attempt: usize, message: String) -> apalis::prelude::Er
 pub const TENANT_QUEUES: &[&str] = &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE];
 /// The periodic queues.
 pub const PERIODIC_QUEUES: &[&str] = &[expire::QUEUE, retention::QUEUE, schedule::QUEUE];
+/// The control plane's queues (tenant deletion).
+pub const CONTROL_QUEUES: &[&str] = &[tenant_delete::QUEUE];
 
 /// Which queues a process serves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +90,8 @@ impl FromStr for Workers {
             "none" | "" => return Ok(Self::None),
             _ => {}
         }
-        let all: Vec<&'static str> = TENANT_QUEUES.iter().chain(PERIODIC_QUEUES).copied().collect();
+        let all: Vec<&'static str> =
+            TENANT_QUEUES.iter().chain(PERIODIC_QUEUES).chain(CONTROL_QUEUES).copied().collect();
         let mut queues = Vec::new();
         for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
             let wanted = name.to_ascii_lowercase();
@@ -179,7 +184,11 @@ pub async fn run_workers(
     if workers.runs(embed::QUEUE) && services.embedder.state() == SlotState::Disabled {
         tracing::info!("no embedder configured: this process does not take embedding jobs");
     } else {
-        let ctx = Arc::new(embed::EmbedContext { db: services.db.clone(), embedder: services.embedder.clone() });
+        let ctx = Arc::new(embed::EmbedContext {
+            db: services.db.clone(),
+            embedder: services.embedder.clone(),
+            usage: services.usage.clone(),
+        });
         spawn_queue!(embed::QUEUE, embed::EmbedJob, 250, ctx, services.embedder.concurrency(), embed::handle);
     }
     // A chat model is remote: several requests may be in flight. The local rules take microseconds.
@@ -197,6 +206,7 @@ pub async fn run_workers(
     spawn_queue!(expire::QUEUE, clock::Tick, 2000, db.clone(), 1, expire::handle);
     spawn_queue!(retention::QUEUE, clock::Tick, 2000, db.clone(), 1, retention::handle);
     spawn_queue!(schedule::QUEUE, clock::Tick, 2000, db.clone(), 1, schedule::handle);
+    spawn_queue!(tenant_delete::QUEUE, tenant_delete::TenantDeleteJob, 2000, db.clone(), 1, tenant_delete::handle);
     if let Some(listener) = listener {
         let stop = stopper();
         tasks.spawn(async move {

@@ -81,6 +81,7 @@ pub enum Requested {
 /// deployment's patience (`CAIRN_CONSOLIDATE_WAIT_MS`, 25 s). A run that failed is an error.
 pub async fn request(svc: &Services, t: &Tenant, req: RunRequest) -> Result<Requested> {
     t.require(Scope::Write)?;
+    super::usage::spend(svc, t, crate::auth::Budget::Consolidations, 1).await?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let id = enqueue(&mut tx, req, "manual", Utc::now()).await?;
     tx.commit().await?;

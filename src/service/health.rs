@@ -29,14 +29,47 @@ impl Health {
     }
 }
 
-/// Checks the database and reads the embedder's state.
-pub async fn check(svc: &Services) -> Health {
-    let embedder = match svc.embedder.state() {
+fn embedder_state(svc: &Services) -> &'static str {
+    match svc.embedder.state() {
         SlotState::Disabled => "disabled",
         SlotState::Loading => "loading",
         SlotState::Ready => "ready",
         SlotState::Failed(_) => "failed",
-    };
+    }
+}
+
+/// Sets the gauges `/metrics` reports besides the request metrics: each queue's pending jobs and the age of
+/// its oldest, each pool's connections, the embedder's state. The queue query is bounded by a short timeout;
+/// when it fails the queue gauges keep their last values (and a warning is logged).
+pub async fn record_gauges(svc: &Services) {
+    let known =
+        crate::jobs::TENANT_QUEUES.iter().chain(crate::jobs::PERIODIC_QUEUES).chain(crate::jobs::CONTROL_QUEUES);
+    match tokio::time::timeout(DATABASE_TIMEOUT, crate::store::queue::queue_depths(svc.db.owner())).await {
+        Ok(Ok(depths)) => {
+            for queue in known {
+                let (depth, age) = depths.iter().find(|(q, _, _)| q == queue).map_or((0, 0.0), |(_, d, a)| (*d, *a));
+                metrics::gauge!("cairn_job_queue_depth", "queue" => *queue).set(depth as f64);
+                metrics::gauge!("cairn_job_queue_oldest_age_seconds", "queue" => *queue).set(age);
+            }
+        }
+        Ok(Err(err)) => tracing::warn!(error = %err, "could not read the queue depths for /metrics"),
+        Err(_) => tracing::warn!("reading the queue depths for /metrics timed out"),
+    }
+    for (pool, size, idle) in svc.db.pool_stats() {
+        metrics::gauge!("cairn_db_pool_connections", "pool" => pool, "state" => "idle").set(idle as f64);
+        metrics::gauge!("cairn_db_pool_connections", "pool" => pool, "state" => "busy")
+            .set(f64::from(size) - idle as f64);
+    }
+    let state = embedder_state(svc);
+    for s in ["disabled", "loading", "ready", "failed"] {
+        metrics::gauge!("cairn_embedder_state", "state" => s).set(if s == state { 1.0 } else { 0.0 });
+    }
+    metrics::gauge!("cairn_uptime_seconds").set(svc.started.elapsed().as_secs_f64());
+}
+
+/// Checks the database and reads the embedder's state.
+pub async fn check(svc: &Services) -> Health {
+    let embedder = embedder_state(svc);
     Health {
         database: svc.db.ping(DATABASE_TIMEOUT).await,
         embedder,

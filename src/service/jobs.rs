@@ -115,6 +115,7 @@ pub async fn reprocess(svc: &Services, t: &Tenant, ids: Vec<Uuid>) -> Result<usi
     if let Some(missing) = ids.iter().find(|id| !found.contains(id)) {
         return Err(Error::not_found(format!("ids: memory {missing} not found")));
     }
+    super::usage::spend(svc, t, crate::auth::Budget::Reenrich, ids.len() as u64).await?;
     enrich::requeue(&mut tx, &ids).await?;
     tx.commit().await?;
     Ok(ids.len())
@@ -132,6 +133,7 @@ pub async fn reembed(svc: &Services, t: &Tenant, limit: Option<i64>, batch_size:
     }
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let ids = vectors::mark_for_reembedding(&mut tx, limit).await?;
+    super::usage::spend(svc, t, crate::auth::Budget::Reembeds, ids.len() as u64).await?;
     for chunk in ids.chunks(batch as usize) {
         embed::enqueue(&mut tx, chunk).await?;
     }

@@ -1,12 +1,14 @@
-//! A tenant's API keys, managed by its own admin keys: list (never the secrets), create (the secret shown
-//! once), revoke (at once on this instance; within the cache TTL, at most 30 s, on the others).
+//! API keys: issued, listed (never the secrets), revoked and rotated, by a tenant's own admin keys (only
+//! ever its own tenant's), by operators through the admin API, and by the CLI. Every change is audited, and
+//! is announced by the database so every instance forgets the key at once.
 
 use chrono::{Duration, Utc};
+use serde_json::json;
 use uuid::Uuid;
 
-use super::Services;
-use crate::auth::ApiKeyInfo;
-use crate::auth::{self, Scope, Tenant};
+use super::{audit, Services};
+use crate::auth::admin::Operator;
+use crate::auth::{self, ApiKeyInfo, NewKey, Scope, Tenant};
 use crate::error::{bad, Error, Result};
 use crate::store::tenants;
 
@@ -14,6 +16,121 @@ use crate::store::tenants;
 pub const MAX_NAME_CHARS: usize = 200;
 /// Longest key lifetime, in days.
 pub const MAX_EXPIRY_DAYS: i64 = 3650;
+/// Longest grace period of a rotation, in seconds (30 days).
+pub const MAX_GRACE_SECS: i64 = 30 * 86_400;
+/// Highest per-key rate limit, in requests per second.
+pub const MAX_RATE_LIMIT: i64 = 100_000;
+
+/// What a caller asks of a new key; validated by [`issue`].
+#[derive(Debug, Clone, Default)]
+pub struct KeyRequest {
+    /// Default read, write.
+    pub scopes: Option<Vec<String>>,
+    pub name: Option<String>,
+    /// Days until expiry (never if absent).
+    pub expires_in_days: Option<i64>,
+    /// The key's own requests-per-second limit (its plan's if absent).
+    pub rate_limit_per_second: Option<i64>,
+}
+
+impl KeyRequest {
+    fn validate(&self) -> Result<NewKey> {
+        let scopes = auth::parse_scopes(&self.scopes.clone().unwrap_or_else(|| vec!["read".into(), "write".into()]))
+            .map_err(|e| bad("scopes", e))?;
+        let expires_at = match self.expires_in_days {
+            Some(days) if (1..=MAX_EXPIRY_DAYS).contains(&days) => Some(Utc::now() + Duration::days(days)),
+            Some(days) => {
+                return Err(bad("expires_in_days", format!("must be between 1 and {MAX_EXPIRY_DAYS} (got {days})")))
+            }
+            None => None,
+        };
+        let name = self.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+        if name.is_some_and(|n| n.contains('\0') || n.chars().count() > MAX_NAME_CHARS) {
+            return Err(bad("name", format!("must be at most {MAX_NAME_CHARS} characters, without NUL")));
+        }
+        let rate_limit_per_second = match self.rate_limit_per_second {
+            Some(r) if (1..=MAX_RATE_LIMIT).contains(&r) => Some(r as i32),
+            Some(r) => {
+                return Err(bad("rate_limit_per_second", format!("must be between 1 and {MAX_RATE_LIMIT} (got {r})")))
+            }
+            None => None,
+        };
+        Ok(NewKey { scopes, name: name.map(str::to_owned), expires_at, rate_limit_per_second, rotated_from: None })
+    }
+}
+
+/// Issues a key for `tenant_id` as `actor`: the stored key and its secret (shown once).
+async fn issue(svc: &Services, actor: &str, tenant_id: Uuid, req: &KeyRequest) -> Result<(ApiKeyInfo, String)> {
+    let new = req.validate()?;
+    live_tenant(svc, tenant_id).await?;
+    let (key, secret) = auth::create_key(svc.db.owner(), tenant_id, &new).await?;
+    let details = json!({"prefix": key.prefix, "scopes": key.scopes, "name": key.name, "expires_at": key.expires_at,
+        "rate_limit_per_second": key.rate_limit_per_second});
+    audit::record(svc, actor, Some(tenant_id), "key.create", Some(key.id.to_string()), details).await;
+    Ok((key, secret))
+}
+
+/// A tenant that exists and is not deleted (keys of a deleted tenant make no sense).
+async fn live_tenant(svc: &Services, tenant_id: Uuid) -> Result<()> {
+    match tenants::get_tenant(svc.db.owner(), tenant_id).await? {
+        Some(t) if matches!(t.tenant.status.as_str(), "active" | "suspended") => Ok(()),
+        Some(_) => Err(Error::Conflict { message: format!("tenant {tenant_id} is deleted"), existing_id: None }),
+        None => Err(Error::not_found(format!("tenant {tenant_id} not found"))),
+    }
+}
+
+fn key_not_found(id: Uuid) -> Error {
+    Error::not_found(format!("API key {id} not found"))
+}
+
+/// Revokes a key (of `tenant_id` when given) as `actor`; an unknown key changes and invalidates nothing.
+async fn revoke_as(svc: &Services, actor: &str, tenant_id: Option<Uuid>, id: Uuid) -> Result<ApiKeyInfo> {
+    let key = tenants::revoke_key(svc.db.owner(), id, tenant_id).await?.ok_or_else(|| key_not_found(id))?;
+    svc.keys.forget(&format!("key:{id}"));
+    audit::record(svc, actor, Some(key.tenant_id), "key.revoke", Some(id.to_string()), json!({"prefix": key.prefix}))
+        .await;
+    Ok(key)
+}
+
+/// Rotates a live key: a new secret with the same name, scopes, expiry and rate limit; the old key keeps
+/// working for `grace_secs` (0: it stops at once). Returns the new key, its secret and the old key.
+async fn rotate_as(
+    svc: &Services,
+    actor: &str,
+    tenant_id: Option<Uuid>,
+    id: Uuid,
+    grace_secs: i64,
+) -> Result<(ApiKeyInfo, String, ApiKeyInfo)> {
+    if !(0..=MAX_GRACE_SECS).contains(&grace_secs) {
+        return Err(bad("grace_period_secs", format!("must be between 0 and {MAX_GRACE_SECS} (got {grace_secs})")));
+    }
+    let old = tenants::get_key(svc.db.owner(), id, tenant_id).await?.ok_or_else(|| key_not_found(id))?;
+    let now = Utc::now();
+    if old.revoked_at.is_some() || old.expires_at.is_some_and(|t| t <= now) {
+        return Err(Error::Conflict { message: format!("API key {id} is revoked or expired"), existing_id: None });
+    }
+    live_tenant(svc, old.tenant_id).await?;
+    let new = NewKey {
+        scopes: old.scopes.clone(),
+        name: old.name.clone(),
+        expires_at: old.expires_at,
+        rate_limit_per_second: old.rate_limit_per_second,
+        rotated_from: Some(old.id),
+    };
+    let (key, secret) = auth::create_key(svc.db.owner(), old.tenant_id, &new).await?;
+    if grace_secs == 0 {
+        tenants::revoke_key(svc.db.owner(), id, None).await?;
+    } else {
+        tenants::expire_key(svc.db.owner(), id, now + Duration::seconds(grace_secs)).await?;
+    }
+    svc.keys.forget(&format!("key:{id}"));
+    let old = tenants::get_key(svc.db.owner(), id, None).await?.ok_or_else(|| key_not_found(id))?;
+    let details = json!({"new_key_id": key.id, "new_prefix": key.prefix, "grace_period_secs": grace_secs});
+    audit::record(svc, actor, Some(old.tenant_id), "key.rotate", Some(id.to_string()), details).await;
+    Ok((key, secret, old))
+}
+
+// ---- A tenant's own admin keys -------------------------------------------------------------------------
 
 /// The tenant's keys.
 pub async fn list(svc: &Services, t: &Tenant) -> Result<Vec<ApiKeyInfo>> {
@@ -21,34 +138,56 @@ pub async fn list(svc: &Services, t: &Tenant) -> Result<Vec<ApiKeyInfo>> {
     Ok(tenants::list_keys(svc.db.owner(), t.id).await?)
 }
 
-/// Creates a key for the tenant: `scopes` (default read, write), a name, days until expiry (never if
-/// absent). Returns the stored key and its secret.
-pub async fn create(
-    svc: &Services,
-    t: &Tenant,
-    scopes: Option<Vec<String>>,
-    name: Option<&str>,
-    expires_in_days: Option<i64>,
-) -> Result<(ApiKeyInfo, String)> {
+/// Creates a key for the tenant. Returns the stored key and its secret.
+pub async fn create(svc: &Services, t: &Tenant, req: &KeyRequest) -> Result<(ApiKeyInfo, String)> {
     t.require(Scope::Admin)?;
-    let scopes = auth::parse_scopes(&scopes.unwrap_or_else(|| vec!["read".into(), "write".into()]))
-        .map_err(|e| bad("scopes", e))?;
-    let expires_at = match expires_in_days {
-        Some(days) if (1..=MAX_EXPIRY_DAYS).contains(&days) => Some(Utc::now() + Duration::days(days)),
-        Some(days) => {
-            return Err(bad("expires_in_days", format!("must be between 1 and {MAX_EXPIRY_DAYS} (got {days})")))
-        }
-        None => None,
-    };
-    let name = name.map(str::trim).filter(|n| !n.is_empty());
-    if name.is_some_and(|n| n.contains('\0') || n.chars().count() > MAX_NAME_CHARS) {
-        return Err(bad("name", format!("must be at most {MAX_NAME_CHARS} characters, without NUL")));
-    }
-    Ok(auth::create_key(svc.db.owner(), t.id, &scopes, name, expires_at).await?)
+    issue(svc, &t.actor(), t.id, req).await
 }
 
 /// Revokes one of the tenant's keys.
 pub async fn revoke(svc: &Services, t: &Tenant, id: Uuid) -> Result<ApiKeyInfo> {
     t.require(Scope::Admin)?;
-    svc.keys.revoke(id, Some(t.id)).await?.ok_or_else(|| Error::not_found(format!("API key {id} not found")))
+    revoke_as(svc, &t.actor(), Some(t.id), id).await
+}
+
+/// Rotates one of the tenant's keys.
+pub async fn rotate(svc: &Services, t: &Tenant, id: Uuid, grace_secs: i64) -> Result<(ApiKeyInfo, String, ApiKeyInfo)> {
+    t.require(Scope::Admin)?;
+    rotate_as(svc, &t.actor(), Some(t.id), id, grace_secs).await
+}
+
+// ---- Operators (admin API, CLI) --------------------------------------------------------------------------
+
+/// A tenant's keys, for an operator.
+pub async fn list_for(svc: &Services, _op: &Operator, tenant_id: Uuid) -> Result<Vec<ApiKeyInfo>> {
+    if tenants::get_tenant(svc.db.owner(), tenant_id).await?.is_none() {
+        return Err(Error::not_found(format!("tenant {tenant_id} not found")));
+    }
+    Ok(tenants::list_keys(svc.db.owner(), tenant_id).await?)
+}
+
+/// Issues a key for a tenant, for an operator.
+pub async fn create_for(
+    svc: &Services,
+    op: &Operator,
+    tenant_id: Uuid,
+    req: &KeyRequest,
+) -> Result<(ApiKeyInfo, String)> {
+    issue(svc, &op.actor(), tenant_id, req).await
+}
+
+/// Revokes a key, for an operator (`tenant_id` restricts it to one tenant's keys).
+pub async fn revoke_for(svc: &Services, op: &Operator, tenant_id: Option<Uuid>, id: Uuid) -> Result<ApiKeyInfo> {
+    revoke_as(svc, &op.actor(), tenant_id, id).await
+}
+
+/// Rotates a key, for an operator.
+pub async fn rotate_for(
+    svc: &Services,
+    op: &Operator,
+    tenant_id: Option<Uuid>,
+    id: Uuid,
+    grace_secs: i64,
+) -> Result<(ApiKeyInfo, String, ApiKeyInfo)> {
+    rotate_as(svc, &op.actor(), tenant_id, id, grace_secs).await
 }

@@ -55,23 +55,37 @@ pub struct SettingsChange {
     pub archive_retention_days: Option<Option<i64>>,
 }
 
+impl SettingsChange {
+    /// Refuses a value out of range, naming its field.
+    pub fn check(&self) -> Result<()> {
+        if let Some(days) = self.forgetting_grace_days.filter(|d| !(0..=3650).contains(d)) {
+            return Err(bad("forgetting_grace_days", format!("must be between 0 and 3650 (got {days})")));
+        }
+        if let Some(days) = self.archive_retention_days.flatten().filter(|d| !(1..=36500).contains(d)) {
+            return Err(bad("archive_retention_days", format!("must be between 1 and 36500, or null (got {days})")));
+        }
+        Ok(())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.forgetting_enabled.is_none()
+            && self.forgetting_grace_days.is_none()
+            && self.archive_retention_days.is_none()
+    }
+}
+
 /// Changes the tenant's lifecycle settings (admin scope); returns them as they are now.
 pub async fn update_settings(svc: &Services, t: &Tenant, change: SettingsChange) -> Result<TenantSettings> {
     t.require(Scope::Admin)?;
+    change.check()?;
     let mut settings = settings(svc, t).await?;
     if let Some(on) = change.forgetting_enabled {
         settings.forgetting_enabled = on;
     }
     if let Some(days) = change.forgetting_grace_days {
-        if !(0..=3650).contains(&days) {
-            return Err(bad("forgetting_grace_days", format!("must be between 0 and 3650 (got {days})")));
-        }
         settings.forgetting_grace_days = days as i32;
     }
     if let Some(retention) = change.archive_retention_days {
-        if let Some(days) = retention.filter(|d| !(1..=36500).contains(d)) {
-            return Err(bad("archive_retention_days", format!("must be between 1 and 36500, or null (got {days})")));
-        }
         settings.archive_retention_days = retention.map(|d| d as i32);
     }
     tenants::set_settings(svc.db.owner(), t.id, &settings).await?;

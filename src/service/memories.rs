@@ -9,7 +9,7 @@ use chrono::Utc;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{Page, Services};
+use super::{usage, Page, Services};
 use crate::auth::{Scope, Tenant};
 use crate::error::{Error, Result};
 use crate::jobs::{embed, enrich, similar, summarize as refine};
@@ -92,6 +92,7 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
     let supersede = Supersede::take(&mut input)?;
     let mut new = NewMemory::parse(input, &parse_ctx(svc))?;
     summarize::check_reserved(&new.metadata, "metadata")?;
+    usage::check_metadata(t, &new.metadata, "metadata")?;
     summarize::govern(&mut new);
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let actor = t.actor();
@@ -124,7 +125,11 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
             return Err(Error::not_found(format!("supersedes_memory_id: memory {} not found", s.old)));
         }
     }
+    usage::check_storage(&mut tx, &t.limits).await?;
     tx.commit().await?;
+    if matches!(outcome, StoreOutcome::Stored(_)) {
+        svc.usage.add(t.id, usage::counter::STORED, 1);
+    }
     Ok(outcome)
 }
 
@@ -228,6 +233,7 @@ fn check_items(values: &[Value], rules: BatchRules) -> Result<()> {
 pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: BatchRules) -> Result<BatchOutcome> {
     t.require(Scope::Write)?;
     check_items(&values, rules)?;
+    usage::check_batch(t, "memories", values.len())?;
     let duplicates = rules.duplicates;
     let ctx = parse_ctx(svc);
     let mut parsed = Vec::with_capacity(values.len());
@@ -244,6 +250,7 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
         }
         let mut new = NewMemory::parse(input, &ctx.item("memories", index))?;
         summarize::check_reserved(&new.metadata, &format!("memories[{index}].metadata"))?;
+        usage::check_metadata(t, &new.metadata, &format!("memories[{index}].metadata"))?;
         summarize::govern(&mut new);
         if let Some(first) = seen.get(&new.content_hash) {
             if duplicates == Duplicates::Reject {
@@ -294,7 +301,9 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     deduplicated.sort_unstable();
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     enqueue_after_insert(svc, &mut tx, &stored).await?;
+    usage::check_storage(&mut tx, &t.limits).await?;
     tx.commit().await?;
+    svc.usage.add(t.id, usage::counter::STORED, stored.len() as i64);
     Ok(BatchOutcome { stored, ids: ids.into_iter().flatten().collect(), deduplicated })
 }
 
@@ -324,6 +333,7 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
     let current = memories::get(&mut tx, id, true).await?.ok_or_else(|| not_found(id))?;
     if let Some(metadata) = &patch.metadata {
         summarize::check_reserved(metadata, "metadata")?;
+        usage::check_metadata(t, metadata, "metadata")?;
     }
     let (mut updated, embedding) = patch.apply(&current, &parse_ctx(svc))?;
     let content_changed = updated.content != current.content;
@@ -348,6 +358,7 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
     if summarized && can_refine(svc) {
         refine::enqueue(&mut tx, &[id]).await?;
     }
+    usage::check_storage(&mut tx, &t.limits).await?;
     tx.commit().await?;
     Ok(memory)
 }

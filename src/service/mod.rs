@@ -8,9 +8,13 @@
 //!   proactive context), each on one read-only snapshot;
 //! - `associations`: associations, traversal, episodes, connections;
 //! - `entities`, `lifecycle` (promote, restore, archive, settings), `consolidation`, `keys`, `stats`,
-//!   `jobs` (status, reprocessing, re-embedding) and `health`.
+//!   `jobs` (status, reprocessing, re-embedding) and `health`;
+//! - the control plane: `tenants`, `admins` (operators' sessions), `audit`, `usage` (metering, quotas and
+//!   daily budgets).
 
+pub mod admins;
 pub mod associations;
+pub mod audit;
 pub mod consolidation;
 pub mod entities;
 pub mod health;
@@ -20,10 +24,13 @@ pub mod lifecycle;
 pub mod memories;
 pub mod recall;
 pub mod stats;
+pub mod tenants;
+pub mod usage;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::auth::admin::TokenKeys;
 use crate::auth::KeyVerifier;
 use crate::config::AppArgs;
 use crate::models::chat::ChatModel;
@@ -45,11 +52,24 @@ pub struct Services {
     pub term_stats: TermStatsCache,
     pub config: Arc<AppArgs>,
     pub started: Instant,
+    /// Signs and verifies operators' access tokens.
+    pub tokens: Arc<TokenKeys>,
+    /// Usage counted on this instance and not yet flushed.
+    pub usage: usage::Meter,
+    /// Login attempts per account on this instance.
+    pub logins: Arc<governor::DefaultKeyedRateLimiter<String>>,
 }
 
 impl Services {
-    pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> Self {
-        let keys = KeyVerifier::new(db.owner().clone(), Duration::from_secs(config.key_cache_ttl_secs));
+    pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> crate::error::Result<Self> {
+        let keys = KeyVerifier::new(db.owner().clone(), &config.verifier());
+        let tokens = Arc::new(TokenKeys::new(
+            config.jwt_secret.as_ref().map(secrecy::ExposeSecret::expose_secret),
+            config.jwt_previous_secrets.as_ref().map(secrecy::ExposeSecret::expose_secret),
+            &config.jwt_issuer,
+            &config.jwt_audience,
+            Duration::from_secs(config.access_token_ttl_secs.max(1)),
+        )?);
         let chat = config.llm().and_then(|c| match ChatModel::new(c) {
             Ok(model) => Some(Arc::new(model)),
             Err(err) => {
@@ -60,7 +80,7 @@ impl Services {
                 None
             }
         });
-        Self {
+        Ok(Self {
             db,
             keys,
             embedder,
@@ -68,6 +88,75 @@ impl Services {
             config: Arc::new(config),
             started: Instant::now(),
             term_stats: TermStatsCache::default(),
+            tokens,
+            usage: usage::Meter::default(),
+            logins: admins::account_limiter(),
+        })
+    }
+
+    /// The instance's own background duties until `stop` resolves: forgetting cached keys and tenants as
+    /// the database announces changes (reconnecting, and forgetting everything, when the connection drops),
+    /// pruning per-address allowances, and flushing usage counts.
+    pub fn spawn_upkeep(&self, stop: impl std::future::Future<Output = ()> + Send + 'static) {
+        let (done, _) = tokio::sync::broadcast::channel::<()>(1);
+        let stopped = {
+            let done = done.clone();
+            move || {
+                let mut rx = done.subscribe();
+                async move {
+                    let _ = rx.recv().await;
+                }
+            }
+        };
+        tokio::spawn(listen_auth(self.clone(), stopped()));
+        let every = Duration::from_millis(self.config.usage_flush_ms.max(100));
+        tokio::spawn(usage::flush_every(self.db.clone(), self.usage.clone(), every, stopped()));
+        tokio::spawn(async move {
+            stop.await;
+            let _ = done.send(());
+        });
+    }
+}
+
+/// Forgets what `cairn_auth` announcements name, until `stop` resolves.
+async fn listen_auth(svc: Services, stop: impl std::future::Future<Output = ()>) {
+    use crate::store::tenants::AuthChanges;
+    tokio::pin!(stop);
+    let mut prune = tokio::time::interval(Duration::from_secs(60));
+    let mut listener: Option<AuthChanges> = None;
+    loop {
+        if listener.is_none() {
+            match AuthChanges::connect(svc.db.owner()).await {
+                Ok(l) => {
+                    // Whatever changed while nobody listened is forgotten.
+                    svc.keys.forget("*");
+                    listener = Some(l);
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "cannot listen for key changes; retrying in 1 s");
+                    tokio::select! {
+                        _ = &mut stop => return,
+                        _ = tokio::time::sleep(Duration::from_secs(1)) => continue,
+                    }
+                }
+            }
+        }
+        let Some(l) = listener.as_mut() else { continue };
+        tokio::select! {
+            _ = &mut stop => return,
+            _ = prune.tick() => svc.keys.prune(),
+            change = l.next() => match change {
+                Ok(Some(change)) => svc.keys.forget(&change),
+                Ok(None) => {
+                    tracing::warn!("lost the key-change listener's connection; forgetting every cached key");
+                    svc.keys.forget("*");
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "key-change listener failed; reconnecting");
+                    svc.keys.forget("*");
+                    listener = None;
+                }
+            },
         }
     }
 }

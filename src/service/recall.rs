@@ -75,6 +75,7 @@ async fn in_snapshot(
     requests: &[RecallRequest],
 ) -> Result<(TenantTx, Vec<RecallResponse>)> {
     t.require(Scope::Read)?;
+    svc.usage.add(t.id, super::usage::counter::RECALLS, 1);
     let keywords = requests.iter().any(|r| r.query.is_some() && uses_keywords(r.mode));
     let stats = match keywords {
         true => Some(term_stats(svc, t.id).await?),
@@ -180,9 +181,19 @@ pub async fn context(svc: &Services, t: &Tenant, params: ContextParams) -> Resul
 
 /// A short summary of recalled memories (SHODH's `summarize`): the chat model's in `language` (`en` or
 /// `de`) when one is configured and answers, else the most central sentences of the memories themselves.
-pub async fn summarize_hits(svc: &Services, hits: &[RecallHit], language: &str) -> Option<(String, SummaryMethod)> {
+/// A chat-model summary spends one of the tenant's daily `summaries_per_day` (429 once spent).
+pub async fn summarize_hits(
+    svc: &Services,
+    t: &Tenant,
+    hits: &[RecallHit],
+    language: &str,
+) -> Result<Option<(String, SummaryMethod)>> {
     let contents: Vec<&str> = hits.iter().map(|h| h.memory.content.as_str()).collect();
-    summarize::of_results(&contents, language, svc.chat.as_deref()).await
+    if svc.chat.is_some() && !contents.is_empty() {
+        super::usage::spend(svc, t, crate::auth::Budget::Summaries, 1).await?;
+        svc.usage.add(t.id, super::usage::counter::CHAT_CALLS, 1);
+    }
+    Ok(summarize::of_results(&contents, language, svc.chat.as_deref()).await)
 }
 
 /// Whether a mode searches by keywords (always, or when the model is not ready: hybrid).

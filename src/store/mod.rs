@@ -5,6 +5,8 @@
 //! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` set by `set_config(.., true)`, so the
 //! setting dies with the transaction and can never leak to the next borrower of the connection.
 
+pub mod admins;
+pub mod audit;
 pub mod consolidation;
 pub mod embedding;
 pub mod enrichment;
@@ -18,6 +20,7 @@ pub mod relations;
 pub mod stats;
 pub mod tenants;
 pub mod terms;
+pub mod usage;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -98,6 +101,11 @@ impl Db {
     }
 
     /// A pool for the job queue's own tables (owner connection; never tenant data).
+    /// Each pool's name, open connections and idle ones (for `/metrics`).
+    pub fn pool_stats(&self) -> [(&'static str, u32, usize); 2] {
+        [("owner", self.owner.size(), self.owner.num_idle()), ("app", self.app.size(), self.app.num_idle())]
+    }
+
     pub fn queue_pool(&self) -> PgPool {
         self.owner.clone()
     }

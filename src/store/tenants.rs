@@ -1,11 +1,14 @@
-//! SQL for the control plane: `tenants` and `api_keys`. These tables are not under RLS and are reached
-//! through the owner pool only.
+//! SQL for the control plane: `tenants`, `plans` and `api_keys`, and the `cairn_auth` announcements of their
+//! changes. These tables are not under RLS and are reached through the owner pool only.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::auth::{ApiKeyInfo, TenantInfo};
+use sqlx::postgres::PgListener;
+use sqlx::types::Json;
+
+use crate::auth::{ApiKeyInfo, LimitOverrides, NewKey, TenantAccess, TenantInfo, TenantStatus};
 use crate::error::Error;
 use crate::memory::TenantSettings;
 
@@ -18,26 +21,195 @@ pub struct KeyRecord {
     pub scopes: Vec<String>,
     pub expires_at: Option<DateTime<Utc>>,
     pub revoked_at: Option<DateTime<Utc>>,
+    pub rate_limit_per_second: Option<i32>,
 }
 
-const KEY_INFO_COLUMNS: &str = "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at";
+const KEY_INFO_COLUMNS: &str =
+    "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at, rate_limit_per_second, rotated_from";
+const TENANT_COLUMNS: &str =
+    "id, name, plan, limits, status, status_reason, status_changed_at, created_at, deletion_report";
 
-/// Creates a tenant; a conflict when the name is taken.
-pub async fn create_tenant(pool: &PgPool, name: &str) -> Result<TenantInfo, Error> {
-    let created = sqlx::query_as("INSERT INTO tenants (name) VALUES ($1) RETURNING id, name, created_at")
-        .bind(name)
-        .fetch_one(pool)
-        .await;
-    match created {
-        Err(sqlx::Error::Database(e)) if e.constraint() == Some("tenants_name_key") => {
-            Err(Error::Conflict { message: format!("name: a tenant named {name:?} already exists"), existing_id: None })
+/// The error of a write that names a taken tenant name or an unknown plan; else the database's.
+fn tenant_write_error(err: sqlx::Error, name: Option<&str>, plan: Option<&str>) -> Error {
+    match &err {
+        sqlx::Error::Database(e) if e.constraint() == Some("tenants_name_key") => Error::Conflict {
+            message: format!("name: a tenant named {:?} already exists", name.unwrap_or_default()),
+            existing_id: None,
+        },
+        sqlx::Error::Database(e) if e.constraint() == Some("tenants_plan_fkey") => {
+            Error::invalid(format!("plan: no plan named {:?}", plan.unwrap_or_default()))
         }
-        other => Ok(other?),
+        _ => err.into(),
     }
 }
 
-pub async fn list_tenants(pool: &PgPool) -> sqlx::Result<Vec<TenantInfo>> {
-    sqlx::query_as("SELECT id, name, created_at FROM tenants ORDER BY created_at, id").fetch_all(pool).await
+/// Creates a tenant on `plan` with its own `limits`; a conflict when the name is taken.
+pub async fn create_tenant(
+    pool: &PgPool,
+    name: &str,
+    plan: &str,
+    limits: &LimitOverrides,
+) -> Result<TenantInfo, Error> {
+    let sql = format!("INSERT INTO tenants (name, plan, limits) VALUES ($1, $2, $3) RETURNING {TENANT_COLUMNS}");
+    sqlx::query_as(&sql)
+        .bind(name)
+        .bind(plan)
+        .bind(Json(limits))
+        .fetch_one(pool)
+        .await
+        .map_err(|e| tenant_write_error(e, Some(name), Some(plan)))
+}
+
+/// A tenant with what it stores now.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TenantRow {
+    #[sqlx(flatten)]
+    pub tenant: TenantInfo,
+    pub memories: i64,
+    pub storage_bytes: i64,
+}
+
+/// One page of tenants (oldest first), optionally of one status, with the total.
+pub async fn list_tenants(
+    pool: &PgPool,
+    status: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<TenantRow>, i64), Error> {
+    let sql = format!(
+        "SELECT t.{}, coalesce(u.memories, 0) AS memories, coalesce(u.storage_bytes, 0) AS storage_bytes
+         FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id
+         WHERE $1::text IS NULL OR t.status = $1
+         ORDER BY t.created_at, t.id LIMIT $2 OFFSET $3",
+        TENANT_COLUMNS.replace(", ", ", t.")
+    );
+    let rows = sqlx::query_as(&sql).bind(status).bind(limit).bind(offset).fetch_all(pool).await?;
+    let total = sqlx::query_scalar("SELECT count(*) FROM tenants WHERE $1::text IS NULL OR status = $1")
+        .bind(status)
+        .fetch_one(pool)
+        .await?;
+    Ok((rows, total))
+}
+
+pub async fn get_tenant(pool: &PgPool, id: Uuid) -> Result<Option<TenantRow>, Error> {
+    let sql = format!(
+        "SELECT t.{}, coalesce(u.memories, 0) AS memories, coalesce(u.storage_bytes, 0) AS storage_bytes
+         FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id WHERE t.id = $1",
+        TENANT_COLUMNS.replace(", ", ", t.")
+    );
+    Ok(sqlx::query_as(&sql).bind(id).fetch_optional(pool).await?)
+}
+
+/// Changes a tenant's name, plan or limits (each when given); None when there is no such tenant.
+pub async fn update_tenant(
+    pool: &PgPool,
+    id: Uuid,
+    name: Option<&str>,
+    plan: Option<&str>,
+    limits: Option<&LimitOverrides>,
+) -> Result<Option<TenantInfo>, Error> {
+    let sql = format!(
+        "UPDATE tenants SET name = coalesce($2, name), plan = coalesce($3, plan), limits = coalesce($4, limits)
+         WHERE id = $1 AND status IN ('active', 'suspended') RETURNING {TENANT_COLUMNS}"
+    );
+    sqlx::query_as(&sql)
+        .bind(id)
+        .bind(name)
+        .bind(plan)
+        .bind(limits.map(Json))
+        .fetch_optional(pool)
+        .await
+        .map_err(|e| tenant_write_error(e, name, plan))
+}
+
+/// Moves a tenant from one of `from` to `to` (with a reason); None when it is not in one of `from`.
+pub async fn set_status(
+    pool: &PgPool,
+    id: Uuid,
+    from: &[&str],
+    to: &str,
+    reason: Option<&str>,
+) -> Result<Option<TenantInfo>, Error> {
+    let sql = format!(
+        "UPDATE tenants SET status = $3, status_reason = $4, status_changed_at = now()
+         WHERE id = $1 AND status = ANY($2) RETURNING {TENANT_COLUMNS}"
+    );
+    Ok(sqlx::query_as(&sql).bind(id).bind(from).bind(to).bind(reason).fetch_optional(pool).await?)
+}
+
+/// A tenant's standing and the limits in force (its own over its plan's).
+pub async fn access(pool: &PgPool, id: Uuid) -> Result<Option<TenantAccess>, Error> {
+    let row: Option<(String, String, Json<LimitOverrides>, Json<LimitOverrides>)> = sqlx::query_as(
+        "SELECT t.status, t.plan, t.limits, p.limits FROM tenants t JOIN plans p ON p.name = t.plan WHERE t.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(pool)
+    .await?;
+    Ok(row.map(|(status, plan, own, planned)| TenantAccess {
+        id,
+        status: TenantStatus::parse(&status).unwrap_or(TenantStatus::Suspended),
+        plan,
+        limits: own.0.over(&planned.0),
+    }))
+}
+
+/// Every plan and its limits.
+pub async fn plans(pool: &PgPool) -> Result<Vec<(String, Json<LimitOverrides>)>, Error> {
+    Ok(sqlx::query_as("SELECT name, limits FROM plans ORDER BY name").fetch_all(pool).await?)
+}
+
+/// What a deleted tenant's data amounted to: rows removed per table.
+pub type DeletionReport = Vec<(String, i64)>;
+
+/// Removes every row a tenant owns (memories and everything hanging off them, entities, consolidation
+/// runs, usage counters, keys), table by table, then marks it deleted with the report. The tenant row stays,
+/// so its name and the report remain readable.
+pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Error> {
+    const TABLES: &[&str] = &[
+        "memory_events",
+        "memory_entities",
+        "relations",
+        "entity_aliases",
+        "memories",
+        "entities",
+        "consolidation_runs",
+        "tenant_usage",
+        "api_keys",
+    ];
+    let mut report = Vec::with_capacity(TABLES.len());
+    for table in TABLES {
+        let deleted = delete_all_of(pool, table, id).await?;
+        report.push(((*table).to_owned(), deleted));
+    }
+    let json: serde_json::Map<String, serde_json::Value> =
+        report.iter().map(|(t, n)| (t.clone(), serde_json::Value::from(*n))).collect();
+    sqlx::query("UPDATE tenants SET status = 'deleted', status_changed_at = now(), deletion_report = $2 WHERE id = $1")
+        .bind(id)
+        .bind(Json(serde_json::json!({ "rows_deleted": json, "finished_at": Utc::now() })))
+        .execute(pool)
+        .await?;
+    Ok(report)
+}
+
+/// Deletes a tenant's rows of one table, in batches (so no single statement holds a huge lock set), retrying
+/// a deadlock with the tenant's last background jobs a few times.
+async fn delete_all_of(pool: &PgPool, table: &str, id: Uuid) -> Result<i64, Error> {
+    let sql = format!(
+        "WITH doomed AS (SELECT ctid FROM {table} WHERE tenant_id = $1 LIMIT 5000)
+         DELETE FROM {table} WHERE ctid IN (SELECT ctid FROM doomed)"
+    );
+    let (mut total, mut attempt) = (0_i64, 0);
+    loop {
+        match sqlx::query(&sql).bind(id).execute(pool).await {
+            Ok(done) if done.rows_affected() == 0 => return Ok(total),
+            Ok(done) => total += done.rows_affected() as i64,
+            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("40P01") && attempt < 5 => {
+                attempt += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(100 * attempt)).await;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// Deletes a tenant and, by cascade, everything it owns. The cascade can deadlock with the tenant's own
@@ -65,34 +237,53 @@ pub async fn insert_key(
     tenant_id: Uuid,
     prefix: &str,
     key_hash: &str,
-    name: Option<&str>,
-    scopes: &[String],
-    expires_at: Option<DateTime<Utc>>,
+    new: &NewKey,
 ) -> sqlx::Result<ApiKeyInfo> {
     let sql = format!(
-        "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING {KEY_INFO_COLUMNS}"
+        "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at, rate_limit_per_second, rotated_from)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {KEY_INFO_COLUMNS}"
     );
     sqlx::query_as(&sql)
         .bind(tenant_id)
         .bind(prefix)
         .bind(key_hash)
-        .bind(name)
-        .bind(scopes)
-        .bind(expires_at)
+        .bind(&new.name)
+        .bind(&new.scopes)
+        .bind(new.expires_at)
+        .bind(new.rate_limit_per_second)
+        .bind(new.rotated_from)
         .fetch_one(pool)
         .await
 }
 
+/// One key of a tenant (any tenant when `tenant_id` is None).
+pub async fn get_key(pool: &PgPool, key_id: Uuid, tenant_id: Option<Uuid>) -> sqlx::Result<Option<ApiKeyInfo>> {
+    let sql = format!("SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE id = $1 AND ($2::uuid IS NULL OR tenant_id = $2)");
+    sqlx::query_as(&sql).bind(key_id).bind(tenant_id).fetch_optional(pool).await
+}
+
+/// Ends a key at `at` (now or later: a rotation's grace period), never extending an earlier expiry.
+pub async fn expire_key(pool: &PgPool, key_id: Uuid, at: DateTime<Utc>) -> sqlx::Result<()> {
+    sqlx::query("UPDATE api_keys SET expires_at = least(coalesce(expires_at, $2), $2) WHERE id = $1")
+        .bind(key_id)
+        .bind(at)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
 pub async fn find_key(pool: &PgPool, prefix: &str) -> sqlx::Result<Option<KeyRecord>> {
-    sqlx::query_as("SELECT id, tenant_id, key_hash, scopes, expires_at, revoked_at FROM api_keys WHERE prefix = $1")
+    sqlx::query_as(
+        "SELECT id, tenant_id, key_hash, scopes, expires_at, revoked_at, rate_limit_per_second FROM api_keys WHERE prefix = $1",
+    )
         .bind(prefix)
         .fetch_optional(pool)
         .await
 }
 
 pub async fn list_keys(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Vec<ApiKeyInfo>> {
-    let sql = format!("SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id");
+    let sql =
+        format!("SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id LIMIT 10000");
     sqlx::query_as(&sql).bind(tenant_id).fetch_all(pool).await
 }
 
@@ -152,4 +343,25 @@ pub async fn set_settings(pool: &PgPool, tenant_id: Uuid, s: &TenantSettings) ->
     .execute(pool)
     .await?;
     Ok(())
+}
+
+/// The channel on which the database announces changes to keys, tenants and plans (see the migration
+/// `saas_control_plane`).
+pub const AUTH_CHANNEL: &str = "cairn_auth";
+
+/// A listener for `cairn_auth` announcements.
+pub struct AuthChanges(PgListener);
+
+impl AuthChanges {
+    pub async fn connect(pool: &PgPool) -> Result<Self, Error> {
+        let mut listener = PgListener::connect_with(pool).await?;
+        listener.listen(AUTH_CHANNEL).await?;
+        Ok(Self(listener))
+    }
+
+    /// The next announcement (`key:<id>`, `tenant:<id>`, `plan:<name>`), or None when the connection was lost
+    /// (announcements may have been missed; the next call reconnects).
+    pub async fn next(&mut self) -> Result<Option<String>, Error> {
+        Ok(self.0.try_recv().await?.map(|n| n.payload().to_owned()))
+    }
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use regex::Regex;
 
 /// The surfaces under `src/api/`: a file of one may not name another.
-const SURFACES: &[&str] = &["native", "automem", "shodh", "remem", "mcp", "health"];
+const SURFACES: &[&str] = &["native", "automem", "shodh", "remem", "mcp", "health", "admin", "metrics"];
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

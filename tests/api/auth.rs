@@ -13,7 +13,8 @@ async fn missing_wrong_and_malformed_keys_are_401s() {
     app.get("cairn_aaaaaaaaaaaa_0000000000000000000000000000000000000000", "/api/v1/memories")
         .await
         .assert_error(401, "invalid API key");
-    app.get("garbage", "/api/v1/memories").await.assert_error(401, "invalid API key");
+    // Not even shaped like a key: refused without hashing.
+    app.get("garbage", "/api/v1/memories").await.assert_error(401, "malformed API key");
     // Right prefix, wrong secret.
     let forged = format!("{}x", &app.a.key[..app.a.key.len() - 1]);
     app.get(&forged, "/api/v1/memories").await.assert_error(401, "invalid API key");
@@ -96,11 +97,12 @@ async fn admins_manage_keys_and_a_revocation_holds_at_once() {
 #[tokio::test]
 async fn expired_keys_are_401s() {
     let app = spawn().await;
-    let scopes = vec!["read".to_owned()];
-    let (_, secret) =
-        cairn::auth::create_key(app.db.owner(), app.a.id, &scopes, None, Some(Utc::now() - Duration::minutes(1)))
-            .await
-            .unwrap();
+    let new = cairn::auth::NewKey {
+        scopes: vec!["read".to_owned()],
+        expires_at: Some(Utc::now() - Duration::minutes(1)),
+        ..Default::default()
+    };
+    let (_, secret) = cairn::auth::create_key(app.db.owner(), app.a.id, &new).await.unwrap();
     app.get(&secret, "/api/v1/memories").await.assert_error(401, "expired");
 }
 

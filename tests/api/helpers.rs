@@ -129,6 +129,30 @@ pub async fn spawn_without_workers(app: AppArgs) -> TestApp {
     spawn_workers(app, None, EmbedderSlot::disabled(), &[], Workers::None).await
 }
 
+/// A server with `app` settings serving the queues `workers` selects.
+pub async fn spawn_with_queues(app: AppArgs, workers: Workers) -> TestApp {
+    spawn_workers(app, None, EmbedderSlot::disabled(), &[], workers).await
+}
+
+/// A second server (another instance of the deployment) on `app`'s database, with its own caches; it stops
+/// when the returned sender is dropped.
+pub async fn second_instance(app: &TestApp, config: AppArgs) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let application = Application::build_with_embedder(
+        &db_args(&app.db_url),
+        config,
+        "127.0.0.1:0".parse().unwrap(),
+        EmbedderSlot::disabled(),
+    )
+    .await
+    .expect("second instance builds");
+    let addr = application.local_addr();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(application.run(async move {
+        let _ = rx.await;
+    }));
+    (addr, tx)
+}
+
 async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: EmbedderSlot, prepare: &[&str]) -> TestApp {
     // The server, and the consolidation worker its consolidation requests wait for; every other queue is
     // drained by the tests themselves (`drain_jobs`, `run_enrichment`...), so that they decide when jobs run.
@@ -168,14 +192,14 @@ async fn spawn_workers(
 }
 
 async fn create_tenant(db: &Db, name: &str) -> TestTenant {
-    let tenant = tenants::create_tenant(db.owner(), name).await.unwrap();
+    let tenant = tenants::create_tenant(db.owner(), name, "unlimited", &Default::default()).await.unwrap();
     let key = new_key(db, tenant.id, &["read", "write"]).await;
     TestTenant { id: tenant.id, key }
 }
 
 pub async fn new_key(db: &Db, tenant_id: Uuid, scopes: &[&str]) -> String {
-    let scopes: Vec<String> = scopes.iter().map(|s| s.to_string()).collect();
-    cairn::auth::create_key(db.owner(), tenant_id, &scopes, None, None).await.unwrap().1
+    let new = cairn::auth::NewKey { scopes: scopes.iter().map(|s| s.to_string()).collect(), ..Default::default() };
+    cairn::auth::create_key(db.owner(), tenant_id, &new).await.unwrap().1
 }
 
 impl Drop for TestApp {
@@ -314,7 +338,11 @@ impl TestApp {
 
     /// Runs every queued embedding job synchronously, as the worker would (first attempt); returns how many.
     pub async fn drain_jobs(&self) -> usize {
-        let ctx = cairn::jobs::embed::EmbedContext { db: self.db.clone(), embedder: self.embedder.clone() };
+        let ctx = cairn::jobs::embed::EmbedContext {
+            db: self.db.clone(),
+            embedder: self.embedder.clone(),
+            usage: Default::default(),
+        };
         let mut conn = self.owner_conn().await;
         let jobs: Vec<(String, cairn::jobs::embed::EmbedJob)> =
             self.pending_jobs(&mut conn, cairn::jobs::embed::QUEUE).await;

@@ -10,6 +10,7 @@ mod batch;
 mod by_tag;
 mod cli;
 mod consolidation;
+mod control_plane;
 mod embedding;
 mod enrichment;
 mod entities;

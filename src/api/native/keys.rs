@@ -1,46 +1,22 @@
-//! `/api/v1/keys`: a tenant's admin manages its own API keys. Revoking here takes effect at once on this
-//! instance (its verification cache is cleared) and within the cache TTL (at most 30 s) on the others.
+//! `/api/v1/keys`: a tenant's admin manages its own API keys (never another tenant's). Revoking or rotating
+//! takes effect at once on every instance (the database announces it).
 
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::auth::Admin;
 use crate::api::error::ApiResult;
-use crate::api::extract::{ApiJson, PathId};
+use crate::api::extract::{ApiJson, OptionalJson, PathId};
+use crate::api::views::control::{CreatedKey, KeyList, NewKey, RotateKey, RotatedKey};
 use crate::api::views::ApiKeyInfo;
 use crate::api::AppState;
 use crate::service::keys;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list_keys, create_key)).routes(routes!(revoke_key))
-}
-
-#[derive(Debug, Default, Deserialize, ToSchema)]
-#[schema(example = json!({"scopes": ["read"], "name": "dashboard", "expires_in_days": 90}))]
-pub struct NewKey {
-    /// read, write (implies read), admin (implies both). Default: read, write.
-    pub scopes: Option<Vec<String>>,
-    /// A label.
-    pub name: Option<String>,
-    /// Days until expiry, 1..=3650 (never, if absent).
-    pub expires_in_days: Option<i64>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct CreatedKey {
-    pub key: ApiKeyInfo,
-    /// The secret: shown this once, never stored in clear.
-    pub api_key: String,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct KeyList {
-    pub keys: Vec<ApiKeyInfo>,
+    OpenApiRouter::new().routes(routes!(list_keys, create_key)).routes(routes!(revoke_key)).routes(routes!(rotate_key))
 }
 
 /// List the tenant's API keys (never their secrets).
@@ -65,8 +41,7 @@ async fn create_key(
     Admin(tenant): Admin,
     ApiJson(body): ApiJson<NewKey>,
 ) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
-    let (key, api_key) =
-        keys::create(&services, &tenant, body.scopes, body.name.as_deref(), body.expires_in_days).await?;
+    let (key, api_key) = keys::create(&services, &tenant, &body.into()).await?;
     Ok((StatusCode::CREATED, Json(CreatedKey { key: key.into(), api_key })))
 }
 
@@ -84,4 +59,23 @@ async fn revoke_key(
     PathId(id): PathId,
 ) -> ApiResult<Json<ApiKeyInfo>> {
     Ok(Json(keys::revoke(&services, &tenant, id).await?.into()))
+}
+
+/// Rotate one of this tenant's API keys: a new secret; the old one works for the grace period chosen.
+#[utoipa::path(post, path = "/api/v1/keys/{id}/rotate", tag = "keys", request_body(content = RotateKey, description = "Optional"),
+    params(("id" = uuid::Uuid, Path, description = "Key id")),
+    responses(
+        (status = 201, description = "Rotated; the new secret is in `api_key`", body = RotatedKey),
+        (status = 403, description = "Key lacks the admin scope", body = crate::api::error::ErrorBody),
+        (status = 404, description = "No such key in this tenant", body = crate::api::error::ErrorBody),
+        (status = 409, description = "The key is revoked or expired", body = crate::api::error::ErrorBody)
+    ))]
+async fn rotate_key(
+    State(services): State<AppState>,
+    Admin(tenant): Admin,
+    PathId(id): PathId,
+    OptionalJson(body): OptionalJson<RotateKey>,
+) -> ApiResult<(StatusCode, Json<RotatedKey>)> {
+    let (key, api_key, previous) = keys::rotate(&services, &tenant, id, body.grace_period_secs).await?;
+    Ok((StatusCode::CREATED, Json(RotatedKey { key: key.into(), api_key, previous: previous.into() })))
 }

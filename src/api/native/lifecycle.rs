@@ -3,18 +3,17 @@
 
 use axum::extract::State;
 use axum::Json;
-use serde::Deserialize;
-use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::api::auth::{Admin, Writer};
 use crate::api::error::ApiResult;
 use crate::api::extract::{ApiJson, PathId};
+use crate::api::views::control::SettingsPatch;
 use crate::api::views::{Memory, TenantSettings};
 use crate::api::AppState;
 use crate::auth::Tenant;
-use crate::service::lifecycle::{self, Change, SettingsChange};
+use crate::service::lifecycle::{self, Change};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -65,18 +64,6 @@ async fn get_settings(State(services): State<AppState>, tenant: Tenant) -> ApiRe
     Ok(Json(lifecycle::settings(&services, &tenant).await?.into()))
 }
 
-/// Changes to the lifecycle settings; absent fields keep their value, `archive_retention_days: null`
-/// turns retention off.
-#[derive(Debug, Deserialize, ToSchema)]
-#[schema(example = json!({"forgetting_enabled": true, "forgetting_grace_days": 120}))]
-pub struct SettingsPatch {
-    pub forgetting_enabled: Option<bool>,
-    pub forgetting_grace_days: Option<i64>,
-    #[serde(default, deserialize_with = "crate::memory::nullable")]
-    #[schema(value_type = Option<i64>, nullable)]
-    pub archive_retention_days: Option<Option<i64>>,
-}
-
 /// Change the tenant's lifecycle settings (admin scope).
 ///
 /// Active forgetting archives (never deletes) memories whose health reached 0; retention deletes archived
@@ -92,10 +79,5 @@ async fn patch_settings(
     Admin(tenant): Admin,
     ApiJson(patch): ApiJson<SettingsPatch>,
 ) -> ApiResult<Json<TenantSettings>> {
-    let change = SettingsChange {
-        forgetting_enabled: patch.forgetting_enabled,
-        forgetting_grace_days: patch.forgetting_grace_days,
-        archive_retention_days: patch.archive_retention_days,
-    };
-    Ok(Json(lifecycle::update_settings(&services, &tenant, change).await?.into()))
+    Ok(Json(lifecycle::update_settings(&services, &tenant, patch.into()).await?.into()))
 }

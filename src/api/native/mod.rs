@@ -8,6 +8,7 @@ mod keys;
 pub(crate) mod lifecycle;
 pub(crate) mod memories;
 pub(crate) mod recall;
+mod usage;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -23,4 +24,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(jobs::router())
         .merge(lifecycle::router())
         .merge(consolidation::router())
+        .merge(usage::router())
 }

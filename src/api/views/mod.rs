@@ -4,6 +4,7 @@
 //! it whole, so a field added to the domain cannot be forgotten here without the build failing.
 
 pub mod automem;
+pub mod control;
 pub mod shodh;
 
 use chrono::{DateTime, Utc};
@@ -411,6 +412,10 @@ pub struct ApiKeyInfo {
     pub expires_at: Option<DateTime<Utc>>,
     pub revoked_at: Option<DateTime<Utc>>,
     pub last_used_at: Option<DateTime<Utc>>,
+    /// The key's own requests-per-second limit (absent: its plan's).
+    pub rate_limit_per_second: Option<i32>,
+    /// The key this one replaced by rotation.
+    pub rotated_from: Option<Uuid>,
 }
 
 impl From<crate::auth::ApiKeyInfo> for ApiKeyInfo {
@@ -425,8 +430,22 @@ impl From<crate::auth::ApiKeyInfo> for ApiKeyInfo {
             expires_at,
             revoked_at,
             last_used_at,
+            rate_limit_per_second,
+            rotated_from,
         } = k;
-        Self { id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at }
+        Self {
+            id,
+            tenant_id,
+            prefix,
+            name,
+            scopes,
+            created_at,
+            expires_at,
+            revoked_at,
+            last_used_at,
+            rate_limit_per_second,
+            rotated_from,
+        }
     }
 }
 

@@ -1,0 +1,386 @@
+//! `/admin/v1/tenants`, `/admin/v1/plans`: tenants (with usage), their lifecycle, keys and usage.
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::AdminUser;
+use crate::api::error::{ApiError, ApiResult};
+use crate::api::extract::{parse_uuid, ApiJson, ApiQuery, OptionalJson, PathId};
+use crate::api::views::control::{
+    CreatedKey, KeyList, NewKey, RotateKey, RotatedKey, SettingsPatch, UsageReport, UsageWindow,
+};
+use crate::api::views::{ApiKeyInfo, TenantSettings};
+use crate::api::AppState;
+use crate::service::tenants::{self, TenantChange, TenantView};
+use crate::service::{keys, usage};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_tenants, create_tenant))
+        .routes(routes!(get_tenant, update_tenant, delete_tenant))
+        .routes(routes!(suspend_tenant))
+        .routes(routes!(resume_tenant))
+        .routes(routes!(list_keys, create_key))
+        .routes(routes!(revoke_key))
+        .routes(routes!(rotate_key))
+        .routes(routes!(tenant_usage))
+        .routes(routes!(list_plans))
+}
+
+/// A tenant, with what it stores and its settings.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"id": "5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21", "name": "acme", "plan": "standard",
+    "status": "active", "limits": {"max_memories": 50000}, "memories": 1200, "storage_bytes": 480000,
+    "created_at": "2026-11-30T12:00:00Z"}))]
+pub struct TenantDetail {
+    pub id: Uuid,
+    pub name: String,
+    pub plan: String,
+    /// `active`, `suspended`, `deleting` (its data is being removed) or `deleted`.
+    pub status: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_changed_at: Option<DateTime<Utc>>,
+    /// The tenant's own limits over its plan's (see `GET /admin/v1/plans`).
+    #[schema(value_type = Object)]
+    pub limits: crate::auth::LimitOverrides,
+    /// Memories stored now.
+    pub memories: i64,
+    /// Bytes of content and metadata stored now.
+    pub storage_bytes: i64,
+    pub created_at: DateTime<Utc>,
+    /// Lifecycle settings (absent in listings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settings: Option<TenantSettings>,
+    /// After deletion: rows removed per table and when it finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub deletion_report: Option<serde_json::Value>,
+}
+
+impl From<crate::service::tenants::TenantRow> for TenantDetail {
+    fn from(row: crate::service::tenants::TenantRow) -> Self {
+        let t = row.tenant;
+        Self {
+            id: t.id,
+            name: t.name,
+            plan: t.plan,
+            status: t.status,
+            status_reason: t.status_reason,
+            status_changed_at: t.status_changed_at,
+            limits: t.limits.0,
+            memories: row.memories,
+            storage_bytes: row.storage_bytes,
+            created_at: t.created_at,
+            settings: None,
+            deletion_report: t.deletion_report.map(|r| r.0),
+        }
+    }
+}
+
+impl From<TenantView> for TenantDetail {
+    fn from(view: TenantView) -> Self {
+        Self { settings: view.settings.map(Into::into), ..view.row.into() }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TenantPage {
+    pub tenants: Vec<TenantDetail>,
+    /// Tenants the filter matches.
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+    pub has_more: bool,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct TenantQuery {
+    /// Only tenants in this state: active, suspended, deleting, deleted.
+    pub status: Option<String>,
+    /// Page size, 1..=500 (default 50).
+    pub limit: Option<i64>,
+    /// Tenants to skip (default 0).
+    pub offset: Option<i64>,
+}
+
+/// A new tenant, or changes to one; absent fields keep their value.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "acme", "plan": "standard", "limits": {"max_memories": 50000, "requests_per_second": 50}}))]
+pub struct TenantBody {
+    /// Unique, 1..=200 characters (required on create).
+    pub name: Option<String>,
+    /// A plan from `GET /admin/v1/plans` (default on create: the deployment's default plan).
+    pub plan: Option<String>,
+    /// The tenant's own limits, replacing its previous ones: requests_per_second, burst,
+    /// key_requests_per_second, max_memories, max_storage_bytes, max_metadata_bytes, max_batch,
+    /// summaries_per_day, reenrich_per_day, consolidations_per_day, reembeds_per_day.
+    #[schema(value_type = Option<Object>)]
+    pub limits: Option<serde_json::Value>,
+    /// Lifecycle settings.
+    pub settings: Option<SettingsPatch>,
+}
+
+impl From<TenantBody> for TenantChange {
+    fn from(b: TenantBody) -> Self {
+        Self { name: b.name, plan: b.plan, limits: b.limits, settings: b.settings.unwrap_or_default().into() }
+    }
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"reason": "invoice overdue"}))]
+pub struct SuspendBody {
+    /// Why (shown to operators), at most 500 characters.
+    pub reason: Option<String>,
+}
+
+pub(super) fn page_bounds(limit: Option<i64>, offset: Option<i64>, max: i64) -> Result<(i64, i64), ApiError> {
+    let limit = limit.unwrap_or(50);
+    if !(1..=max).contains(&limit) {
+        return Err(crate::error::bad("limit", format!("must be between 1 and {max} (got {limit})")).into());
+    }
+    let offset = offset.unwrap_or(0);
+    if !(0..=1_000_000).contains(&offset) {
+        return Err(crate::error::bad("offset", format!("must be between 0 and 1000000 (got {offset})")).into());
+    }
+    Ok((limit, offset))
+}
+
+/// List tenants with what each stores, oldest first.
+#[utoipa::path(get, path = "/admin/v1/tenants", tag = "admin", params(TenantQuery), security(("admin_jwt" = [])),
+    responses((status = 200, description = "One page of tenants", body = TenantPage)))]
+async fn list_tenants(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    ApiQuery(q): ApiQuery<TenantQuery>,
+) -> ApiResult<Json<TenantPage>> {
+    let (limit, offset) = page_bounds(q.limit, q.offset, tenants::MAX_PAGE)?;
+    let page = tenants::list(&services, &admin.operator, q.status.as_deref(), limit, offset).await?;
+    let has_more = page.has_more();
+    Ok(Json(TenantPage {
+        tenants: page.items.into_iter().map(Into::into).collect(),
+        total: page.total,
+        limit,
+        offset,
+        has_more,
+    }))
+}
+
+/// Create a tenant.
+#[utoipa::path(post, path = "/admin/v1/tenants", tag = "admin", request_body = TenantBody, security(("admin_jwt" = [])),
+    responses(
+        (status = 201, description = "Created", body = TenantDetail),
+        (status = 409, description = "The name is taken", body = crate::api::error::ErrorBody)
+    ))]
+async fn create_tenant(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    ApiJson(body): ApiJson<TenantBody>,
+) -> ApiResult<(StatusCode, Json<TenantDetail>)> {
+    let view = tenants::create(&services, &admin.operator, &body.into()).await?;
+    Ok((StatusCode::CREATED, Json(view.into())))
+}
+
+/// A tenant, with its usage now, limits and settings (and, once deleted, the deletion's report).
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 200, description = "The tenant", body = TenantDetail),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn get_tenant(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+) -> ApiResult<Json<TenantDetail>> {
+    Ok(Json(tenants::get(&services, &admin.operator, id).await?.into()))
+}
+
+/// Change a tenant's name, plan, limits or lifecycle settings.
+#[utoipa::path(patch, path = "/admin/v1/tenants/{id}", tag = "admin", request_body = TenantBody, security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 200, description = "The tenant now", body = TenantDetail),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody),
+        (status = 409, description = "Name taken, or the tenant is deleted", body = crate::api::error::ErrorBody)
+    ))]
+async fn update_tenant(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+    ApiJson(body): ApiJson<TenantBody>,
+) -> ApiResult<Json<TenantDetail>> {
+    Ok(Json(tenants::update(&services, &admin.operator, id, &body.into()).await?.into()))
+}
+
+/// Delete a tenant: its keys stop at once; a background job removes all its data, then the tenant reads
+/// `deleted` with a report.
+#[utoipa::path(delete, path = "/admin/v1/tenants/{id}", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 202, description = "Deleting", body = TenantDetail),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody),
+        (status = 409, description = "Already deleting or deleted", body = crate::api::error::ErrorBody)
+    ))]
+async fn delete_tenant(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+) -> ApiResult<(StatusCode, Json<TenantDetail>)> {
+    Ok((StatusCode::ACCEPTED, Json(tenants::delete(&services, &admin.operator, id).await?.into())))
+}
+
+/// Suspend a tenant: its keys get 403 (saying so) until it is resumed.
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/suspend", tag = "admin", security(("admin_jwt" = [])),
+    request_body(content = SuspendBody, description = "Optional"),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 200, description = "Suspended", body = TenantDetail),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody),
+        (status = 409, description = "Not active", body = crate::api::error::ErrorBody)
+    ))]
+async fn suspend_tenant(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+    OptionalJson(body): OptionalJson<SuspendBody>,
+) -> ApiResult<Json<TenantDetail>> {
+    Ok(Json(tenants::suspend(&services, &admin.operator, id, body.reason.as_deref()).await?.into()))
+}
+
+/// Resume a suspended tenant.
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/resume", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 200, description = "Active again", body = TenantDetail),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody),
+        (status = 409, description = "Not suspended", body = crate::api::error::ErrorBody)
+    ))]
+async fn resume_tenant(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+) -> ApiResult<Json<TenantDetail>> {
+    Ok(Json(tenants::resume(&services, &admin.operator, id).await?.into()))
+}
+
+/// A tenant's API keys (never their secrets).
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}/keys", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 200, description = "The keys", body = KeyList),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn list_keys(State(services): State<AppState>, admin: AdminUser, PathId(id): PathId) -> ApiResult<Json<KeyList>> {
+    let keys = keys::list_for(&services, &admin.operator, id).await?;
+    Ok(Json(KeyList { keys: keys.into_iter().map(ApiKeyInfo::from).collect() }))
+}
+
+/// Issue an API key for a tenant; the secret is shown once.
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/keys", tag = "admin", request_body = NewKey, security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 201, description = "Issued; the secret is in `api_key`", body = CreatedKey),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn create_key(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+    ApiJson(body): ApiJson<NewKey>,
+) -> ApiResult<(StatusCode, Json<CreatedKey>)> {
+    let (key, api_key) = keys::create_for(&services, &admin.operator, id, &body.into()).await?;
+    Ok((StatusCode::CREATED, Json(CreatedKey { key: key.into(), api_key })))
+}
+
+/// The `{id}` and `{key_id}` path segments.
+async fn two_ids(Path((id, key_id)): Path<(String, String)>) -> Result<(Uuid, Uuid), ApiError> {
+    Ok((parse_uuid("id", &id)?, parse_uuid("key_id", &key_id)?))
+}
+
+/// Revoke one of a tenant's keys: refused at once on every instance.
+#[utoipa::path(delete, path = "/admin/v1/tenants/{id}/keys/{key_id}", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id"), ("key_id" = Uuid, Path, description = "Key id")),
+    responses(
+        (status = 200, description = "Revoked", body = ApiKeyInfo),
+        (status = 404, description = "No such key in this tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn revoke_key(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    path: Path<(String, String)>,
+) -> ApiResult<Json<ApiKeyInfo>> {
+    let (id, key_id) = two_ids(path).await?;
+    Ok(Json(keys::revoke_for(&services, &admin.operator, Some(id), key_id).await?.into()))
+}
+
+/// Rotate one of a tenant's keys: a new secret; the old one works for the grace period chosen (default 0).
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/keys/{key_id}/rotate", tag = "admin", security(("admin_jwt" = [])),
+    request_body(content = RotateKey, description = "Optional"),
+    params(("id" = Uuid, Path, description = "Tenant id"), ("key_id" = Uuid, Path, description = "Key id")),
+    responses(
+        (status = 201, description = "Rotated; the new secret is in `api_key`", body = RotatedKey),
+        (status = 404, description = "No such key in this tenant", body = crate::api::error::ErrorBody),
+        (status = 409, description = "The key is revoked or expired", body = crate::api::error::ErrorBody)
+    ))]
+async fn rotate_key(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    path: Path<(String, String)>,
+    OptionalJson(body): OptionalJson<RotateKey>,
+) -> ApiResult<(StatusCode, Json<RotatedKey>)> {
+    let (id, key_id) = two_ids(path).await?;
+    let (key, api_key, previous) =
+        keys::rotate_for(&services, &admin.operator, Some(id), key_id, body.grace_period_secs).await?;
+    Ok((StatusCode::CREATED, Json(RotatedKey { key: key.into(), api_key, previous: previous.into() })))
+}
+
+/// A tenant's usage per UTC day, what it stores, and its limits.
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}/usage", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id"), UsageWindow),
+    responses(
+        (status = 200, description = "Usage", body = UsageReport),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn tenant_usage(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+    ApiQuery(window): ApiQuery<UsageWindow>,
+) -> ApiResult<Json<UsageReport>> {
+    tenants::get(&services, &admin.operator, id).await?;
+    Ok(Json(usage::read(&services, id, window.from, window.to).await?.into()))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlanList {
+    pub plans: Vec<Plan>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Plan {
+    pub name: String,
+    /// Its limits; absent ones are unlimited (the metadata cap is 64 KiB unless set).
+    #[schema(value_type = Object)]
+    pub limits: crate::auth::LimitOverrides,
+}
+
+/// The plans and their limits.
+#[utoipa::path(get, path = "/admin/v1/plans", tag = "admin", security(("admin_jwt" = [])),
+    responses((status = 200, description = "The plans", body = PlanList)))]
+async fn list_plans(State(services): State<AppState>, admin: AdminUser) -> ApiResult<Json<PlanList>> {
+    let plans = tenants::plans(&services, &admin.operator).await?;
+    Ok(Json(PlanList { plans: plans.into_iter().map(|(name, limits)| Plan { name, limits }).collect() }))
+}

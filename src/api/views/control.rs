@@ -1,0 +1,158 @@
+//! Bodies of the control plane shared by the tenant's own routes (`/api/v1/keys`, `/api/v1/settings`,
+//! `/api/v1/usage`) and the admin API: keys, rotation, lifecycle settings, usage.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::ApiKeyInfo;
+use crate::service::lifecycle::SettingsChange;
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"scopes": ["read"], "name": "dashboard", "expires_in_days": 90, "rate_limit_per_second": 20}))]
+pub struct NewKey {
+    /// read, write (implies read), admin (implies both). Default: read, write.
+    pub scopes: Option<Vec<String>>,
+    /// A label.
+    pub name: Option<String>,
+    /// Days until expiry, 1..=3650 (never, if absent).
+    pub expires_in_days: Option<i64>,
+    /// The key's own requests-per-second limit, 1..=100000 (absent: the plan's).
+    pub rate_limit_per_second: Option<i64>,
+}
+
+impl From<NewKey> for crate::service::keys::KeyRequest {
+    fn from(b: NewKey) -> Self {
+        Self {
+            scopes: b.scopes,
+            name: b.name,
+            expires_in_days: b.expires_in_days,
+            rate_limit_per_second: b.rate_limit_per_second,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CreatedKey {
+    pub key: ApiKeyInfo,
+    /// The secret: shown this once, never stored in clear.
+    pub api_key: String,
+}
+
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"grace_period_secs": 3600}))]
+pub struct RotateKey {
+    /// Seconds the old secret keeps working, 0..=2592000 (default 0: it stops at once).
+    #[serde(default)]
+    pub grace_period_secs: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RotatedKey {
+    /// The new key; its secret is in `api_key`, shown this once.
+    pub key: ApiKeyInfo,
+    pub api_key: String,
+    /// The old key, with the expiry the grace period gave it (or revoked).
+    pub previous: ApiKeyInfo,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeyList {
+    pub keys: Vec<ApiKeyInfo>,
+}
+
+/// Changes to the lifecycle settings; absent fields keep their value, `archive_retention_days: null`
+/// turns retention off.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"forgetting_enabled": true, "forgetting_grace_days": 120}))]
+pub struct SettingsPatch {
+    pub forgetting_enabled: Option<bool>,
+    pub forgetting_grace_days: Option<i64>,
+    #[serde(default, deserialize_with = "crate::memory::nullable")]
+    #[schema(value_type = Option<i64>, nullable)]
+    pub archive_retention_days: Option<Option<i64>>,
+}
+
+impl From<SettingsPatch> for SettingsChange {
+    fn from(p: SettingsPatch) -> Self {
+        Self {
+            forgetting_enabled: p.forgetting_enabled,
+            forgetting_grace_days: p.forgetting_grace_days,
+            archive_retention_days: p.archive_retention_days,
+        }
+    }
+}
+
+/// A tenant's usage: counters per UTC day, what it stores now, and the limits in force.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"tenant_id": "5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21", "from": "2026-11-01", "to": "2026-11-30",
+    "days": [{"day": "2026-11-30", "counters": {"requests_read": 120, "requests_write": 40, "recalls": 80,
+    "memories_stored": 35, "embeddings": 35}}], "totals": {"requests_read": 120}, "memories": 35,
+    "storage_bytes": 5120, "limits": {"max_memories": 1000000}}))]
+pub struct UsageReport {
+    pub tenant_id: Uuid,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    /// Days with any usage, ascending: `requests_read`, `requests_write`, `recalls`, `memories_stored`,
+    /// `embeddings`, `chat_calls`, and the daily budgets spent (`summaries`, `reenrich`, `consolidations`,
+    /// `reembeds`).
+    pub days: Vec<UsageDay>,
+    /// Each counter summed over the window.
+    pub totals: BTreeMap<String, i64>,
+    /// Memories stored now.
+    pub memories: i64,
+    /// Bytes of content and metadata stored now.
+    pub storage_bytes: i64,
+    /// The limits in force (the tenant's over its plan's); absent ones are unlimited.
+    #[schema(value_type = Object)]
+    pub limits: crate::auth::LimitOverrides,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UsageDay {
+    pub day: NaiveDate,
+    pub counters: BTreeMap<String, i64>,
+}
+
+impl From<crate::service::usage::Usage> for UsageReport {
+    fn from(u: crate::service::usage::Usage) -> Self {
+        let mut totals = BTreeMap::new();
+        let days = u
+            .days
+            .into_iter()
+            .map(|(day, counters)| {
+                for (c, v) in &counters {
+                    *totals.entry(c.clone()).or_insert(0) += v;
+                }
+                UsageDay { day, counters: counters.into_iter().collect() }
+            })
+            .collect();
+        Self {
+            tenant_id: u.tenant_id,
+            from: u.from,
+            to: u.to,
+            days,
+            totals,
+            memories: u.memories,
+            storage_bytes: u.storage_bytes,
+            limits: u.limits,
+        }
+    }
+}
+
+/// The window of a usage read.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct UsageWindow {
+    /// First UTC day (YYYY-MM-DD; default 29 days before `to`).
+    pub from: Option<NaiveDate>,
+    /// Last UTC day (default today).
+    pub to: Option<NaiveDate>,
+}

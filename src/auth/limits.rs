@@ -1,0 +1,348 @@
+//! What a tenant may spend: its plan's limits with its own overrides, read from the database once and cached
+//! (changes are announced on `cairn_auth`, see [`super::KeyVerifier::forget`]), and the per-instance rate
+//! limiters (governor's GCRA, the engine under tower-governor) of each key and tenant.
+//!
+//! Rate-limit state is per instance: behind N instances a tenant can make up to N times its limit. The
+//! README says so; operators set the limits per instance accordingly.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::StateInformationMiddleware;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{Quota, RateLimiter};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::error::Error;
+
+/// Limits a plan or a tenant may set; each absent one falls through (tenant → plan → unlimited).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LimitOverrides {
+    /// Requests per second across all the tenant's keys (sustained rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_per_second: Option<u32>,
+    /// Requests the tenant may make at once above its sustained rate (default: twice the rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub burst: Option<u32>,
+    /// Requests per second of each key (a key's own `rate_limit_per_second` overrides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_requests_per_second: Option<u32>,
+    /// Memories the tenant may hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_memories: Option<u64>,
+    /// Bytes of content and metadata the tenant may hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_storage_bytes: Option<u64>,
+    /// Bytes of one memory's metadata (JSON text). Everyone has a cap: 64 KiB unless set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_metadata_bytes: Option<u32>,
+    /// Items in one batch call (never above the API's own bound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_batch: Option<u32>,
+    /// Chat-model summaries per UTC day (recall with `summarize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summaries_per_day: Option<u64>,
+    /// Memories re-enriched per UTC day (reprocessing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reenrich_per_day: Option<u64>,
+    /// Consolidation runs (and dry runs) per UTC day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub consolidations_per_day: Option<u64>,
+    /// Memories re-embedded on request per UTC day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reembeds_per_day: Option<u64>,
+}
+
+/// The metadata cap everyone has unless a plan or tenant sets another.
+pub const DEFAULT_MAX_METADATA_BYTES: u32 = 64 * 1024;
+
+impl LimitOverrides {
+    /// `self`, with `fallback`'s value wherever `self` has none.
+    pub fn over(&self, fallback: &LimitOverrides) -> LimitOverrides {
+        macro_rules! pick {
+            ($($f:ident),*) => { LimitOverrides { $($f: self.$f.or(fallback.$f)),* } };
+        }
+        pick!(
+            requests_per_second,
+            burst,
+            key_requests_per_second,
+            max_memories,
+            max_storage_bytes,
+            max_metadata_bytes,
+            max_batch,
+            summaries_per_day,
+            reenrich_per_day,
+            consolidations_per_day,
+            reembeds_per_day
+        )
+    }
+
+    /// Parses stored or requested limits; the message names the offending key.
+    pub fn from_json(value: &serde_json::Value) -> Result<Self, String> {
+        let parsed: Self = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
+        let zero = [
+            ("requests_per_second", parsed.requests_per_second.map(u64::from)),
+            ("burst", parsed.burst.map(u64::from)),
+            ("key_requests_per_second", parsed.key_requests_per_second.map(u64::from)),
+            ("max_metadata_bytes", parsed.max_metadata_bytes.map(u64::from)),
+            ("max_batch", parsed.max_batch.map(u64::from)),
+        ]
+        .into_iter()
+        .find(|(_, v)| *v == Some(0));
+        if let Some((name, _)) = zero {
+            return Err(format!("{name} must be at least 1 (omit it for no limit)"));
+        }
+        Ok(parsed)
+    }
+}
+
+/// A daily budget of a costly call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    Summaries,
+    Reenrich,
+    Consolidations,
+    Reembeds,
+}
+
+impl Budget {
+    /// The usage counter it is spent from (and the name of its limit, with `_per_day`).
+    pub fn counter(self) -> &'static str {
+        match self {
+            Self::Summaries => "summaries",
+            Self::Reenrich => "reenrich",
+            Self::Consolidations => "consolidations",
+            Self::Reembeds => "reembeds",
+        }
+    }
+
+    pub fn limit(self, limits: &LimitOverrides) -> Option<u64> {
+        match self {
+            Self::Summaries => limits.summaries_per_day,
+            Self::Reenrich => limits.reenrich_per_day,
+            Self::Consolidations => limits.consolidations_per_day,
+            Self::Reembeds => limits.reembeds_per_day,
+        }
+    }
+}
+
+/// A tenant's standing, as authentication needs it: cached per instance.
+#[derive(Debug, Clone)]
+pub struct TenantAccess {
+    pub id: Uuid,
+    pub status: TenantStatus,
+    pub plan: String,
+    /// The tenant's overrides over its plan's limits.
+    pub limits: LimitOverrides,
+}
+
+impl TenantAccess {
+    /// The metadata cap in force.
+    pub fn max_metadata_bytes(&self) -> u32 {
+        self.limits.max_metadata_bytes.unwrap_or(DEFAULT_MAX_METADATA_BYTES)
+    }
+
+    /// Refuses a tenant that is not active, saying why.
+    pub fn require_active(&self) -> Result<(), Error> {
+        match self.status {
+            TenantStatus::Active => Ok(()),
+            TenantStatus::Suspended => Err(Error::Forbidden(format!(
+                "tenant {} is suspended; its keys are refused until an operator resumes it",
+                self.id
+            ))),
+            TenantStatus::Deleting | TenantStatus::Deleted => {
+                Err(Error::Forbidden(format!("tenant {} is deleted; its keys no longer work", self.id)))
+            }
+        }
+    }
+}
+
+/// A tenant's lifecycle state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TenantStatus {
+    Active,
+    Suspended,
+    Deleting,
+    Deleted,
+}
+
+impl TenantStatus {
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "active" => Some(Self::Active),
+            "suspended" => Some(Self::Suspended),
+            "deleting" => Some(Self::Deleting),
+            "deleted" => Some(Self::Deleted),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Suspended => "suspended",
+            Self::Deleting => "deleting",
+            Self::Deleted => "deleted",
+        }
+    }
+}
+
+type Limiter = RateLimiter<NotKeyed, InMemoryState, DefaultClock, StateInformationMiddleware>;
+
+/// A rate-limited request's standing: what the response's `X-RateLimit-*` headers say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateState {
+    /// Requests allowed in a burst.
+    pub limit: u32,
+    /// Requests left in the current burst.
+    pub remaining: u32,
+    /// Seconds until the burst is whole again.
+    pub reset_secs: u64,
+    /// When refused: seconds to wait before retrying.
+    pub retry_after_secs: Option<u64>,
+}
+
+/// One limiter and the quota it was built with (rebuilt when the quota changes).
+struct Bucket {
+    rate: u32,
+    burst: u32,
+    limiter: Limiter,
+}
+
+impl Bucket {
+    fn new(rate: u32, burst: u32) -> Self {
+        let rate_nz = NonZeroU32::new(rate.max(1)).unwrap_or(NonZeroU32::MIN);
+        let burst_nz = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        let limiter = RateLimiter::direct(Quota::per_second(rate_nz).allow_burst(burst_nz))
+            .with_middleware::<StateInformationMiddleware>();
+        Self { rate, burst, limiter }
+    }
+
+    fn check(&self) -> RateState {
+        let per_request = Duration::from_secs_f64(1.0 / f64::from(self.rate.max(1)));
+        match self.limiter.check() {
+            Ok(snapshot) => {
+                let remaining = snapshot.remaining_burst_capacity();
+                let reset = per_request.mul_f64(f64::from(self.burst.saturating_sub(remaining)));
+                RateState {
+                    limit: self.burst,
+                    remaining,
+                    reset_secs: reset.as_secs_f64().ceil() as u64,
+                    retry_after_secs: None,
+                }
+            }
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(DefaultClock::default().now());
+                let reset = per_request.mul_f64(f64::from(self.burst));
+                RateState {
+                    limit: self.burst,
+                    remaining: 0,
+                    reset_secs: reset.as_secs_f64().ceil() as u64,
+                    retry_after_secs: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+                }
+            }
+        }
+    }
+}
+
+/// Every key's and tenant's limiter on this instance (idle ones are dropped after ten minutes).
+#[derive(Clone)]
+pub struct RateLimits {
+    keys: moka::sync::Cache<Uuid, Arc<Bucket>>,
+    tenants: moka::sync::Cache<Uuid, Arc<Bucket>>,
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        let cache =
+            || moka::sync::Cache::builder().max_capacity(200_000).time_to_idle(Duration::from_secs(600)).build();
+        Self { keys: cache(), tenants: cache() }
+    }
+}
+
+impl RateLimits {
+    fn bucket(cache: &moka::sync::Cache<Uuid, Arc<Bucket>>, id: Uuid, rate: u32, burst: u32) -> Arc<Bucket> {
+        match cache.get(&id) {
+            Some(bucket) if bucket.rate == rate && bucket.burst == burst => bucket,
+            _ => {
+                let bucket = Arc::new(Bucket::new(rate, burst));
+                cache.insert(id, bucket.clone());
+                bucket
+            }
+        }
+    }
+
+    /// Counts one request of `key_id` (whose own limit is `key_rate`) of `tenant`: the tighter of the key's and
+    /// the tenant's standing, or None when neither is limited. A refusal is an error naming the limit.
+    pub fn check(
+        &self,
+        tenant: &TenantAccess,
+        key_id: Option<Uuid>,
+        key_rate: Option<u32>,
+    ) -> Result<Option<RateState>, (Error, RateState)> {
+        let mut states = Vec::with_capacity(2);
+        if let Some(rate) = tenant.limits.requests_per_second {
+            let burst = tenant.limits.burst.unwrap_or(rate.saturating_mul(2));
+            states.push(("tenant", rate, Self::bucket(&self.tenants, tenant.id, rate, burst).check()));
+        }
+        if let (Some(key_id), Some(rate)) = (key_id, key_rate.or(tenant.limits.key_requests_per_second)) {
+            let burst = rate.saturating_mul(2);
+            states.push(("key", rate, Self::bucket(&self.keys, key_id, rate, burst).check()));
+        }
+        if let Some((whose, rate, refused)) = states.iter().find(|(_, _, s)| s.retry_after_secs.is_some()) {
+            let message = format!(
+                "rate limit exceeded: this {whose} may make {rate} requests per second (bursts of {}); retry after {} s",
+                refused.limit,
+                refused.retry_after_secs.unwrap_or(1)
+            );
+            let wait = refused.retry_after_secs.unwrap_or(1);
+            return Err((Error::RateLimited { message, retry_after_secs: wait }, *refused));
+        }
+        Ok(states.into_iter().map(|(_, _, s)| s).min_by_key(|s| s.remaining))
+    }
+
+    /// Forgets a key's or tenant's limiter (its limits changed).
+    pub fn forget(&self, id: Uuid) {
+        self.keys.invalidate(&id);
+        self.tenants.invalidate(&id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn access(limits: LimitOverrides) -> TenantAccess {
+        TenantAccess { id: Uuid::new_v4(), status: TenantStatus::Active, plan: "t".into(), limits }
+    }
+
+    #[test]
+    fn overrides_fall_through_and_validate() {
+        let plan = LimitOverrides { max_memories: Some(10), max_batch: Some(5), ..Default::default() };
+        let tenant = LimitOverrides { max_memories: Some(20), ..Default::default() };
+        let merged = tenant.over(&plan);
+        assert_eq!((merged.max_memories, merged.max_batch), (Some(20), Some(5)));
+        assert!(LimitOverrides::from_json(&serde_json::json!({"max_batch": 0})).unwrap_err().contains("max_batch"));
+        assert!(LimitOverrides::from_json(&serde_json::json!({"bogus": 1})).unwrap_err().contains("bogus"));
+    }
+
+    #[test]
+    fn a_burst_is_allowed_then_refused_with_a_wait() {
+        let limits = RateLimits::default();
+        let tenant = access(LimitOverrides { requests_per_second: Some(1), burst: Some(3), ..Default::default() });
+        for remaining in [2, 1, 0] {
+            let state = limits.check(&tenant, None, None).unwrap().unwrap();
+            assert_eq!((state.limit, state.remaining), (3, remaining));
+        }
+        let (err, state) = limits.check(&tenant, None, None).unwrap_err();
+        assert!(matches!(err, Error::RateLimited { retry_after_secs: 1, .. }), "{err:?}");
+        assert_eq!(state.remaining, 0);
+        let unlimited = access(LimitOverrides::default());
+        assert_eq!(limits.check(&unlimited, Some(Uuid::new_v4()), None).unwrap(), None);
+    }
+}

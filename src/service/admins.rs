@@ -1,0 +1,141 @@
+//! Operators' sessions: `cairn admin create` (CLI), login (argon2id password → access JWT + refresh token),
+//! refresh (rotation within a family; a reused token revokes the whole family), logout (ends the family, and
+//! with it every access token of the session), and authenticating an access token.
+//!
+//! Login attempts are limited per account here and per client address by the admin surface.
+
+use std::num::NonZeroU32;
+use std::sync::Arc;
+
+use chrono::{Duration, Utc};
+use serde_json::json;
+use uuid::Uuid;
+
+use super::{audit, Services};
+use crate::auth::admin::{self, Claims, Operator, MIN_PASSWORD_CHARS};
+use crate::error::{bad, Error, Result};
+use crate::store::admins;
+
+/// Login attempts per account: 5 per minute.
+pub fn account_limiter() -> Arc<governor::DefaultKeyedRateLimiter<String>> {
+    let five = NonZeroU32::new(5).unwrap_or(NonZeroU32::MIN);
+    Arc::new(governor::RateLimiter::keyed(governor::Quota::per_minute(five)))
+}
+
+/// A signed-in session's tokens.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub access_token: String,
+    pub expires_in: u64,
+    pub refresh_token: String,
+    pub refresh_expires_in: u64,
+    pub admin_id: Uuid,
+    pub email: String,
+}
+
+fn normalise_email(email: &str) -> Result<String> {
+    let email = email.trim().to_lowercase();
+    if email.len() > 254 || !email.contains('@') || email.starts_with('@') || email.ends_with('@') {
+        return Err(bad("email", "must be an email address"));
+    }
+    Ok(email)
+}
+
+/// Creates an admin, or resets the password of an existing one (the CLI on the database host).
+pub async fn create(svc: &Services, op: &Operator, email: &str, password: &str) -> Result<admins::AdminRow> {
+    let email = normalise_email(email)?;
+    if password.chars().count() < MIN_PASSWORD_CHARS {
+        return Err(bad("password", format!("must be at least {MIN_PASSWORD_CHARS} characters")));
+    }
+    let owned = password.to_owned();
+    let hash = tokio::task::spawn_blocking(move || admin::hash_password(&owned))
+        .await
+        .map_err(|e| Error::Internal(e.into()))??;
+    let row = admins::upsert_admin(svc.db.owner(), &email, &hash).await?;
+    audit::record(svc, &op.actor(), None, "admin.create", Some(row.id.to_string()), json!({"email": email})).await;
+    Ok(row)
+}
+
+/// Starts a session in a new family.
+async fn open(svc: &Services, admin_id: Uuid, email: &str, family: Uuid) -> Result<Session> {
+    let (refresh_token, hash) = admin::refresh_token();
+    let refresh_ttl = svc.config.refresh_token_ttl_secs;
+    let expires_at = Utc::now() + Duration::seconds(refresh_ttl as i64);
+    admins::insert_session(svc.db.owner(), admin_id, family, &hash, expires_at).await?;
+    let access_token = svc.tokens.issue(admin_id, email, family)?;
+    Ok(Session {
+        access_token,
+        expires_in: svc.tokens.access_ttl.as_secs(),
+        refresh_token,
+        refresh_expires_in: refresh_ttl,
+        admin_id,
+        email: email.to_owned(),
+    })
+}
+
+/// Signs an admin in with email and password.
+pub async fn login(svc: &Services, email: &str, password: &str) -> Result<Session> {
+    let email = normalise_email(email)?;
+    if password.is_empty() || password.len() > 1024 {
+        return Err(bad("password", "must be 1 to 1024 bytes"));
+    }
+    if svc.logins.check_key(&email).is_err() {
+        return Err(Error::RateLimited {
+            message: "too many login attempts for this account; retry in a minute".into(),
+            retry_after_secs: 60,
+        });
+    }
+    let admin = admins::find_by_email(svc.db.owner(), &email).await?;
+    let hash = admin.as_ref().map(|a| a.password_hash.clone());
+    let matches = svc.keys.check_password(password, hash).await?;
+    let admin = admin.filter(|a| matches && a.disabled_at.is_none());
+    let Some(admin) = admin else {
+        audit::record(svc, &format!("admin:{email}"), None, "admin.login_failed", None, json!({})).await;
+        return Err(Error::Unauthenticated("invalid email or password".into()));
+    };
+    let session = open(svc, admin.id, &admin.email, Uuid::new_v4()).await?;
+    admins::touch_login(svc.db.owner(), admin.id).await?;
+    audit::record(svc, &format!("admin:{}", admin.email), None, "admin.login", Some(admin.id.to_string()), json!({}))
+        .await;
+    Ok(session)
+}
+
+/// Exchanges a refresh token for new tokens in the same family. A token that was already used (or revoked)
+/// revokes the whole family: whoever holds the newer token is signed out too.
+pub async fn refresh(svc: &Services, token: &str) -> Result<Session> {
+    let invalid = || Error::Unauthenticated("invalid or expired refresh token".into());
+    if !token.starts_with("crt_") || token.len() > 200 {
+        return Err(invalid());
+    }
+    let session = admins::find_session(svc.db.owner(), &admin::token_hash(token)).await?.ok_or_else(invalid)?;
+    let reused = session.used_at.is_some() || session.revoked_at.is_some();
+    if reused || !admins::use_session(svc.db.owner(), session.id).await? {
+        let revoked = admins::revoke_family(svc.db.owner(), session.family_id).await?;
+        let actor = format!("admin:{}", session.email);
+        let details = json!({"family_id": session.family_id, "tokens_revoked": revoked});
+        audit::record(svc, &actor, None, "admin.refresh_reused", Some(session.admin_id.to_string()), details).await;
+        return Err(Error::Unauthenticated("refresh token already used: the session is revoked; sign in again".into()));
+    }
+    if session.expires_at <= Utc::now() || session.disabled_at.is_some() {
+        return Err(invalid());
+    }
+    open(svc, session.admin_id, &session.email, session.family_id).await
+}
+
+/// Ends the session of `claims` (its refresh tokens and, at once, its access tokens).
+pub async fn logout(svc: &Services, claims: &Claims) -> Result<()> {
+    admins::revoke_family(svc.db.owner(), claims.fam).await?;
+    let actor = format!("admin:{}", claims.email);
+    audit::record(svc, &actor, None, "admin.logout", Some(claims.sub.to_string()), json!({})).await;
+    Ok(())
+}
+
+/// The operator behind an access token: valid signature, algorithm, expiry, issuer and audience, and a
+/// session that was not ended.
+pub async fn authenticate(svc: &Services, token: &str) -> Result<(Operator, Claims)> {
+    let claims = svc.tokens.verify(token)?;
+    if !admins::family_live(svc.db.owner(), claims.fam, claims.sub).await? {
+        return Err(Error::Unauthenticated("invalid admin token: the session has ended".into()));
+    }
+    Ok((Operator::Admin { id: claims.sub, email: claims.email.clone() }, claims))
+}

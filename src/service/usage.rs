@@ -1,0 +1,219 @@
+//! Usage metering and quotas.
+//!
+//! Hot-path counts (requests by class, recalls, memories stored, embeddings computed, chat-model calls) are
+//! added to an in-memory [`Meter`] and flushed to `usage_daily` every few seconds: no write per request.
+//! The daily budgets of costly calls are spent atomically in the database ([`spend`]), so no instance can
+//! overshoot them; storage quotas are checked in the writing transaction after the write was counted
+//! ([`check_storage`]), so a write over quota leaves nothing behind.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use chrono::{Duration, NaiveDate, Utc};
+use uuid::Uuid;
+
+use super::Services;
+use crate::auth::{Budget, LimitOverrides, Scope, Tenant};
+use crate::error::{Error, Result};
+use crate::store::{usage, Db, TenantTx};
+
+/// Counters of the meter.
+pub mod counter {
+    pub const READS: &str = "requests_read";
+    pub const WRITES: &str = "requests_write";
+    pub const RECALLS: &str = "recalls";
+    pub const STORED: &str = "memories_stored";
+    pub const EMBEDDINGS: &str = "embeddings";
+    pub const CHAT_CALLS: &str = "chat_calls";
+}
+
+/// A tenant's counter on one UTC day.
+type CounterKey = (Uuid, NaiveDate, &'static str);
+
+/// Counts not yet flushed, per tenant, day and counter. Cheap to clone (shared).
+#[derive(Clone, Default)]
+pub struct Meter {
+    pending: Arc<Mutex<HashMap<CounterKey, i64>>>,
+}
+
+impl Meter {
+    /// Adds `n` to a tenant's counter for today.
+    pub fn add(&self, tenant_id: Uuid, counter: &'static str, n: i64) {
+        if n == 0 {
+            return;
+        }
+        let day = Utc::now().date_naive();
+        if let Ok(mut pending) = self.pending.lock() {
+            *pending.entry((tenant_id, day, counter)).or_default() += n;
+        }
+    }
+
+    /// Writes the pending counts; on failure they are kept for the next flush.
+    pub async fn flush(&self, db: &Db) -> Result<()> {
+        let taken: Vec<_> = match self.pending.lock() {
+            Ok(mut pending) => pending.drain().collect(),
+            Err(_) => return Ok(()),
+        };
+        let rows: Vec<(Uuid, NaiveDate, &str, i64)> = taken.iter().map(|((t, d, c), n)| (*t, *d, *c, *n)).collect();
+        if let Err(err) = usage::add(db.owner(), &rows).await {
+            if let Ok(mut pending) = self.pending.lock() {
+                for (key, n) in taken {
+                    *pending.entry(key).or_default() += n;
+                }
+            }
+            return Err(err);
+        }
+        Ok(())
+    }
+}
+
+/// Flushes `meter` every `every` until `stop` resolves, and once more then.
+pub async fn flush_every(
+    db: Db,
+    meter: Meter,
+    every: std::time::Duration,
+    stop: impl std::future::Future<Output = ()>,
+) {
+    tokio::pin!(stop);
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            _ = tick.tick() => {
+                if let Err(err) = meter.flush(&db).await {
+                    tracing::warn!(error = %err, "could not flush usage counts; kept for the next flush");
+                }
+            }
+        }
+    }
+    if let Err(err) = meter.flush(&db).await {
+        tracing::warn!(error = %err, "could not flush usage counts at shutdown");
+    }
+}
+
+/// Spends `n` of a tenant's daily budget, or refuses with 429 naming the budget, its limit and when it
+/// renews. Unlimited budgets spend nothing.
+pub async fn spend(svc: &Services, t: &Tenant, budget: Budget, n: u64) -> Result<()> {
+    let Some(limit) = budget.limit(&t.limits) else { return Ok(()) };
+    if n == 0 {
+        return Ok(());
+    }
+    let now = Utc::now();
+    let spent = usage::spend(
+        svc.db.owner(),
+        t.id,
+        now.date_naive(),
+        budget.counter(),
+        i64::try_from(n).unwrap_or(i64::MAX),
+        i64::try_from(limit).unwrap_or(i64::MAX),
+    )
+    .await?;
+    if spent.is_some() {
+        return Ok(());
+    }
+    let midnight = (now.date_naive() + Duration::days(1)).and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
+    let retry_after_secs = (midnight - now).num_seconds().max(1) as u64;
+    Err(Error::RateLimited {
+        message: format!(
+            "quota {}_per_day exceeded: the limit is {limit} per UTC day and this call needs {n}; it renews at \
+             00:00 UTC",
+            budget.counter()
+        ),
+        retry_after_secs,
+    })
+}
+
+/// Refuses (403, naming the quota and its limit) when the tenant of `tx`, counting this transaction's writes,
+/// stores more than its limits allow. Call after writing, before committing: the transaction then rolls back.
+pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides) -> Result<()> {
+    if limits.max_memories.is_none() && limits.max_storage_bytes.is_none() {
+        return Ok(());
+    }
+    let (memories, bytes) = usage::stored_in(tx).await?;
+    if let Some(max) = limits.max_memories.filter(|max| memories > i64::try_from(*max).unwrap_or(i64::MAX)) {
+        return Err(Error::Forbidden(format!(
+            "quota max_memories exceeded: the tenant may hold {max} memories and this write would make {memories}"
+        )));
+    }
+    if let Some(max) = limits.max_storage_bytes.filter(|max| bytes > i64::try_from(*max).unwrap_or(i64::MAX)) {
+        return Err(Error::Forbidden(format!(
+            "quota max_storage_bytes exceeded: the tenant may store {max} bytes of content and metadata and this \
+             write would make {bytes}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses metadata larger than the tenant's `max_metadata_bytes` (64 KiB unless its plan says otherwise),
+/// naming `field` and the quota.
+pub fn check_metadata(t: &Tenant, metadata: &serde_json::Value, field: &str) -> Result<()> {
+    let max = t.limits.max_metadata_bytes.unwrap_or(crate::auth::limits::DEFAULT_MAX_METADATA_BYTES) as usize;
+    let size = serde_json::to_string(metadata).map(|s| s.len()).unwrap_or(usize::MAX);
+    if size > max {
+        return Err(Error::Forbidden(format!(
+            "{field}: {size} bytes of JSON is over the quota max_metadata_bytes of {max} bytes per memory"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a batch larger than the tenant's `max_batch` (403 naming the quota).
+pub fn check_batch(t: &Tenant, field: &str, len: usize) -> Result<()> {
+    match t.limits.max_batch {
+        Some(max) if len > max as usize => Err(Error::Forbidden(format!(
+            "{field}: quota max_batch exceeded: at most {max} items per call on this plan (got {len})"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// A tenant's usage: counters per day and what it stores now.
+#[derive(Debug, Clone)]
+pub struct Usage {
+    pub tenant_id: Uuid,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    /// Per day (ascending): counter → value.
+    pub days: Vec<(NaiveDate, Vec<(String, i64)>)>,
+    pub memories: i64,
+    pub storage_bytes: i64,
+    /// The limits in force.
+    pub limits: LimitOverrides,
+}
+
+/// Longest window of one usage read, in days.
+pub const MAX_USAGE_DAYS: i64 = 366;
+
+/// Usage of `tenant_id` from `from` to `to` (UTC days, inclusive; default the last 30 days). Flushes this
+/// instance's pending counts first, so a client reading its own usage sees its latest calls.
+pub async fn read(svc: &Services, tenant_id: Uuid, from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<Usage> {
+    let to = to.unwrap_or_else(|| Utc::now().date_naive());
+    let from = from.unwrap_or(to - Duration::days(29));
+    if from > to {
+        return Err(crate::error::bad("from", format!("must not be after to ({to})")));
+    }
+    if (to - from).num_days() >= MAX_USAGE_DAYS {
+        return Err(crate::error::bad("from", format!("the window is at most {MAX_USAGE_DAYS} days")));
+    }
+    if let Err(err) = svc.usage.flush(&svc.db).await {
+        tracing::warn!(error = %err, "could not flush usage counts before a read");
+    }
+    let access = svc.keys.access(tenant_id).await?;
+    let rows = usage::daily(svc.db.owner(), tenant_id, from, to).await?;
+    let mut days: Vec<(NaiveDate, Vec<(String, i64)>)> = Vec::new();
+    for (day, counter, value) in rows {
+        match days.last_mut() {
+            Some((d, counters)) if *d == day => counters.push((counter, value)),
+            _ => days.push((day, vec![(counter, value)])),
+        }
+    }
+    let (memories, storage_bytes) = usage::stored(svc.db.owner(), tenant_id).await?;
+    Ok(Usage { tenant_id, from, to, days, memories, storage_bytes, limits: access.limits.clone() })
+}
+
+/// The calling tenant's own usage (any scope).
+pub async fn own(svc: &Services, t: &Tenant, from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<Usage> {
+    t.require(Scope::Read)?;
+    read(svc, t.id, from, to).await
+}

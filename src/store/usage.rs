@@ -1,0 +1,97 @@
+//! SQL for usage: daily counters per tenant (`usage_daily`), the daily budgets spent from them, and what a
+//! tenant stores now (`tenant_usage`, maintained by triggers on `memories`).
+
+use chrono::NaiveDate;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::TenantTx;
+use crate::error::Error;
+
+/// Adds counts to the daily counters, in one statement.
+pub async fn add(pool: &PgPool, rows: &[(Uuid, NaiveDate, &str, i64)]) -> Result<(), Error> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let tenants: Vec<Uuid> = rows.iter().map(|r| r.0).collect();
+    let days: Vec<NaiveDate> = rows.iter().map(|r| r.1).collect();
+    let counters: Vec<&str> = rows.iter().map(|r| r.2).collect();
+    let values: Vec<i64> = rows.iter().map(|r| r.3).collect();
+    // A tenant deleted since the counts were taken has no row to count against: its counts are dropped.
+    sqlx::query(
+        "INSERT INTO usage_daily AS u (tenant_id, day, counter, value)
+         SELECT r.tenant_id, r.day, r.counter, r.value
+         FROM unnest($1::uuid[], $2::date[], $3::text[], $4::bigint[]) AS r (tenant_id, day, counter, value)
+         WHERE EXISTS (SELECT 1 FROM tenants t WHERE t.id = r.tenant_id)
+         ON CONFLICT (tenant_id, day, counter) DO UPDATE SET value = u.value + excluded.value",
+    )
+    .bind(tenants)
+    .bind(days)
+    .bind(counters)
+    .bind(values)
+    .execute(pool)
+    .await?;
+    Ok(())
+}
+
+/// Spends `n` of a daily budget if it stays within `limit`: the counter after spending, or None (nothing
+/// spent) when it would go over. Atomic: concurrent spenders never overshoot.
+pub async fn spend(
+    pool: &PgPool,
+    tenant_id: Uuid,
+    day: NaiveDate,
+    counter: &str,
+    n: i64,
+    limit: i64,
+) -> Result<Option<i64>, Error> {
+    if n > limit {
+        return Ok(None);
+    }
+    Ok(sqlx::query_scalar(
+        "INSERT INTO usage_daily AS u (tenant_id, day, counter, value) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (tenant_id, day, counter) DO UPDATE SET value = u.value + excluded.value
+             WHERE u.value + excluded.value <= $5
+         RETURNING value",
+    )
+    .bind(tenant_id)
+    .bind(day)
+    .bind(counter)
+    .bind(n)
+    .bind(limit)
+    .fetch_optional(pool)
+    .await?)
+}
+
+/// A tenant's counters per day in `[from, to]`.
+pub async fn daily(
+    pool: &PgPool,
+    tenant_id: Uuid,
+    from: NaiveDate,
+    to: NaiveDate,
+) -> Result<Vec<(NaiveDate, String, i64)>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT day, counter, value FROM usage_daily WHERE tenant_id = $1 AND day BETWEEN $2 AND $3 ORDER BY day, counter",
+    )
+    .bind(tenant_id)
+    .bind(from)
+    .bind(to)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// What a tenant stores now: memories and bytes of content and metadata.
+pub async fn stored(pool: &PgPool, tenant_id: Uuid) -> Result<(i64, i64), Error> {
+    Ok(sqlx::query_as("SELECT memories, storage_bytes FROM tenant_usage WHERE tenant_id = $1")
+        .bind(tenant_id)
+        .fetch_optional(pool)
+        .await?
+        .unwrap_or((0, 0)))
+}
+
+/// What the transaction's tenant stores, counting this transaction's own writes so far.
+pub async fn stored_in(tx: &mut TenantTx) -> Result<(i64, i64), Error> {
+    Ok(sqlx::query_as("SELECT memories, storage_bytes FROM cairn_tenant_usage()")
+        .fetch_optional(tx.conn())
+        .await?
+        .unwrap_or((0, 0)))
+}

@@ -50,6 +50,30 @@ pub enum Command {
     /// Manage the operators who sign in to the admin API.
     #[command(subcommand)]
     Admin(AdminCommand),
+    /// Write a tenant's data as JSON Lines to stdout (progress on stderr).
+    Export {
+        /// The tenant's id.
+        #[arg(long, env = "CAIRN_TENANT")]
+        tenant: Uuid,
+        /// Include the memories' vectors.
+        #[arg(long)]
+        vectors: bool,
+        /// Leave out the memories' history.
+        #[arg(long)]
+        no_history: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Import JSON Lines written by `cairn export` (or GET /api/v1/export) into a tenant, with a progress bar.
+    Import {
+        /// The tenant's id.
+        #[arg(long, env = "CAIRN_TENANT")]
+        tenant: Uuid,
+        /// The export file.
+        file: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
+    },
     /// Measure retrieval quality.
     #[command(subcommand)]
     Eval(EvalCommand),
@@ -291,6 +315,9 @@ pub struct AppArgs {
     /// How often usage counts are written, in milliseconds.
     #[arg(long, env = "CAIRN_USAGE_FLUSH_MS", default_value_t = 10_000)]
     pub usage_flush_ms: u64,
+    /// Largest accepted import (`POST /api/v1/import`), in bytes; it is read as a stream, batch by batch.
+    #[arg(long, env = "CAIRN_MAX_IMPORT_BYTES", default_value_t = 1 << 30)]
+    pub max_import_bytes: u64,
     /// A bearer token `/metrics` requires (unset: open, for a scraper on a private network).
     #[arg(long, env = "CAIRN_METRICS_TOKEN", hide_env_values = true, value_parser = parse_secret)]
     pub metrics_token: Option<SecretString>,
@@ -404,6 +431,7 @@ impl Default for AppArgs {
             default_plan: "standard".into(),
             usage_flush_ms: 10_000,
             metrics_token: None,
+            max_import_bytes: 1 << 30,
         }
     }
 }

@@ -64,6 +64,7 @@ pub type AppState = Services;
         (name = "settings", description = "The tenant's lifecycle settings"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
         (name = "usage", description = "The tenant's usage per day, what it stores, and its limits"),
+        (name = "transfer", description = "Export and import the tenant's data as JSON Lines"),
         (name = "health", description = "Liveness, database reachability and Prometheus metrics"),
         (name = "admin", description = "The operators' API under `/admin/v1`: sessions (login with email and \
             password, refresh, logout), tenants and their lifecycle, keys, usage, plans and the audit log. \

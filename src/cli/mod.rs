@@ -9,6 +9,7 @@ use anyhow::{bail, Context};
 use serde_json::json;
 
 use crate::auth::admin::Operator;
+use crate::auth::Tenant;
 use crate::config::{
     AdminCommand, AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, KeyCommand, LogFormat, TenantCommand,
 };
@@ -93,6 +94,8 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Tenant(command) => tenant(command).await,
         Command::Key(command) => key(command).await,
         Command::Admin(command) => admin(command).await,
+        Command::Export { tenant, vectors, no_history, db } => export(tenant, vectors, !no_history, &db).await,
+        Command::Import { tenant, file, db } => import(tenant, &file, &db).await,
     }
 }
 
@@ -115,6 +118,72 @@ async fn admin(command: AdminCommand) -> anyhow::Result<()> {
             Ok(())
         }
     }
+}
+
+/// The tenant context the CLI acts in: the tenant's own limits, acting as the CLI.
+async fn cli_tenant(svc: &Services, tenant: uuid::Uuid) -> anyhow::Result<Tenant> {
+    let access = svc.keys.access(tenant).await.map_err(|_| anyhow::anyhow!("no tenant with id {tenant}"))?;
+    let mut t = Tenant::system(tenant, "cli");
+    t.limits = std::sync::Arc::new(access.limits.clone());
+    Ok(t)
+}
+
+async fn export(tenant: uuid::Uuid, vectors: bool, history: bool, db: &DbArgs) -> anyhow::Result<()> {
+    use std::io::Write;
+    let (svc, _) = cli_services(db).await?;
+    let t = cli_tenant(&svc, tenant).await?;
+    let usage = service::usage::read(&svc, tenant, None, None).await?;
+    let bar = indicatif::ProgressBar::new(usage.memories.max(0) as u64).with_style(
+        indicatif::ProgressStyle::with_template("{spinner} exporting {pos}/{len} memories {wide_bar} {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let (sender, mut receiver) = tokio::sync::mpsc::channel::<String>(4);
+    let opts = service::transfer::ExportOptions { vectors, history };
+    let producer = {
+        let svc = svc.clone();
+        tokio::spawn(async move { service::transfer::export(&svc, &t, opts, sender).await })
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    while let Some(chunk) = receiver.recv().await {
+        bar.inc(chunk.lines().filter(|l| l.starts_with("{\"type\":\"memories\"")).count() as u64);
+        out.write_all(chunk.as_bytes())?;
+    }
+    out.flush()?;
+    let exported = producer.await??;
+    bar.finish_and_clear();
+    eprintln!("exported {exported} memories of tenant {tenant}");
+    Ok(())
+}
+
+async fn import(tenant: uuid::Uuid, file: &std::path::Path, db: &DbArgs) -> anyhow::Result<()> {
+    use tokio::io::AsyncBufReadExt;
+    let (svc, _) = cli_services(db).await?;
+    let t = cli_tenant(&svc, tenant).await?;
+    let size = tokio::fs::metadata(file).await.with_context(|| format!("reading {}", file.display()))?.len();
+    let bar = indicatif::ProgressBar::new(size).with_style(
+        indicatif::ProgressStyle::with_template("{spinner} importing {bytes}/{total_bytes} {wide_bar} {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut lines = tokio::io::BufReader::new(tokio::fs::File::open(file).await?).lines();
+    let mut report = service::transfer::ImportReport::default();
+    let (mut batch, mut first, mut number) = (Vec::new(), 1_u64, 0_u64);
+    while let Some(line) = lines.next_line().await? {
+        number += 1;
+        bar.inc(line.len() as u64 + 1);
+        batch.push(line);
+        if batch.len() == service::transfer::BATCH_LINES {
+            service::transfer::import_batch(&svc, &t, first, &batch, &mut report).await?;
+            batch.clear();
+            first = number + 1;
+        }
+    }
+    service::transfer::import_batch(&svc, &t, first, &batch, &mut report).await?;
+    bar.finish_and_clear();
+    println!("{}", serde_json::to_string_pretty(&report)?);
+    if report.failed_batches > 0 {
+        bail!("{} of {} batches failed; nothing of them was written", report.failed_batches, report.batches);
+    }
+    Ok(())
 }
 
 async fn tenant(command: TenantCommand) -> anyhow::Result<()> {

@@ -25,6 +25,7 @@ pub mod memories;
 pub mod recall;
 pub mod stats;
 pub mod tenants;
+pub mod transfer;
 pub mod usage;
 
 use std::sync::Arc;

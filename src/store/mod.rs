@@ -20,6 +20,7 @@ pub mod relations;
 pub mod stats;
 pub mod tenants;
 pub mod terms;
+pub mod transfer;
 pub mod usage;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -267,7 +268,7 @@ fn rejected_input(err: &sqlx::Error) -> Option<Error> {
             existing_id: None,
         },
         // Unique violations elsewhere, checks, NUL or unencodable characters, out-of-range values.
-        "23505" | "23514" | "23502" | "22021" | "22P05" | "22003" | "22008" | "22007" | "22P02" | "54000" => {
+        "23505" | "23503" | "23514" | "23502" | "22021" | "22P05" | "22003" | "22008" | "22007" | "22P02" | "54000" => {
             let what = db.constraint().map_or_else(|| db.message().to_owned(), |c| format!("violates {c}"));
             Error::Invalid(format!("body: value rejected by the database ({what})"))
         }

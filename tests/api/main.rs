@@ -35,4 +35,5 @@ mod remem;
 mod robustness;
 mod roles;
 mod shodh;
+mod transfer;
 mod update;

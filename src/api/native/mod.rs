@@ -8,6 +8,7 @@ mod keys;
 pub(crate) mod lifecycle;
 pub(crate) mod memories;
 pub(crate) mod recall;
+mod transfer;
 mod usage;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -25,4 +26,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(lifecycle::router())
         .merge(consolidation::router())
         .merge(usage::router())
+        .merge(transfer::router())
 }

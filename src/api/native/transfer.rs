@@ -1,0 +1,163 @@
+//! `/api/v1/export` and `/api/v1/import`: the tenant's data as JSON Lines, streamed both ways.
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::api::auth::Writer;
+use crate::api::error::{ApiError, ApiResult};
+use crate::api::extract::ApiQuery;
+use crate::api::AppState;
+use crate::auth::Tenant;
+use crate::error::Error;
+use crate::service::transfer::{self, ExportOptions, ImportReport, BATCH_LINES, MAX_LINE_BYTES};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(export)).routes(routes!(import))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ExportQuery {
+    /// Include the memories' vectors (default false: an import then re-embeds).
+    pub vectors: Option<bool>,
+    /// Include each memory's history (default true).
+    pub history: Option<bool>,
+}
+
+/// Export the tenant's memories (with history, vectors optional), associations, entities, aliases and
+/// mentions as JSON Lines, from one snapshot. The first line is a header
+/// (`{"type":"cairn_export","version":1,...}`); each other line is `{"type":"<table>","data":{...}}`. A line
+/// `{"type":"error",...}` at the end means the export broke off (an import refuses it).
+#[utoipa::path(get, path = "/api/v1/export", tag = "transfer", params(ExportQuery),
+    responses((status = 200, description = "JSON Lines", content_type = "application/x-ndjson", body = String)))]
+async fn export(State(services): State<AppState>, tenant: Tenant, ApiQuery(q): ApiQuery<ExportQuery>) -> Response {
+    let opts = ExportOptions { vectors: q.vectors.unwrap_or(false), history: q.history.unwrap_or(true) };
+    let (sender, receiver) = tokio::sync::mpsc::channel::<String>(4);
+    let failed = sender.clone();
+    let tenant_id = tenant.id;
+    tokio::spawn(async move {
+        if let Err(err) = transfer::export(&services, &tenant, opts, sender).await {
+            tracing::warn!(%tenant_id, error = ?err, "export broke off");
+            let line = serde_json::json!({"type": "error", "message": err.to_string()});
+            let _ = failed.send(format!("{line}\n")).await;
+        }
+    });
+    let stream = futures_util::stream::unfold(receiver, |mut rx| async move {
+        rx.recv().await.map(|chunk| (Ok::<_, std::io::Error>(Bytes::from(chunk)), rx))
+    });
+    let filename = format!("attachment; filename=\"cairn-{tenant_id}.jsonl\"");
+    (
+        [(header::CONTENT_TYPE, "application/x-ndjson".to_owned()), (header::CONTENT_DISPOSITION, filename)],
+        Body::from_stream(stream),
+    )
+        .into_response()
+}
+
+/// What an import did.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"lines": 1203, "batches": 3, "failed_batches": 0, "inserted": {"memories": 1000,
+    "memory_events": 180, "relations": 22}, "skipped": {"memories": 0}, "errors": []}))]
+pub struct ImportResult {
+    /// Lines read (the header included).
+    pub lines: u64,
+    /// Batches of up to 500 lines, each written all or nothing.
+    pub batches: u64,
+    pub failed_batches: u64,
+    /// Rows written per table.
+    pub inserted: std::collections::BTreeMap<String, u64>,
+    /// Rows already present (same id, or a memory with the same content) per table.
+    pub skipped: std::collections::BTreeMap<String, u64>,
+    /// Each failed batch: its first and last line and why nothing of it was written.
+    #[schema(value_type = Vec<Object>)]
+    pub errors: Vec<serde_json::Value>,
+}
+
+impl From<ImportReport> for ImportResult {
+    fn from(r: ImportReport) -> Self {
+        Self {
+            lines: r.lines,
+            batches: r.batches,
+            failed_batches: r.failed_batches,
+            inserted: r.inserted,
+            skipped: r.skipped,
+            errors: r.errors.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect(),
+        }
+    }
+}
+
+/// Import JSON Lines as `GET /api/v1/export` writes them (write scope), read as a stream in batches of 500
+/// lines. Each batch is written all or nothing; rows already present (by id, or a memory by content) are
+/// skipped, so an import can be repeated. Memories without vectors are embedded again.
+#[utoipa::path(post, path = "/api/v1/import", tag = "transfer",
+    request_body(content = String, content_type = "application/x-ndjson", description = "An export"),
+    responses(
+        (status = 200, description = "The report (check `failed_batches`)", body = ImportResult),
+        (status = 413, description = "Over CAIRN_MAX_IMPORT_BYTES, or a line over 8 MiB", body = crate::api::error::ErrorBody),
+        (status = 415, description = "Not JSON Lines", body = crate::api::error::ErrorBody)
+    ))]
+async fn import(
+    State(services): State<AppState>,
+    Writer(tenant): Writer,
+    request: Request,
+) -> ApiResult<Json<ImportResult>> {
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let mime = content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+    if !matches!(
+        mime.as_str(),
+        "application/x-ndjson" | "application/jsonl" | "application/json-lines" | "application/json"
+    ) {
+        return Err(ApiError::UnsupportedMediaType("Content-Type: must be application/x-ndjson".into()));
+    }
+    let max = services.config.max_import_bytes;
+    let mut body = request.into_body().into_data_stream();
+    let (mut report, mut pending, mut batch): (ImportReport, Vec<u8>, Vec<String>) = Default::default();
+    let (mut read, mut first_line, mut line_no) = (0_u64, 1_u64, 0_u64);
+    loop {
+        let chunk = body.next().await;
+        let ended = chunk.is_none();
+        match chunk {
+            Some(Ok(bytes)) => {
+                read += bytes.len() as u64;
+                if read > max {
+                    return Err(ApiError::PayloadTooLarge(format!("body: an import is at most {max} bytes")));
+                }
+                pending.extend_from_slice(&bytes);
+            }
+            Some(Err(err)) => return Err(Error::invalid(format!("body: could not be read: {err}")).into()),
+            None => {}
+        }
+        while let Some(end) =
+            pending.iter().position(|b| *b == b'\n').or(ended.then_some(pending.len()).filter(|n| *n > 0))
+        {
+            let line: Vec<u8> = pending.drain(..(end + 1).min(pending.len())).collect();
+            line_no += 1;
+            let text = String::from_utf8(line).map_err(|_| Error::invalid(format!("line {line_no}: not UTF-8")))?;
+            batch.push(text.trim_end_matches(['\n', '\r']).to_owned());
+            if batch.len() == BATCH_LINES {
+                transfer::import_batch(&services, &tenant, first_line, &batch, &mut report).await?;
+                first_line = line_no + 1;
+                batch.clear();
+            }
+        }
+        if pending.len() > MAX_LINE_BYTES {
+            return Err(ApiError::PayloadTooLarge(format!("line {}: longer than {MAX_LINE_BYTES} bytes", line_no + 1)));
+        }
+        if ended {
+            break;
+        }
+    }
+    transfer::import_batch(&services, &tenant, first_line, &batch, &mut report).await?;
+    if report.lines == 0 {
+        return Err(Error::invalid("body: no lines to import").into());
+    }
+    Ok(Json(report.into()))
+}

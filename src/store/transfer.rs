@@ -1,0 +1,185 @@
+//! SQL for export and import: every row a tenant owns, as JSON, and back.
+//!
+//! Rows travel as `to_jsonb(row)` without `tenant_id` and generated columns, so every column any migration
+//! adds travels too. Export reads each table through a cursor in one read-only snapshot; import inserts with
+//! `jsonb_populate_recordset` into the insertable columns, `ON CONFLICT DO NOTHING` (idempotent by key and by
+//! content hash), in the caller's tenant transaction (row-level security applies as to any write).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::TenantTx;
+use crate::error::Error;
+
+/// The tables of an export, in an order that satisfies their foreign keys on import.
+pub const TABLES: &[&str] =
+    &["entities", "entity_aliases", "memories", "memory_events", "relations", "memory_entities"];
+
+/// Each table's key order for a stable export.
+fn order_of(table: &str) -> &'static str {
+    match table {
+        "entity_aliases" => "entity_id, alias",
+        "memory_entities" => "memory_id, entity_id",
+        _ => "id",
+    }
+}
+
+fn known(table: &str) -> Result<&'static str, Error> {
+    TABLES
+        .iter()
+        .find(|t| **t == table)
+        .copied()
+        .ok_or_else(|| Error::internal(format!("not an export table: {table}")))
+}
+
+/// Opens a cursor over a table's rows (of the transaction's tenant) as JSON, in key order. `drop` names
+/// columns left out (e.g. `embedding`).
+pub async fn open(tx: &mut TenantTx, table: &str, drop: &[&str]) -> Result<(), Error> {
+    let table = known(table)?;
+    let generated = generated_columns(tx, table).await?;
+    let mut minus = String::from(" - 'tenant_id'");
+    for column in generated.iter().map(String::as_str).chain(drop.iter().copied()) {
+        minus.push_str(&format!(" - '{}'", column.replace('\'', "")));
+    }
+    let sql = format!(
+        "DECLARE cairn_export_{table} NO SCROLL CURSOR FOR SELECT to_jsonb(t){minus} FROM {table} t ORDER BY {}",
+        order_of(table)
+    );
+    sqlx::query(&sql).execute(tx.conn()).await?;
+    Ok(())
+}
+
+/// The next `n` rows of a table's cursor (none when it is exhausted; it is then closed).
+pub async fn fetch(tx: &mut TenantTx, table: &str, n: i64) -> Result<Vec<Value>, Error> {
+    let table = known(table)?;
+    let rows: Vec<Value> =
+        sqlx::query_scalar(&format!("FETCH {n} FROM cairn_export_{table}")).fetch_all(tx.conn()).await?;
+    if rows.is_empty() {
+        sqlx::query(&format!("CLOSE cairn_export_{table}")).execute(tx.conn()).await?;
+    }
+    Ok(rows)
+}
+
+/// A table's columns: (name, generated).
+type Columns = Vec<(String, bool)>;
+
+/// A table's columns, cached per process (the schema only changes by migration).
+async fn columns(tx: &mut TenantTx, table: &'static str) -> Result<Columns, Error> {
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, Columns>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(table).cloned()) {
+        return Ok(found);
+    }
+    let found: Vec<(String, bool)> = sqlx::query_as(
+        "SELECT column_name::text, is_generated = 'ALWAYS' OR coalesce(identity_generation = 'ALWAYS', false)
+         FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
+    )
+    .bind(table)
+    .fetch_all(tx.conn())
+    .await?;
+    if let Ok(mut c) = cache.lock() {
+        c.insert(table, found.clone());
+    }
+    Ok(found)
+}
+
+async fn generated_columns(tx: &mut TenantTx, table: &'static str) -> Result<Vec<String>, Error> {
+    let all = columns(tx, table).await?;
+    // An identity (memory_events.id) is exported: it orders the history. Only computed columns are dropped.
+    Ok(all.into_iter().filter(|(name, generated)| *generated && name != "id").map(|(name, _)| name).collect())
+}
+
+/// What an import of one table's rows did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Inserted {
+    pub inserted: u64,
+    pub skipped: u64,
+}
+
+/// Inserts `rows` (JSON objects of `table`'s columns) for the transaction's tenant; rows whose key or unique
+/// content exists are skipped. Returns the ids of the memories inserted (to embed them when they carry no
+/// vector) with the counts.
+pub async fn insert(
+    tx: &mut TenantTx,
+    tenant_id: Uuid,
+    table: &str,
+    rows: Vec<Value>,
+) -> Result<(Inserted, Vec<Uuid>), Error> {
+    let table = known(table)?;
+    if rows.is_empty() {
+        return Ok((Inserted::default(), Vec::new()));
+    }
+    let total = rows.len() as u64;
+    let rows: Vec<Value> = rows
+        .into_iter()
+        .map(|mut row| {
+            if let Some(object) = row.as_object_mut() {
+                object.insert("tenant_id".into(), Value::String(tenant_id.to_string()));
+            }
+            row
+        })
+        .collect();
+    let all = columns(tx, table).await?;
+    // History gets new ids (the identity is global); an event already present (same memory, type and time)
+    // is not repeated.
+    // Only the columns the rows carry: the others take their defaults (a hand-written import may leave out
+    // `type`, `created_at`...).
+    let present: std::collections::HashSet<&str> =
+        rows.iter().filter_map(Value::as_object).flat_map(|o| o.keys().map(String::as_str)).collect();
+    let insertable: Vec<&str> = all
+        .iter()
+        .filter(|(name, generated)| !generated && present.contains(name.as_str()))
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let list = insertable.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ");
+    let source = format!("jsonb_populate_recordset(NULL::{table}, $1) r");
+    let (sql, returns_ids) = match table {
+        "memory_events" => (
+            format!(
+                "INSERT INTO memory_events ({list}) SELECT {list} FROM {source}
+                 WHERE NOT EXISTS (SELECT 1 FROM memory_events e WHERE e.memory_id = r.memory_id
+                                   AND e.event_type = r.event_type AND e.created_at = r.created_at)"
+            ),
+            false,
+        ),
+        "memories" => (
+            format!("INSERT INTO memories ({list}) SELECT {list} FROM {source} ON CONFLICT DO NOTHING RETURNING id"),
+            true,
+        ),
+        _ => (format!("INSERT INTO {table} ({list}) SELECT {list} FROM {source} ON CONFLICT DO NOTHING"), false),
+    };
+    let payload = Value::Array(rows);
+    let (inserted, ids) = if returns_ids {
+        let ids: Vec<Uuid> = sqlx::query_scalar(&sql).bind(&payload).fetch_all(tx.conn()).await?;
+        (ids.len() as u64, ids)
+    } else {
+        (sqlx::query(&sql).bind(&payload).execute(tx.conn()).await?.rows_affected(), Vec::new())
+    };
+    // Insert triggers set the base of decay from the current value; an import keeps the exported base.
+    match table {
+        "memories" => {
+            sqlx::query(
+                "UPDATE memories m SET base_importance = r.base_importance FROM jsonb_populate_recordset(NULL::memories, $1) r
+                 WHERE m.id = r.id AND m.id = ANY($2) AND r.base_importance IS NOT NULL",
+            )
+            .bind(&payload)
+            .bind(&ids)
+            .execute(tx.conn())
+            .await?;
+        }
+        "relations" => {
+            sqlx::query(
+                "UPDATE relations x SET base_strength = r.base_strength FROM jsonb_populate_recordset(NULL::relations, $1) r
+                 WHERE x.id = r.id AND r.base_strength IS NOT NULL AND x.base_strength IS DISTINCT FROM r.base_strength",
+            )
+            .bind(&payload)
+            .execute(tx.conn())
+            .await?;
+        }
+        _ => {}
+    }
+    Ok((Inserted { inserted, skipped: total - inserted.min(total) }, ids))
+}

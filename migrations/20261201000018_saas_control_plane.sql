@@ -23,8 +23,10 @@ INSERT INTO plans (name, limits) VALUES
                    "reembeds_per_day": 1000000}'),
     ('unlimited', '{}');
 
+-- Tenants that exist before plans did keep working as they did: `unlimited`. New ones get the deployment's
+-- default plan (CAIRN_DEFAULT_PLAN; the column default is `standard`).
 ALTER TABLE tenants
-    ADD COLUMN plan              text        NOT NULL DEFAULT 'standard',
+    ADD COLUMN plan              text        NOT NULL DEFAULT 'unlimited',
     ADD COLUMN limits            jsonb       NOT NULL DEFAULT '{}',
     ADD COLUMN status            text        NOT NULL DEFAULT 'active',
     ADD COLUMN status_reason     text,
@@ -33,6 +35,7 @@ ALTER TABLE tenants
     ADD CONSTRAINT tenants_plan_fkey FOREIGN KEY (plan) REFERENCES plans (name),
     ADD CONSTRAINT tenants_limits_check CHECK (jsonb_typeof(limits) = 'object'),
     ADD CONSTRAINT tenants_status_check CHECK (status IN ('active', 'suspended', 'deleting', 'deleted'));
+ALTER TABLE tenants ALTER COLUMN plan SET DEFAULT 'standard';
 
 -- Rotation: the new key names the one it replaced; the old one expires after the grace period chosen.
 ALTER TABLE api_keys
@@ -83,7 +86,10 @@ CREATE TABLE usage_daily (
     CONSTRAINT usage_daily_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES tenants (id) ON DELETE CASCADE
 );
 
--- What each tenant stores now, maintained by triggers on `memories` so quotas cost no count.
+-- What each tenant stores now, so quotas cost no count. Writes never lock a shared counter row: triggers on
+-- `memories` append deltas (`tenant_usage_delta`, one row per statement and tenant), and a periodic rollup
+-- (`cairn_rollup_usage`, run by every instance's usage flush) folds them into `tenant_usage`. What a tenant
+-- stores is its rolled-up total plus its pending deltas.
 CREATE TABLE tenant_usage (
     tenant_id      uuid   NOT NULL,
     memories       bigint NOT NULL DEFAULT 0,
@@ -91,20 +97,27 @@ CREATE TABLE tenant_usage (
     CONSTRAINT tenant_usage_pkey PRIMARY KEY (tenant_id),
     CONSTRAINT tenant_usage_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES tenants (id) ON DELETE CASCADE
 );
+-- Not keyed to tenants: a delta of a tenant deleted meanwhile is dropped by the rollup.
+CREATE TABLE tenant_usage_delta (
+    id             bigint GENERATED ALWAYS AS IDENTITY,
+    tenant_id      uuid   NOT NULL,
+    memories       bigint NOT NULL,
+    storage_bytes  bigint NOT NULL,
+    CONSTRAINT tenant_usage_delta_pkey PRIMARY KEY (id)
+);
+CREATE INDEX tenant_usage_delta_tenant_idx ON tenant_usage_delta (tenant_id);
+
+-- Counted from here on: no write slips between the backfill and the triggers.
+LOCK TABLE memories IN SHARE ROW EXCLUSIVE MODE;
 INSERT INTO tenant_usage (tenant_id, memories, storage_bytes)
 SELECT tenant_id, count(*), coalesce(sum(octet_length(content) + octet_length(metadata::text)), 0)
 FROM memories GROUP BY tenant_id;
 
--- Inserts and deletes are counted once per statement (a batch takes the counter's row lock once); updates
--- once per row, and only when content or metadata changed (recall's access counting never takes it).
 CREATE FUNCTION cairn_count_inserted() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    INSERT INTO public.tenant_usage AS u (tenant_id, memories, storage_bytes)
-    SELECT tenant_id, count(*), sum(octet_length(content) + octet_length(metadata::text))
-    FROM added GROUP BY tenant_id
-    ON CONFLICT (tenant_id) DO UPDATE
-        SET memories = u.memories + excluded.memories, storage_bytes = u.storage_bytes + excluded.storage_bytes;
+    INSERT INTO public.tenant_usage_delta (tenant_id, memories, storage_bytes)
+    SELECT tenant_id, count(*), sum(octet_length(content) + octet_length(metadata::text)) FROM added GROUP BY tenant_id;
     RETURN NULL;
 END
 $$;
@@ -112,11 +125,8 @@ $$;
 CREATE FUNCTION cairn_count_deleted() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    UPDATE public.tenant_usage AS u
-    SET memories = greatest(u.memories - d.n, 0), storage_bytes = greatest(u.storage_bytes - d.bytes, 0)
-    FROM (SELECT tenant_id, count(*) AS n, sum(octet_length(content) + octet_length(metadata::text)) AS bytes
-          FROM removed GROUP BY tenant_id) d
-    WHERE u.tenant_id = d.tenant_id;
+    INSERT INTO public.tenant_usage_delta (tenant_id, memories, storage_bytes)
+    SELECT tenant_id, -count(*), -sum(octet_length(content) + octet_length(metadata::text)) FROM removed GROUP BY tenant_id;
     RETURN NULL;
 END
 $$;
@@ -124,11 +134,9 @@ $$;
 CREATE FUNCTION cairn_count_updated() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
-    UPDATE public.tenant_usage
-    SET storage_bytes = greatest(storage_bytes
-        + (octet_length(NEW.content) + octet_length(NEW.metadata::text))
-        - (octet_length(OLD.content) + octet_length(OLD.metadata::text)), 0)
-    WHERE tenant_id = NEW.tenant_id;
+    INSERT INTO public.tenant_usage_delta (tenant_id, memories, storage_bytes)
+    VALUES (NEW.tenant_id, 0, (octet_length(NEW.content) + octet_length(NEW.metadata::text))
+                             - (octet_length(OLD.content) + octet_length(OLD.metadata::text)));
     RETURN NULL;
 END
 $$;
@@ -137,16 +145,44 @@ CREATE TRIGGER memories_count_inserted AFTER INSERT ON memories
     REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION cairn_count_inserted();
 CREATE TRIGGER memories_count_deleted AFTER DELETE ON memories
     REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION cairn_count_deleted();
+-- Per row, and only when content or metadata changed: recall's access counting and vector writes never fire it.
 CREATE TRIGGER memories_count_updated AFTER UPDATE OF content, metadata ON memories
     FOR EACH ROW WHEN (OLD.content IS DISTINCT FROM NEW.content OR OLD.metadata IS DISTINCT FROM NEW.metadata)
     EXECUTE FUNCTION cairn_count_updated();
 
--- What a tenant transaction may read of its own counters (quota checks run in the writing transaction, after
--- the trigger has counted the write).
+-- Folds pending deltas into the totals, tenants in id order (concurrent rollups cannot deadlock); each delta is
+-- moved exactly once. Returns how many were folded.
+CREATE FUNCTION cairn_rollup_usage() RETURNS bigint
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+    folded bigint;
+BEGIN
+    WITH moved AS (DELETE FROM public.tenant_usage_delta RETURNING tenant_id, memories, storage_bytes),
+    summed AS (SELECT tenant_id, sum(memories) AS m, sum(storage_bytes) AS b, count(*) AS n
+               FROM moved GROUP BY tenant_id),
+    upserted AS (
+        INSERT INTO public.tenant_usage AS u (tenant_id, memories, storage_bytes)
+        SELECT s.tenant_id, s.m, s.b FROM summed s
+        WHERE EXISTS (SELECT 1 FROM public.tenants t WHERE t.id = s.tenant_id)
+        ORDER BY s.tenant_id
+        ON CONFLICT (tenant_id) DO UPDATE
+            SET memories = greatest(u.memories + excluded.memories, 0),
+                storage_bytes = greatest(u.storage_bytes + excluded.storage_bytes, 0)
+        RETURNING 1)
+    SELECT coalesce(sum(n), 0) INTO folded FROM summed;
+    RETURN folded;
+END
+$$;
+
+-- What the transaction's tenant stores now, counting this transaction's own writes (quota checks run in the
+-- writing transaction, after the triggers counted the write).
 CREATE FUNCTION cairn_tenant_usage() RETURNS TABLE (memories bigint, storage_bytes bigint)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
-    SELECT u.memories, u.storage_bytes FROM public.tenant_usage u
-    WHERE u.tenant_id = NULLIF(current_setting('app.tenant_id', true), '')::uuid
+    SELECT coalesce((SELECT u.memories FROM public.tenant_usage u WHERE u.tenant_id = t.id), 0)
+             + coalesce((SELECT sum(d.memories) FROM public.tenant_usage_delta d WHERE d.tenant_id = t.id), 0),
+           coalesce((SELECT u.storage_bytes FROM public.tenant_usage u WHERE u.tenant_id = t.id), 0)
+             + coalesce((SELECT sum(d.storage_bytes) FROM public.tenant_usage_delta d WHERE d.tenant_id = t.id), 0)
+    FROM (SELECT NULLIF(current_setting('app.tenant_id', true), '')::uuid AS id) t
 $$;
 REVOKE ALL ON FUNCTION cairn_tenant_usage() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION cairn_tenant_usage() TO cairn_app;

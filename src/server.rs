@@ -50,11 +50,12 @@ impl Application {
     /// flushes) running until the server has drained.
     pub async fn run(self, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
         let (stop, mut stopped) = tokio::sync::watch::channel(());
-        self.services.spawn_upkeep(async move {
+        let upkeep = self.services.spawn_upkeep(async move {
             let _ = stopped.changed().await;
         });
         let served = crate::api::serve(self.listener, self.services, shutdown).await;
         drop(stop);
+        let _ = upkeep.await; // the last usage counts are written before the process ends
         served
     }
 

@@ -60,13 +60,20 @@ pub async fn observe(State(services): State<AppState>, mut request: Request, nex
     let route =
         request.extensions().get::<MatchedPath>().map_or_else(|| "unmatched".to_owned(), |p| route_label(p.as_str()));
     let method = request.method().clone();
+    // A fixed set of method labels: a client inventing methods must not mint new series.
+    let method_label = match method {
+        Method::GET | Method::POST | Method::PUT | Method::PATCH | Method::DELETE | Method::HEAD | Method::OPTIONS => {
+            method.as_str().to_owned()
+        }
+        _ => "OTHER".to_owned(),
+    };
     let started = Instant::now();
     let mut response = next.run(request).await;
     let elapsed = started.elapsed().as_secs_f64();
     let status = response.status().as_u16().to_string();
-    metrics::histogram!("cairn_http_request_duration_seconds", "method" => method.to_string(), "route" => route.clone())
+    metrics::histogram!("cairn_http_request_duration_seconds", "method" => method_label.clone(), "route" => route.clone())
         .record(elapsed);
-    metrics::counter!("cairn_http_requests_total", "method" => method.to_string(), "route" => route, "status" => status)
+    metrics::counter!("cairn_http_requests_total", "method" => method_label, "route" => route, "status" => status)
         .increment(1);
     let seen = observed.take();
     if let Some(tenant) = seen.tenant {

@@ -81,7 +81,22 @@ impl LimitOverrides {
         )
     }
 
-    /// Parses stored or requested limits; the message names the offending key.
+    /// Limits as stored (a plan edited by hand): unknown keys and unusable values are ignored (and logged),
+    /// so one typo never locks a whole plan out.
+    pub fn from_stored(value: &serde_json::Value) -> Self {
+        let Some(object) = value.as_object() else { return Self::default() };
+        let mut parsed = Self::default();
+        for (key, v) in object {
+            let one = serde_json::json!({ key: v });
+            match Self::from_json(&one) {
+                Ok(limit) => parsed = limit.over(&parsed),
+                Err(err) => tracing::warn!(limit = %key, error = %err, "ignoring an unusable stored limit"),
+            }
+        }
+        parsed
+    }
+
+    /// Parses requested limits; the message names the offending key.
     pub fn from_json(value: &serde_json::Value) -> Result<Self, String> {
         let parsed: Self = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
         let zero = [
@@ -277,33 +292,46 @@ impl RateLimits {
         }
     }
 
-    /// Counts one request of `key_id` (whose own limit is `key_rate`) of `tenant`: the tighter of the key's and
-    /// the tenant's standing, or None when neither is limited. A refusal is an error naming the limit.
+    /// Counts one request of `key_id` (whose own limit is `key_rate`, never above its plan's per-key limit) of
+    /// `tenant`: the tighter of the key's and the tenant's standing, or None when neither is limited. The key
+    /// is checked first, so a key over its own limit does not spend its tenant's allowance. A refusal is an
+    /// error naming the limit.
     pub fn check(
         &self,
         tenant: &TenantAccess,
         key_id: Option<Uuid>,
         key_rate: Option<u32>,
     ) -> Result<Option<RateState>, (Error, RateState)> {
+        let planned = tenant.limits.key_requests_per_second;
+        let key_rate = match (key_rate, planned) {
+            (Some(own), Some(plan)) => Some(own.min(plan)),
+            (own, plan) => own.or(plan),
+        };
+        let refuse = |whose: &str, rate: u32, refused: RateState| {
+            let wait = refused.retry_after_secs.unwrap_or(1);
+            let message = format!(
+                "rate limit exceeded: this {whose} may make {rate} requests per second (bursts of {}); retry after {wait} s",
+                refused.limit
+            );
+            (Error::RateLimited { message, retry_after_secs: wait }, refused)
+        };
         let mut states = Vec::with_capacity(2);
+        if let (Some(key_id), Some(rate)) = (key_id, key_rate) {
+            let state = Self::bucket(&self.keys, key_id, rate, rate.saturating_mul(2)).check();
+            if state.retry_after_secs.is_some() {
+                return Err(refuse("key", rate, state));
+            }
+            states.push(state);
+        }
         if let Some(rate) = tenant.limits.requests_per_second {
             let burst = tenant.limits.burst.unwrap_or(rate.saturating_mul(2));
-            states.push(("tenant", rate, Self::bucket(&self.tenants, tenant.id, rate, burst).check()));
+            let state = Self::bucket(&self.tenants, tenant.id, rate, burst).check();
+            if state.retry_after_secs.is_some() {
+                return Err(refuse("tenant", rate, state));
+            }
+            states.push(state);
         }
-        if let (Some(key_id), Some(rate)) = (key_id, key_rate.or(tenant.limits.key_requests_per_second)) {
-            let burst = rate.saturating_mul(2);
-            states.push(("key", rate, Self::bucket(&self.keys, key_id, rate, burst).check()));
-        }
-        if let Some((whose, rate, refused)) = states.iter().find(|(_, _, s)| s.retry_after_secs.is_some()) {
-            let message = format!(
-                "rate limit exceeded: this {whose} may make {rate} requests per second (bursts of {}); retry after {} s",
-                refused.limit,
-                refused.retry_after_secs.unwrap_or(1)
-            );
-            let wait = refused.retry_after_secs.unwrap_or(1);
-            return Err((Error::RateLimited { message, retry_after_secs: wait }, *refused));
-        }
-        Ok(states.into_iter().map(|(_, _, s)| s).min_by_key(|s| s.remaining))
+        Ok(states.into_iter().min_by_key(|s| s.remaining))
     }
 
     /// Forgets a key's or tenant's limiter (its limits changed).

@@ -37,8 +37,8 @@ pub struct TenantInfo {
     pub id: Uuid,
     pub name: String,
     pub plan: String,
-    /// The tenant's own limits over its plan's.
-    pub limits: sqlx::types::Json<LimitOverrides>,
+    /// The tenant's own limits over its plan's (as stored; see [`LimitOverrides::from_stored`]).
+    pub limits: sqlx::types::Json<serde_json::Value>,
     /// `active`, `suspended`, `deleting` or `deleted`.
     pub status: String,
     pub status_reason: Option<String>,
@@ -230,7 +230,8 @@ fn key_prefix(key: &str) -> Option<&str> {
     (prefix.len() == KEY_PREFIX_LEN && secret.len() == KEY_SECRET_LEN).then_some(prefix)
 }
 
-/// A hash to verify against when no key matches, so an unknown prefix costs as much as a wrong secret.
+/// A hash to verify against when no admin account matches, so an unknown email costs as much as a wrong
+/// password.
 fn decoy_hash() -> &'static str {
     static DECOY: OnceLock<String> = OnceLock::new();
     DECOY.get_or_init(|| {
@@ -279,23 +280,32 @@ pub struct Authenticated {
 
 /// Verifies keys against the database. Successes are cached under the sha-256 of the key (for at most
 /// `cache_ttl`, and forgotten at once when the key or its tenant changes, see [`KeyVerifier::forget`]); so are
-/// failures, so a wrong key costs argon2 once per `failure_ttl`. Malformed keys are refused without hashing;
-/// keys that need hashing are rate-limited per client address first, then hashed under a semaphore.
+/// failures, so a wrong key costs a lookup (and argon2) once per `failure_ttl`. Malformed keys are refused
+/// without any work; keys with an unknown prefix without hashing. Failed verifications are counted per client
+/// address: past `per_ip_per_second` (bursts of `per_ip_burst`) the address is refused (429) before any key
+/// work for a second. Valid keys never spend that allowance. Hashing runs under a semaphore.
 #[derive(Clone)]
 pub struct KeyVerifier {
     pool: PgPool,
     cache: Option<moka::sync::Cache<[u8; 32], Arc<Verified>>>,
     failures: moka::sync::Cache<[u8; 32], ()>,
-    tenants: moka::sync::Cache<Uuid, Arc<TenantAccess>>,
+    tenants: Option<moka::sync::Cache<Uuid, Arc<TenantAccess>>>,
     hashing: Arc<tokio::sync::Semaphore>,
     hashing_wait: Duration,
     per_ip: Arc<governor::DefaultKeyedRateLimiter<Option<IpAddr>>>,
+    blocked: moka::sync::Cache<Option<IpAddr>, ()>,
+    /// Bumped by every [`KeyVerifier::forget`]: a lookup that started before a change never caches its
+    /// (possibly stale) answer after it.
+    generation: Arc<std::sync::atomic::AtomicU64>,
     /// Every key's and tenant's request-rate limiter on this instance.
     pub rates: RateLimits,
 }
 
-/// How long a tenant's standing is cached when no change is announced (a safety net; changes are announced).
+/// How long a tenant's standing is cached at most when no change is announced (a safety net; changes are
+/// announced). Never longer than the key cache.
 const TENANT_CACHE_TTL: Duration = Duration::from_secs(60);
+/// How long an address that failed too often is refused.
+const BLOCKED_FOR: Duration = Duration::from_secs(1);
 
 impl KeyVerifier {
     pub fn new(pool: PgPool, settings: &VerifierSettings) -> Self {
@@ -310,7 +320,12 @@ impl KeyVerifier {
             .max_capacity(200_000)
             .time_to_live(settings.failure_ttl.max(Duration::from_millis(1)))
             .build();
-        let tenants = moka::sync::Cache::builder().max_capacity(100_000).time_to_live(TENANT_CACHE_TTL).build();
+        let tenants = (!settings.cache_ttl.is_zero()).then(|| {
+            moka::sync::Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(TENANT_CACHE_TTL.min(settings.cache_ttl))
+                .build()
+        });
         let rate = std::num::NonZeroU32::new(settings.per_ip_per_second.max(1)).unwrap_or(std::num::NonZeroU32::MIN);
         let burst = std::num::NonZeroU32::new(settings.per_ip_burst.max(1)).unwrap_or(std::num::NonZeroU32::MIN);
         Self {
@@ -321,7 +336,22 @@ impl KeyVerifier {
             hashing: Arc::new(tokio::sync::Semaphore::new(settings.hashing.max(1))),
             hashing_wait: settings.hashing_wait,
             per_ip: Arc::new(governor::RateLimiter::keyed(governor::Quota::per_second(rate).allow_burst(burst))),
+            blocked: moka::sync::Cache::builder().max_capacity(100_000).time_to_live(BLOCKED_FOR).build(),
+            generation: Arc::default(),
             rates: RateLimits::default(),
+        }
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Records a failed verification from `client` (its allowance spent, it is refused for a while) and
+    /// remembers the key.
+    fn failed(&self, fingerprint: [u8; 32], client: Option<IpAddr>) {
+        self.failures.insert(fingerprint, ());
+        if self.per_ip.check_key(&client).is_err() {
+            self.blocked.insert(client, ());
         }
     }
 
@@ -343,21 +373,23 @@ impl KeyVerifier {
         if self.failures.contains_key(&fingerprint) {
             return Err(unauthorized());
         }
-        if self.per_ip.check_key(&client).is_err() {
+        if self.blocked.contains_key(&client) {
             return Err(Error::RateLimited {
-                message: "too many unverified API keys from this address; retry in a second".into(),
+                message: "too many invalid API keys from this address; retry in a second".into(),
                 retry_after_secs: 1,
             });
         }
-        let record = tenants::find_key(&self.pool, prefix).await?;
-        let hash = record.as_ref().map_or_else(|| decoy_hash().to_owned(), |r| r.key_hash.clone());
-        let matches = self.hash_check(key, hash).await?;
-        let Some(record) = record.filter(|_| matches) else {
-            self.failures.insert(fingerprint, ());
+        let generation = self.generation();
+        let Some(record) = tenants::find_key(&self.pool, prefix).await? else {
+            self.failed(fingerprint, client);
             return Err(unauthorized());
         };
+        if !self.hash_check(key, record.key_hash.clone()).await? {
+            self.failed(fingerprint, client);
+            return Err(unauthorized());
+        }
         if record.revoked_at.is_some() {
-            self.failures.insert(fingerprint, ());
+            self.failed(fingerprint, client);
             return Err(Error::Unauthenticated("API key revoked".into()));
         }
         if record.expires_at.is_some_and(|t| t <= Utc::now()) {
@@ -371,7 +403,7 @@ impl KeyVerifier {
             limits: Arc::new(LimitOverrides::default()),
         };
         let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
-        if let Some(cache) = &self.cache {
+        if let Some(cache) = self.cache.as_ref().filter(|_| self.generation() == generation) {
             let verified = Verified { tenant: tenant.clone(), expires_at: record.expires_at, key_rate };
             cache.insert(fingerprint, Arc::new(verified));
         }
@@ -417,21 +449,25 @@ impl KeyVerifier {
 
     /// A tenant's standing and limits in force (cached).
     pub async fn access(&self, tenant_id: Uuid) -> Result<Arc<TenantAccess>, Error> {
-        if let Some(access) = self.tenants.get(&tenant_id) {
+        if let Some(access) = self.tenants.as_ref().and_then(|c| c.get(&tenant_id)) {
             return Ok(access);
         }
+        let generation = self.generation();
         let access = Arc::new(
             tenants::access(&self.pool, tenant_id)
                 .await?
                 .ok_or_else(|| Error::Unauthenticated("the API key's tenant no longer exists".into()))?,
         );
-        self.tenants.insert(tenant_id, access.clone());
+        if let Some(cache) = self.tenants.as_ref().filter(|_| self.generation() == generation) {
+            cache.insert(tenant_id, access.clone());
+        }
         Ok(access)
     }
 
     /// Forgets what this instance cached about a key, a tenant or every tenant of a plan, as announced on
     /// `cairn_auth` (`key:<id>`, `tenant:<id>`, `plan:<name>`); anything else forgets everything.
     pub fn forget(&self, change: &str) {
+        self.generation.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         let id = |s: &str| Uuid::parse_str(s).ok();
         match change.split_once(':') {
             Some(("key", k)) if id(k).is_some() => {
@@ -443,15 +479,23 @@ impl KeyVerifier {
             }
             Some(("tenant", t)) if id(t).is_some() => {
                 let tenant_id = id(t).unwrap_or_default();
-                self.tenants.invalidate(&tenant_id);
+                if let Some(tenants) = &self.tenants {
+                    tenants.invalidate(&tenant_id);
+                }
                 if let Some(cache) = &self.cache {
                     let _ = cache.invalidate_entries_if(move |_, v| v.tenant.id == tenant_id);
                 }
                 self.rates.forget(tenant_id);
             }
-            Some(("plan", _)) => self.tenants.invalidate_all(),
+            Some(("plan", _)) => {
+                if let Some(tenants) = &self.tenants {
+                    tenants.invalidate_all();
+                }
+            }
             _ => {
-                self.tenants.invalidate_all();
+                if let Some(tenants) = &self.tenants {
+                    tenants.invalidate_all();
+                }
                 if let Some(cache) = &self.cache {
                     cache.invalidate_all();
                 }

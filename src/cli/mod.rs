@@ -64,11 +64,12 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             let extractor = jobs::enrich::Extractor::from_config(&services.config)?;
             tracing::info!(queues = ?args.queues, "cairn workers running");
             let (stop, mut stopped) = tokio::sync::watch::channel(());
-            services.spawn_upkeep(async move {
+            let upkeep = services.spawn_upkeep(async move {
                 let _ = stopped.changed().await;
             });
             jobs::run_workers(services, extractor, args.queues, shutdown_signal()).await;
             drop(stop);
+            let _ = upkeep.await;
             Ok(())
         }
         Command::Migrate(db) => {

@@ -52,25 +52,35 @@ pub async fn create(svc: &Services, op: &Operator, email: &str, password: &str) 
         .await
         .map_err(|e| Error::Internal(e.into()))??;
     let row = admins::upsert_admin(svc.db.owner(), &email, &hash).await?;
+    // A new password ends every session the old one opened.
+    admins::revoke_admin(svc.db.owner(), row.id).await?;
     audit::record(svc, &op.actor(), None, "admin.create", Some(row.id.to_string()), json!({"email": email})).await;
     Ok(row)
 }
 
-/// Starts a session in a new family.
-async fn open(svc: &Services, admin_id: Uuid, email: &str, family: Uuid) -> Result<Session> {
-    let (refresh_token, hash) = admin::refresh_token();
-    let refresh_ttl = svc.config.refresh_token_ttl_secs;
-    let expires_at = Utc::now() + Duration::seconds(refresh_ttl as i64);
-    admins::insert_session(svc.db.owner(), admin_id, family, &hash, expires_at).await?;
+/// The tokens of a session whose refresh token (`refresh_token`) is stored.
+fn tokens(svc: &Services, admin_id: Uuid, email: &str, family: Uuid, refresh_token: String) -> Result<Session> {
     let access_token = svc.tokens.issue(admin_id, email, family)?;
     Ok(Session {
         access_token,
         expires_in: svc.tokens.access_ttl.as_secs(),
         refresh_token,
-        refresh_expires_in: refresh_ttl,
+        refresh_expires_in: svc.config.refresh_token_ttl_secs,
         admin_id,
         email: email.to_owned(),
     })
+}
+
+fn refresh_expiry(svc: &Services) -> chrono::DateTime<Utc> {
+    Utc::now() + Duration::seconds(svc.config.refresh_token_ttl_secs as i64)
+}
+
+/// Starts a session in a new family.
+async fn open(svc: &Services, admin_id: Uuid, email: &str) -> Result<Session> {
+    let (refresh_token, hash) = admin::refresh_token();
+    let family = Uuid::new_v4();
+    admins::insert_session(svc.db.owner(), admin_id, family, &hash, refresh_expiry(svc)).await?;
+    tokens(svc, admin_id, email, family, refresh_token)
 }
 
 /// Signs an admin in with email and password.
@@ -93,7 +103,7 @@ pub async fn login(svc: &Services, email: &str, password: &str) -> Result<Sessio
         audit::record(svc, &format!("admin:{email}"), None, "admin.login_failed", None, json!({})).await;
         return Err(Error::Unauthenticated("invalid email or password".into()));
     };
-    let session = open(svc, admin.id, &admin.email, Uuid::new_v4()).await?;
+    let session = open(svc, admin.id, &admin.email).await?;
     admins::touch_login(svc.db.owner(), admin.id).await?;
     audit::record(svc, &format!("admin:{}", admin.email), None, "admin.login", Some(admin.id.to_string()), json!({}))
         .await;
@@ -108,18 +118,29 @@ pub async fn refresh(svc: &Services, token: &str) -> Result<Session> {
         return Err(invalid());
     }
     let session = admins::find_session(svc.db.owner(), &admin::token_hash(token)).await?.ok_or_else(invalid)?;
-    let reused = session.used_at.is_some() || session.revoked_at.is_some();
-    if reused || !admins::use_session(svc.db.owner(), session.id).await? {
+    if session.expires_at <= Utc::now() || session.disabled_at.is_some() {
+        return Err(invalid());
+    }
+    let (refresh_token, hash) = admin::refresh_token();
+    let rotated = session.used_at.is_none()
+        && session.revoked_at.is_none()
+        && admins::rotate_session(
+            svc.db.owner(),
+            session.id,
+            session.admin_id,
+            session.family_id,
+            &hash,
+            refresh_expiry(svc),
+        )
+        .await?;
+    if !rotated {
         let revoked = admins::revoke_family(svc.db.owner(), session.family_id).await?;
         let actor = format!("admin:{}", session.email);
         let details = json!({"family_id": session.family_id, "tokens_revoked": revoked});
         audit::record(svc, &actor, None, "admin.refresh_reused", Some(session.admin_id.to_string()), details).await;
         return Err(Error::Unauthenticated("refresh token already used: the session is revoked; sign in again".into()));
     }
-    if session.expires_at <= Utc::now() || session.disabled_at.is_some() {
-        return Err(invalid());
-    }
-    open(svc, session.admin_id, &session.email, session.family_id).await
+    tokens(svc, session.admin_id, &session.email, session.family_id, refresh_token)
 }
 
 /// Ends the session of `claims` (its refresh tokens and, at once, its access tokens).

@@ -42,6 +42,14 @@ fn embedder_state(svc: &Services) -> &'static str {
 /// its oldest, each pool's connections, the embedder's state. The queue query is bounded by a short timeout;
 /// when it fails the queue gauges keep their last values (and a warning is logged).
 pub async fn record_gauges(svc: &Services) {
+    // At most every few seconds, however often /metrics is scraped: the queue query scans apalis' table.
+    static LAST: std::sync::Mutex<Option<std::time::Instant>> = std::sync::Mutex::new(None);
+    if let Ok(mut last) = LAST.lock() {
+        if last.is_some_and(|t| t.elapsed() < Duration::from_secs(5)) {
+            return;
+        }
+        *last = Some(std::time::Instant::now());
+    }
     let known =
         crate::jobs::TENANT_QUEUES.iter().chain(crate::jobs::PERIODIC_QUEUES).chain(crate::jobs::CONTROL_QUEUES);
     match tokio::time::timeout(DATABASE_TIMEOUT, crate::store::queue::queue_depths(svc.db.owner())).await {

@@ -104,27 +104,19 @@ async fn rotate_as(
     if !(0..=MAX_GRACE_SECS).contains(&grace_secs) {
         return Err(bad("grace_period_secs", format!("must be between 0 and {MAX_GRACE_SECS} (got {grace_secs})")));
     }
-    let old = tenants::get_key(svc.db.owner(), id, tenant_id).await?.ok_or_else(|| key_not_found(id))?;
-    let now = Utc::now();
-    if old.revoked_at.is_some() || old.expires_at.is_some_and(|t| t <= now) {
-        return Err(Error::Conflict { message: format!("API key {id} is revoked or expired"), existing_id: None });
+    if let Some(key) = tenants::get_key(svc.db.owner(), id, tenant_id).await? {
+        live_tenant(svc, key.tenant_id).await?;
     }
-    live_tenant(svc, old.tenant_id).await?;
-    let new = NewKey {
-        scopes: old.scopes.clone(),
-        name: old.name.clone(),
-        expires_at: old.expires_at,
-        rate_limit_per_second: old.rate_limit_per_second,
-        rotated_from: Some(old.id),
-    };
-    let (key, secret) = auth::create_key(svc.db.owner(), old.tenant_id, &new).await?;
-    if grace_secs == 0 {
-        tenants::revoke_key(svc.db.owner(), id, None).await?;
-    } else {
-        tenants::expire_key(svc.db.owner(), id, now + Duration::seconds(grace_secs)).await?;
-    }
+    let generated = tokio::task::spawn_blocking(auth::generate_key)
+        .await
+        .map_err(|e| Error::Internal(e.into()))?
+        .map_err(Error::Internal)?;
+    let grace = (grace_secs > 0).then(|| Utc::now() + Duration::seconds(grace_secs));
+    let (key, old) = tenants::rotate_key(svc.db.owner(), id, tenant_id, &generated.prefix, &generated.hash, grace)
+        .await?
+        .ok_or_else(|| key_not_found(id))?;
+    let secret = generated.secret;
     svc.keys.forget(&format!("key:{id}"));
-    let old = tenants::get_key(svc.db.owner(), id, None).await?.ok_or_else(|| key_not_found(id))?;
     let details = json!({"new_key_id": key.id, "new_prefix": key.prefix, "grace_period_secs": grace_secs});
     audit::record(svc, actor, Some(old.tenant_id), "key.rotate", Some(id.to_string()), details).await;
     Ok((key, secret, old))

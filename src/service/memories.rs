@@ -125,7 +125,7 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
             return Err(Error::not_found(format!("supersedes_memory_id: memory {} not found", s.old)));
         }
     }
-    usage::check_storage(&mut tx, &t.limits).await?;
+    usage::check_storage(&mut tx, &t.limits, matches!(outcome, StoreOutcome::Stored(_))).await?;
     tx.commit().await?;
     if matches!(outcome, StoreOutcome::Stored(_)) {
         svc.usage.add(t.id, usage::counter::STORED, 1);
@@ -301,7 +301,7 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     deduplicated.sort_unstable();
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     enqueue_after_insert(svc, &mut tx, &stored).await?;
-    usage::check_storage(&mut tx, &t.limits).await?;
+    usage::check_storage(&mut tx, &t.limits, !stored.is_empty()).await?;
     tx.commit().await?;
     svc.usage.add(t.id, usage::counter::STORED, stored.len() as i64);
     Ok(BatchOutcome { stored, ids: ids.into_iter().flatten().collect(), deduplicated })
@@ -358,7 +358,8 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
     if summarized && can_refine(svc) {
         refine::enqueue(&mut tx, &[id]).await?;
     }
-    usage::check_storage(&mut tx, &t.limits).await?;
+    let size = |m: &Memory| m.content.len() + m.metadata.to_string().len();
+    usage::check_storage(&mut tx, &t.limits, size(&memory) > size(&current)).await?;
     tx.commit().await?;
     Ok(memory)
 }

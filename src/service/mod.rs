@@ -98,7 +98,12 @@ impl Services {
     /// The instance's own background duties until `stop` resolves: forgetting cached keys and tenants as
     /// the database announces changes (reconnecting, and forgetting everything, when the connection drops),
     /// pruning per-address allowances, and flushing usage counts.
-    pub fn spawn_upkeep(&self, stop: impl std::future::Future<Output = ()> + Send + 'static) {
+    ///
+    /// Returns the flusher's task: awaiting it after `stop` waits for the last flush.
+    pub fn spawn_upkeep(
+        &self,
+        stop: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> tokio::task::JoinHandle<()> {
         let (done, _) = tokio::sync::broadcast::channel::<()>(1);
         let stopped = {
             let done = done.clone();
@@ -111,11 +116,12 @@ impl Services {
         };
         tokio::spawn(listen_auth(self.clone(), stopped()));
         let every = Duration::from_millis(self.config.usage_flush_ms.max(100));
-        tokio::spawn(usage::flush_every(self.db.clone(), self.usage.clone(), every, stopped()));
+        let flusher = tokio::spawn(usage::flush_every(self.db.clone(), self.usage.clone(), every, stopped()));
         tokio::spawn(async move {
             stop.await;
             let _ = done.send(());
         });
+        flusher
     }
 }
 
@@ -145,7 +151,11 @@ async fn listen_auth(svc: Services, stop: impl std::future::Future<Output = ()>)
         let Some(l) = listener.as_mut() else { continue };
         tokio::select! {
             _ = &mut stop => return,
-            _ = prune.tick() => svc.keys.prune(),
+            _ = prune.tick() => {
+                svc.keys.prune();
+                svc.logins.retain_recent();
+                svc.logins.shrink_to_fit();
+            }
             change = l.next() => match change {
                 Ok(Some(change)) => svc.keys.forget(&change),
                 Ok(None) => {

@@ -189,11 +189,16 @@ pub async fn summarize_hits(
     language: &str,
 ) -> Result<Option<(String, SummaryMethod)>> {
     let contents: Vec<&str> = hits.iter().map(|h| h.memory.content.as_str()).collect();
-    if svc.chat.is_some() && !contents.is_empty() {
-        super::usage::spend(svc, t, crate::auth::Budget::Summaries, 1).await?;
-        svc.usage.add(t.id, super::usage::counter::CHAT_CALLS, 1);
+    let mut chat = svc.chat.as_deref().filter(|_| !contents.is_empty());
+    if chat.is_some() {
+        // A spent budget falls back to the extractive summary rather than failing the recall.
+        match super::usage::spend(svc, t, crate::auth::Budget::Summaries, 1).await {
+            Ok(()) => svc.usage.add(t.id, super::usage::counter::CHAT_CALLS, 1),
+            Err(Error::RateLimited { .. } | Error::Forbidden(_)) => chat = None,
+            Err(other) => return Err(other),
+        }
     }
-    Ok(summarize::of_results(&contents, language, svc.chat.as_deref()).await)
+    Ok(summarize::of_results(&contents, language, chat).await)
 }
 
 /// Whether a mode searches by keywords (always, or when the model is not ready: hybrid).

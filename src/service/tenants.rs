@@ -11,8 +11,8 @@ use crate::auth::admin::Operator;
 use crate::auth::{LimitOverrides, Tenant};
 use crate::error::{bad, Error, Result};
 use crate::memory::TenantSettings;
+use crate::store::tenants;
 pub use crate::store::tenants::TenantRow;
-use crate::store::{queue, tenants};
 
 /// Longest tenant name, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
@@ -166,10 +166,19 @@ pub async fn resume(svc: &Services, op: &Operator, id: Uuid) -> Result<TenantVie
 
 /// Deletes a tenant: `deleting` at once (its keys stop), then the `cairn::tenant_delete` job removes all its
 /// data and records the report (`deleted`).
+///
+/// A tenant stuck in `deleting` (its job gave up) can be deleted again: the job is enqueued anew.
 pub async fn delete(svc: &Services, op: &Operator, id: Uuid) -> Result<TenantView> {
-    let view = transition(svc, op, id, &["active", "suspended"], "deleting", None, "tenant.delete").await?;
-    queue::enqueue_control(svc.db.owner(), crate::jobs::tenant_delete::QUEUE, json!({ "tenant_id": id }), 10).await?;
-    Ok(view)
+    if tenants::begin_deletion(svc.db.owner(), id, crate::jobs::tenant_delete::QUEUE).await?.is_none() {
+        let current = get(svc, op, id).await?;
+        return Err(Error::Conflict {
+            message: format!("tenant {id} is {}; it cannot be deleted again", current.row.tenant.status),
+            existing_id: None,
+        });
+    }
+    svc.keys.forget(&format!("tenant:{id}"));
+    audit::record(svc, &op.actor(), Some(id), "tenant.delete", Some(id.to_string()), json!({})).await;
+    get(svc, op, id).await
 }
 
 /// The deletion job's work: removes every row the tenant owns, records the report. Idempotent.
@@ -193,5 +202,5 @@ pub async fn erase(svc_db: &crate::store::Db, id: Uuid) -> Result<()> {
 
 /// Every plan and its limits.
 pub async fn plans(svc: &Services, _op: &Operator) -> Result<Vec<(String, LimitOverrides)>> {
-    Ok(tenants::plans(svc.db.owner()).await?.into_iter().map(|(n, l)| (n, l.0)).collect())
+    tenants::plans(svc.db.owner()).await
 }

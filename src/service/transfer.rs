@@ -218,9 +218,9 @@ async fn import_lines(
     for chunk in to_embed.chunks(100) {
         crate::jobs::embed::enqueue(&mut tx, chunk).await?;
     }
-    usage::check_storage(&mut tx, &t.limits).await?;
-    tx.commit().await?;
     let stored = done.iter().find(|(t, _)| *t == "memories").map_or(0, |(_, c)| c.inserted);
+    usage::check_storage(&mut tx, &t.limits, stored > 0).await?;
+    tx.commit().await?;
     svc.usage.add(t.id, usage::counter::STORED, stored as i64);
     Ok(done)
 }

@@ -84,6 +84,9 @@ pub async fn flush_every(
                 if let Err(err) = meter.flush(&db).await {
                     tracing::warn!(error = %err, "could not flush usage counts; kept for the next flush");
                 }
+                if let Err(err) = usage::rollup(db.owner()).await {
+                    tracing::warn!(error = %err, "could not fold the storage counters; the next flush will");
+                }
             }
         }
     }
@@ -98,6 +101,12 @@ pub async fn spend(svc: &Services, t: &Tenant, budget: Budget, n: u64) -> Result
     let Some(limit) = budget.limit(&t.limits) else { return Ok(()) };
     if n == 0 {
         return Ok(());
+    }
+    if n > limit {
+        return Err(Error::Forbidden(format!(
+            "quota {}_per_day is {limit} per UTC day and this call needs {n}: ask for at most {limit} at once",
+            budget.counter()
+        )));
     }
     let now = Utc::now();
     let spent = usage::spend(
@@ -126,8 +135,11 @@ pub async fn spend(svc: &Services, t: &Tenant, budget: Budget, n: u64) -> Result
 
 /// Refuses (403, naming the quota and its limit) when the tenant of `tx`, counting this transaction's writes,
 /// stores more than its limits allow. Call after writing, before committing: the transaction then rolls back.
-pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides) -> Result<()> {
-    if limits.max_memories.is_none() && limits.max_storage_bytes.is_none() {
+///
+/// `grew` says whether this transaction added memories or bytes: a write that adds nothing (an edit that
+/// shrinks a memory, a duplicate resolved to the memory that holds it) is never refused, even over quota.
+pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides, grew: bool) -> Result<()> {
+    if !grew || (limits.max_memories.is_none() && limits.max_storage_bytes.is_none()) {
         return Ok(());
     }
     let (memories, bytes) = usage::stored_in(tx).await?;

@@ -86,22 +86,63 @@ pub async fn find_session(pool: &PgPool, token_hash: &[u8]) -> Result<Option<Ses
     .await?)
 }
 
-/// Marks a token used, once: false when it already was (or was revoked), so two racing refreshes cannot
-/// both succeed.
-pub async fn use_session(pool: &PgPool, id: Uuid) -> Result<bool, Error> {
-    let done = sqlx::query(
-        "UPDATE admin_sessions SET used_at = now() WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL",
+/// Takes a family's lock for the rest of `tx`: refreshing and revoking a family never interleave.
+async fn lock_family(tx: &mut sqlx::PgConnection, family_id: Uuid) -> Result<(), Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1::text, 7))").bind(family_id).execute(tx).await?;
+    Ok(())
+}
+
+/// Exchanges a refresh token (session `id` of `family_id`) for a new one, once: false (nothing written) when
+/// the token was already used or its family revoked, so two racing refreshes cannot both succeed and a
+/// revocation cannot be outrun.
+pub async fn rotate_session(
+    pool: &PgPool,
+    id: Uuid,
+    admin_id: Uuid,
+    family_id: Uuid,
+    new_hash: &[u8],
+    expires_at: DateTime<Utc>,
+) -> Result<bool, Error> {
+    let mut tx = pool.begin().await?;
+    lock_family(&mut tx, family_id).await?;
+    let used = sqlx::query(
+        "UPDATE admin_sessions SET used_at = now() WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL
+           AND NOT EXISTS (SELECT 1 FROM admin_sessions WHERE family_id = $2 AND revoked_at IS NOT NULL)",
     )
     .bind(id)
-    .execute(pool)
+    .bind(family_id)
+    .execute(&mut *tx)
     .await?;
-    Ok(done.rows_affected() == 1)
+    if used.rows_affected() != 1 {
+        return Ok(false);
+    }
+    sqlx::query("INSERT INTO admin_sessions (admin_id, family_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)")
+        .bind(admin_id)
+        .bind(family_id)
+        .bind(new_hash)
+        .bind(expires_at)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(true)
 }
 
 /// Revokes every token of a family; returns how many were still live.
 pub async fn revoke_family(pool: &PgPool, family_id: Uuid) -> Result<u64, Error> {
+    let mut tx = pool.begin().await?;
+    lock_family(&mut tx, family_id).await?;
     let done = sqlx::query("UPDATE admin_sessions SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL")
         .bind(family_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(done.rows_affected())
+}
+
+/// Revokes every session of an admin (a password reset); returns how many tokens were still live.
+pub async fn revoke_admin(pool: &PgPool, admin_id: Uuid) -> Result<u64, Error> {
+    let done = sqlx::query("UPDATE admin_sessions SET revoked_at = now() WHERE admin_id = $1 AND revoked_at IS NULL")
+        .bind(admin_id)
         .execute(pool)
         .await?;
     Ok(done.rows_affected())

@@ -120,21 +120,6 @@ pub async fn latest_periods(pool: &PgPool) -> Result<Vec<LatestPeriod>, Error> {
     .await?)
 }
 
-/// Enqueues a control-plane job (one that belongs to no tenant transaction, e.g. a tenant's deletion) on the
-/// owner's pool, and wakes the queue's workers.
-pub async fn enqueue_control(pool: &PgPool, queue: &str, payload: Value, max_attempts: usize) -> Result<(), Error> {
-    let mut tx = pool.begin().await?;
-    sqlx::query("SELECT apalis.push_job($1, $2::json, 'Pending', now(), $3)")
-        .bind(queue)
-        .bind(payload)
-        .bind(max_attempts as i32)
-        .execute(&mut *tx)
-        .await?;
-    sqlx::query("SELECT pg_notify('apalis::job', $1)").bind(queue).execute(&mut *tx).await?;
-    tx.commit().await?;
-    Ok(())
-}
-
 /// Every queue's pending jobs and the age of its oldest pending one, in seconds (for `/metrics`).
 pub async fn queue_depths(pool: &PgPool) -> Result<Vec<(String, i64, f64)>, Error> {
     Ok(sqlx::query_as(

@@ -60,6 +60,10 @@ pub async fn create_tenant(
         .map_err(|e| tenant_write_error(e, Some(name), Some(plan)))
 }
 
+/// What a tenant (`t`, with its totals `u`) stores now: totals and pending deltas.
+const STORED: &str = "coalesce(u.memories, 0) + coalesce((SELECT sum(d.memories) FROM tenant_usage_delta d WHERE d.tenant_id = t.id), 0)::bigint AS memories,
+     coalesce(u.storage_bytes, 0) + coalesce((SELECT sum(d.storage_bytes) FROM tenant_usage_delta d WHERE d.tenant_id = t.id), 0)::bigint AS storage_bytes";
+
 /// A tenant with what it stores now.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TenantRow {
@@ -77,8 +81,7 @@ pub async fn list_tenants(
     offset: i64,
 ) -> Result<(Vec<TenantRow>, i64), Error> {
     let sql = format!(
-        "SELECT t.{}, coalesce(u.memories, 0) AS memories, coalesce(u.storage_bytes, 0) AS storage_bytes
-         FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id
+        "SELECT t.{}, {STORED} FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id
          WHERE $1::text IS NULL OR t.status = $1
          ORDER BY t.created_at, t.id LIMIT $2 OFFSET $3",
         TENANT_COLUMNS.replace(", ", ", t.")
@@ -93,8 +96,7 @@ pub async fn list_tenants(
 
 pub async fn get_tenant(pool: &PgPool, id: Uuid) -> Result<Option<TenantRow>, Error> {
     let sql = format!(
-        "SELECT t.{}, coalesce(u.memories, 0) AS memories, coalesce(u.storage_bytes, 0) AS storage_bytes
-         FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id WHERE t.id = $1",
+        "SELECT t.{}, {STORED} FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id WHERE t.id = $1",
         TENANT_COLUMNS.replace(", ", ", t.")
     );
     Ok(sqlx::query_as(&sql).bind(id).fetch_optional(pool).await?)
@@ -137,9 +139,30 @@ pub async fn set_status(
     Ok(sqlx::query_as(&sql).bind(id).bind(from).bind(to).bind(reason).fetch_optional(pool).await?)
 }
 
+/// Marks a tenant `deleting` (from active, suspended, or deleting again: a deletion that stalled) and
+/// enqueues `queue`'s job to erase it, in one transaction. None when it is not in one of those states.
+pub async fn begin_deletion(pool: &PgPool, id: Uuid, queue: &str) -> Result<Option<TenantInfo>, Error> {
+    let mut tx = pool.begin().await?;
+    let sql = format!(
+        "UPDATE tenants SET status = 'deleting', status_reason = NULL, status_changed_at = now()
+         WHERE id = $1 AND status IN ('active', 'suspended', 'deleting') RETURNING {TENANT_COLUMNS}"
+    );
+    let Some(tenant): Option<TenantInfo> = sqlx::query_as(&sql).bind(id).fetch_optional(&mut *tx).await? else {
+        return Ok(None);
+    };
+    sqlx::query("SELECT apalis.push_job($1, $2::json, 'Pending', now(), 10)")
+        .bind(queue)
+        .bind(serde_json::json!({ "tenant_id": id }))
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("SELECT pg_notify('apalis::job', $1)").bind(queue).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(Some(tenant))
+}
+
 /// A tenant's standing and the limits in force (its own over its plan's).
 pub async fn access(pool: &PgPool, id: Uuid) -> Result<Option<TenantAccess>, Error> {
-    let row: Option<(String, String, Json<LimitOverrides>, Json<LimitOverrides>)> = sqlx::query_as(
+    let row: Option<(String, String, Json<serde_json::Value>, Json<serde_json::Value>)> = sqlx::query_as(
         "SELECT t.status, t.plan, t.limits, p.limits FROM tenants t JOIN plans p ON p.name = t.plan WHERE t.id = $1",
     )
     .bind(id)
@@ -149,13 +172,15 @@ pub async fn access(pool: &PgPool, id: Uuid) -> Result<Option<TenantAccess>, Err
         id,
         status: TenantStatus::parse(&status).unwrap_or(TenantStatus::Suspended),
         plan,
-        limits: own.0.over(&planned.0),
+        limits: LimitOverrides::from_stored(&own.0).over(&LimitOverrides::from_stored(&planned.0)),
     }))
 }
 
 /// Every plan and its limits.
-pub async fn plans(pool: &PgPool) -> Result<Vec<(String, Json<LimitOverrides>)>, Error> {
-    Ok(sqlx::query_as("SELECT name, limits FROM plans ORDER BY name").fetch_all(pool).await?)
+pub async fn plans(pool: &PgPool) -> Result<Vec<(String, LimitOverrides)>, Error> {
+    let rows: Vec<(String, Json<serde_json::Value>)> =
+        sqlx::query_as("SELECT name, limits FROM plans ORDER BY name").fetch_all(pool).await?;
+    Ok(rows.into_iter().map(|(name, limits)| (name, LimitOverrides::from_stored(&limits.0))).collect())
 }
 
 /// What a deleted tenant's data amounted to: rows removed per table.
@@ -165,15 +190,17 @@ pub type DeletionReport = Vec<(String, i64)>;
 /// runs, usage counters, keys), table by table, then marks it deleted with the report. The tenant row stays,
 /// so its name and the report remain readable.
 pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Error> {
+    // History last among the memories' tables: it has no foreign key, and a job still finishing may add to it.
     const TABLES: &[&str] = &[
-        "memory_events",
         "memory_entities",
         "relations",
         "entity_aliases",
         "memories",
+        "memory_events",
         "entities",
         "consolidation_runs",
         "tenant_usage",
+        "tenant_usage_delta",
         "api_keys",
     ];
     let mut report = Vec::with_capacity(TABLES.len());
@@ -262,14 +289,54 @@ pub async fn get_key(pool: &PgPool, key_id: Uuid, tenant_id: Option<Uuid>) -> sq
     sqlx::query_as(&sql).bind(key_id).bind(tenant_id).fetch_optional(pool).await
 }
 
-/// Ends a key at `at` (now or later: a rotation's grace period), never extending an earlier expiry.
-pub async fn expire_key(pool: &PgPool, key_id: Uuid, at: DateTime<Utc>) -> sqlx::Result<()> {
-    sqlx::query("UPDATE api_keys SET expires_at = least(coalesce(expires_at, $2), $2) WHERE id = $1")
-        .bind(key_id)
-        .bind(at)
-        .execute(pool)
+/// Rotates a live key in one transaction: a new key (`prefix`, `key_hash`) with the old one's tenant, name,
+/// scopes, expiry and rate limit; the old one revoked (`grace` None) or ending at `grace` (never later than it
+/// would have). None when there is no such key (of `tenant_id`, when given); a conflict when it is revoked or
+/// expired. Returns (new, old).
+pub async fn rotate_key(
+    pool: &PgPool,
+    key_id: Uuid,
+    tenant_id: Option<Uuid>,
+    prefix: &str,
+    key_hash: &str,
+    grace: Option<DateTime<Utc>>,
+) -> Result<Option<(ApiKeyInfo, ApiKeyInfo)>, Error> {
+    let mut tx = pool.begin().await?;
+    let sql = format!(
+        "SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE id = $1 AND ($2::uuid IS NULL OR tenant_id = $2) FOR UPDATE"
+    );
+    let Some(old): Option<ApiKeyInfo> =
+        sqlx::query_as(&sql).bind(key_id).bind(tenant_id).fetch_optional(&mut *tx).await?
+    else {
+        return Ok(None);
+    };
+    if old.revoked_at.is_some() || old.expires_at.is_some_and(|t| t <= Utc::now()) {
+        return Err(Error::Conflict { message: format!("API key {key_id} is revoked or expired"), existing_id: None });
+    }
+    let sql = format!(
+        "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at, rate_limit_per_second, rotated_from)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {KEY_INFO_COLUMNS}"
+    );
+    let new: ApiKeyInfo = sqlx::query_as(&sql)
+        .bind(old.tenant_id)
+        .bind(prefix)
+        .bind(key_hash)
+        .bind(&old.name)
+        .bind(&old.scopes)
+        .bind(old.expires_at)
+        .bind(old.rate_limit_per_second)
+        .bind(old.id)
+        .fetch_one(&mut *tx)
         .await?;
-    Ok(())
+    let sql = format!(
+        "UPDATE api_keys SET revoked_at = CASE WHEN $2::timestamptz IS NULL THEN now() END,
+                             expires_at = CASE WHEN $2::timestamptz IS NULL THEN expires_at
+                                               ELSE least(coalesce(expires_at, $2), $2) END
+         WHERE id = $1 RETURNING {KEY_INFO_COLUMNS}"
+    );
+    let old: ApiKeyInfo = sqlx::query_as(&sql).bind(key_id).bind(grace).fetch_one(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(Some((new, old)))
 }
 
 pub async fn find_key(pool: &PgPool, prefix: &str) -> sqlx::Result<Option<KeyRecord>> {
@@ -301,9 +368,11 @@ pub async fn touch_key(pool: &PgPool, key_id: Uuid) -> sqlx::Result<()> {
     Ok(())
 }
 
-/// Every tenant's id, for per-tenant background passes.
+/// Every live tenant's id (not being deleted), for per-tenant background passes.
 pub async fn tenant_ids(pool: &PgPool) -> sqlx::Result<Vec<Uuid>> {
-    sqlx::query_scalar("SELECT id FROM tenants ORDER BY id").fetch_all(pool).await
+    sqlx::query_scalar("SELECT id FROM tenants WHERE status IN ('active', 'suspended') ORDER BY id")
+        .fetch_all(pool)
+        .await
 }
 
 /// A tenant's settings.
@@ -319,7 +388,8 @@ pub async fn settings(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Option<Ten
 /// Every tenant's settings, by id.
 pub async fn all_settings(pool: &PgPool) -> sqlx::Result<Vec<(Uuid, TenantSettings)>> {
     let rows: Vec<(Uuid, bool, i32, Option<i32>)> = sqlx::query_as(
-        "SELECT id, forgetting_enabled, forgetting_grace_days, archive_retention_days FROM tenants ORDER BY id",
+        "SELECT id, forgetting_enabled, forgetting_grace_days, archive_retention_days FROM tenants
+         WHERE status IN ('active', 'suspended') ORDER BY id",
     )
     .fetch_all(pool)
     .await?;

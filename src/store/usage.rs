@@ -13,6 +13,9 @@ pub async fn add(pool: &PgPool, rows: &[(Uuid, NaiveDate, &str, i64)]) -> Result
     if rows.is_empty() {
         return Ok(());
     }
+    // In key order, so two instances flushing at once take their row locks in the same order.
+    let mut rows = rows.to_vec();
+    rows.sort_unstable_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
     let tenants: Vec<Uuid> = rows.iter().map(|r| r.0).collect();
     let days: Vec<NaiveDate> = rows.iter().map(|r| r.1).collect();
     let counters: Vec<&str> = rows.iter().map(|r| r.2).collect();
@@ -79,13 +82,23 @@ pub async fn daily(
     .await?)
 }
 
-/// What a tenant stores now: memories and bytes of content and metadata.
+/// What a tenant stores now: memories and bytes of content and metadata (rolled-up totals and pending
+/// deltas).
 pub async fn stored(pool: &PgPool, tenant_id: Uuid) -> Result<(i64, i64), Error> {
-    Ok(sqlx::query_as("SELECT memories, storage_bytes FROM tenant_usage WHERE tenant_id = $1")
-        .bind(tenant_id)
-        .fetch_optional(pool)
-        .await?
-        .unwrap_or((0, 0)))
+    Ok(sqlx::query_as(
+        "SELECT coalesce((SELECT memories FROM tenant_usage WHERE tenant_id = $1), 0)
+                  + coalesce((SELECT sum(memories) FROM tenant_usage_delta WHERE tenant_id = $1), 0)::bigint,
+                coalesce((SELECT storage_bytes FROM tenant_usage WHERE tenant_id = $1), 0)
+                  + coalesce((SELECT sum(storage_bytes) FROM tenant_usage_delta WHERE tenant_id = $1), 0)::bigint",
+    )
+    .bind(tenant_id)
+    .fetch_one(pool)
+    .await?)
+}
+
+/// Folds the pending storage deltas of every tenant into their totals; returns how many were folded.
+pub async fn rollup(pool: &PgPool) -> Result<i64, Error> {
+    Ok(sqlx::query_scalar("SELECT cairn_rollup_usage()").fetch_one(pool).await?)
 }
 
 /// What the transaction's tenant stores, counting this transaction's own writes so far.

@@ -119,6 +119,11 @@ async fn a_reused_refresh_token_revokes_its_family_and_logout_ends_the_session()
     assert_eq!(app.send(Method::POST, "/admin/v1/logout", Some(&other), None).await.status, 204);
     app.get(&other, "/admin/v1/tenants").await.assert_error(401, "session has ended");
 
+    // A password reset ends every session of the account.
+    let before_reset = token(&app).await;
+    cairn::service::admins::create(&app.services, &Operator::Cli, EMAIL, PASSWORD).await.unwrap();
+    app.get(&before_reset, "/admin/v1/tenants").await.assert_error(401, "session has ended");
+
     let audit = app.get(&token(&app).await, "/admin/v1/audit?action=admin.").await.ok(200).clone();
     let actions: Vec<&str> =
         audit["entries"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();

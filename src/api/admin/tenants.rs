@@ -76,7 +76,7 @@ impl From<crate::service::tenants::TenantRow> for TenantDetail {
             status: t.status,
             status_reason: t.status_reason,
             status_changed_at: t.status_changed_at,
-            limits: t.limits.0,
+            limits: crate::auth::LimitOverrides::from_stored(&t.limits.0),
             memories: row.memories,
             storage_bytes: row.storage_bytes,
             created_at: t.created_at,

@@ -12,7 +12,6 @@ use super::ApiKeyInfo;
 use crate::service::lifecycle::SettingsChange;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 #[schema(example = json!({"scopes": ["read"], "name": "dashboard", "expires_in_days": 90, "rate_limit_per_second": 20}))]
 pub struct NewKey {
     /// read, write (implies read), admin (implies both). Default: read, write.
@@ -69,7 +68,6 @@ pub struct KeyList {
 /// Changes to the lifecycle settings; absent fields keep their value, `archive_retention_days: null`
 /// turns retention off.
 #[derive(Debug, Default, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
 #[schema(example = json!({"forgetting_enabled": true, "forgetting_grace_days": 120}))]
 pub struct SettingsPatch {
     pub forgetting_enabled: Option<bool>,

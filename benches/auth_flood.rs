@@ -1,0 +1,209 @@
+//! Authentication under a flood of made-up keys: 500 concurrent clients presenting keys that do not exist
+//! (or a real key's prefix with a wrong secret, the costly case: argon2 each time), while one client with a
+//! valid key measures its latency. Prints the process's resident memory before, at its peak during, and after
+//! each flood, the flood's answers by status, and the valid key's p50/p99 against the quiet figure.
+//!
+//! `cargo bench --bench auth_flood` (CAIRN_BENCH_FLOOD_SECS, default 5; CAIRN_BENCH_FLOOD_CLIENTS, default 500).
+//! The server runs in this process on its own database, with `X-Forwarded-For` trusted so that the second
+//! flood can come from a new address on every request (the worst case for per-address limits).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use cairn::config::{AppArgs, DbArgs};
+use cairn::models::embed::EmbedderSlot;
+use cairn::server::Application;
+use cairn::store::tenants;
+use rand::Rng;
+use reqwest::Client;
+use secrecy::SecretString;
+use sqlx::{Connection, Executor, PgConnection};
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Resident memory of this process, in MiB.
+fn rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb: f64 = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    kb / 1024.0
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn alnum(n: usize) -> String {
+    rand::thread_rng().sample_iter(&rand::distributions::Alphanumeric).take(n).map(char::from).collect()
+}
+
+/// The valid key's latencies (ms) over `duration`, four requests in flight.
+async fn measure_valid(client: &Client, url: &str, key: &str, duration: Duration) -> Vec<f64> {
+    let samples = Arc::new(Mutex::new(Vec::new()));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..4 {
+        let (client, url, key, samples) = (client.clone(), url.to_owned(), key.to_owned(), samples.clone());
+        tasks.push(tokio::spawn(async move {
+            while started.elapsed() < duration {
+                let t = Instant::now();
+                let res = client.get(format!("{url}/api/v1/memories?limit=1")).bearer_auth(&key).send().await;
+                if let Ok(res) = res {
+                    let ok = res.status().is_success();
+                    let _ = res.bytes().await;
+                    if ok {
+                        samples.lock().unwrap().push(t.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let mut ms = std::mem::take(&mut *samples.lock().unwrap());
+    ms.sort_by(f64::total_cmp);
+    ms
+}
+
+/// Floods with `clients` concurrent made-up keys for `duration` while the valid key is measured.
+async fn flood(
+    label: &str,
+    url: &str,
+    valid: &str,
+    known_prefix: Option<String>,
+    new_address_each_time: bool,
+    clients: u64,
+    duration: Duration,
+    quiet_p99: f64,
+) {
+    let client = Client::builder().pool_max_idle_per_host(1024).timeout(Duration::from_secs(30)).build().unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let statuses: Arc<Mutex<BTreeMap<u16, u64>>> = Arc::default();
+    let before = rss_mib();
+    let peak = Arc::new(Mutex::new(before));
+    let sampler = {
+        let (stop, peak) = (stop.clone(), peak.clone());
+        tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                let now = rss_mib();
+                let mut p = peak.lock().unwrap();
+                *p = p.max(now);
+                drop(p);
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+    };
+    let mut attackers = Vec::new();
+    for _ in 0..clients {
+        let (client, url, stop, statuses, prefix) =
+            (client.clone(), url.to_owned(), stop.clone(), statuses.clone(), known_prefix.clone());
+        attackers.push(tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                let prefix = prefix.clone().unwrap_or_else(|| alnum(12).to_lowercase());
+                let key = format!("cairn_{prefix}_{}", alnum(40));
+                let mut req = client.get(format!("{url}/api/v1/memories")).bearer_auth(key);
+                if new_address_each_time {
+                    let mut r = rand::thread_rng();
+                    req = req
+                        .header("x-forwarded-for", format!("10.{}.{}.{}", r.gen::<u8>(), r.gen::<u8>(), r.gen::<u8>()));
+                }
+                if let Ok(res) = req.send().await {
+                    let status = res.status().as_u16();
+                    let _ = res.bytes().await;
+                    *statuses.lock().unwrap().entry(status).or_default() += 1;
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let valid_client = Client::new();
+    let ms = measure_valid(&valid_client, url, valid, duration).await;
+    stop.store(true, Ordering::Relaxed);
+    for a in attackers {
+        let _ = a.await;
+    }
+    let _ = sampler.await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = rss_mib();
+    let peak = *peak.lock().unwrap();
+    let p99 = percentile(&ms, 0.99);
+    println!("{label}");
+    println!("  flood answers by status: {:?}", statuses.lock().unwrap());
+    println!("  resident memory: before {before:.0} MiB, peak {peak:.0} MiB, after {after:.0} MiB");
+    println!(
+        "  valid key during the flood: {} requests, p50 {:.2} ms, p99 {:.2} ms ({:.2}x the quiet p99)",
+        ms.len(),
+        percentile(&ms, 0.5),
+        p99,
+        p99 / quiet_p99
+    );
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
+    let name = format!("cairn_bench_auth_{}", std::process::id());
+    let mut admin = PgConnection::connect(&base).await?;
+    admin.execute(format!("CREATE DATABASE {name}").as_str()).await?;
+    let db_url = format!("{}/{name}", base.rsplit_once('/').map_or(base.as_str(), |(head, _)| head));
+    let outcome = run(&db_url).await;
+    admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await?;
+    outcome
+}
+
+async fn run(db_url: &str) -> anyhow::Result<()> {
+    let secs = env_u64("CAIRN_BENCH_FLOOD_SECS", 5);
+    let clients = env_u64("CAIRN_BENCH_FLOOD_CLIENTS", 500);
+    let db_args = DbArgs {
+        database_url: SecretString::from(db_url.to_owned()),
+        db_max_connections: 16,
+        db_acquire_timeout_secs: 5,
+    };
+    let config = AppArgs { client_ip_header: Some("x-forwarded-for".into()), ..AppArgs::default() };
+    let app =
+        Application::build_with_embedder(&db_args, config, "127.0.0.1:0".parse()?, EmbedderSlot::disabled()).await?;
+    let url = format!("http://{}", app.local_addr());
+    let db = app.services().db.clone();
+    tokio::spawn(app.run(std::future::pending()));
+    let tenant = tenants::create_tenant(db.owner(), "bench", "unlimited", &Default::default()).await?;
+    let new = cairn::auth::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
+    let (info, key) = cairn::auth::create_key(db.owner(), tenant.id, &new).await?;
+
+    println!("auth flood benchmark: {clients} concurrent clients with made-up keys for {secs} s per flood");
+    let duration = Duration::from_secs(secs);
+    let quiet = measure_valid(&Client::new(), &url, &key, duration).await;
+    let quiet_p99 = percentile(&quiet, 0.99);
+    println!(
+        "quiet: {} requests, p50 {:.2} ms, p99 {:.2} ms, resident memory {:.0} MiB",
+        quiet.len(),
+        percentile(&quiet, 0.5),
+        quiet_p99,
+        rss_mib()
+    );
+    flood("flood 1: unknown prefixes, one address", &url, &key, None, false, clients, duration, quiet_p99).await;
+    flood(
+        "flood 2: the real key's prefix with wrong secrets (argon2 each), a new address every request",
+        &url,
+        &key,
+        Some(info.prefix.clone()),
+        true,
+        clients,
+        duration,
+        quiet_p99,
+    )
+    .await;
+    Ok(())
+}

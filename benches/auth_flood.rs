@@ -78,17 +78,18 @@ async fn measure_valid(client: &Client, url: &str, key: &str, duration: Duration
     ms
 }
 
-/// Floods with `clients` concurrent made-up keys for `duration` while the valid key is measured.
-async fn flood(
-    label: &str,
-    url: &str,
-    valid: &str,
+/// One flood: what the made-up keys look like.
+struct Flood {
+    label: &'static str,
+    /// A real key's prefix (wrong secrets: argon2 each), or random prefixes.
     known_prefix: Option<String>,
+    /// A new `X-Forwarded-For` address on every request.
     new_address_each_time: bool,
-    clients: u64,
-    duration: Duration,
-    quiet_p99: f64,
-) {
+}
+
+/// Floods with `clients` concurrent made-up keys for `duration` while the valid key is measured.
+async fn flood(f: Flood, url: &str, valid: &str, clients: u64, duration: Duration, quiet_p99: f64) {
+    let Flood { label, known_prefix, new_address_each_time } = f;
     let client = Client::builder().pool_max_idle_per_host(1024).timeout(Duration::from_secs(30)).build().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let statuses: Arc<Mutex<BTreeMap<u16, u64>>> = Arc::default();
@@ -99,9 +100,10 @@ async fn flood(
         tokio::spawn(async move {
             while !stop.load(Ordering::Relaxed) {
                 let now = rss_mib();
-                let mut p = peak.lock().unwrap();
-                *p = p.max(now);
-                drop(p);
+                {
+                    let mut p = peak.lock().unwrap();
+                    *p = p.max(now);
+                }
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         })
@@ -193,17 +195,14 @@ async fn run(db_url: &str) -> anyhow::Result<()> {
         quiet_p99,
         rss_mib()
     );
-    flood("flood 1: unknown prefixes, one address", &url, &key, None, false, clients, duration, quiet_p99).await;
-    flood(
-        "flood 2: the real key's prefix with wrong secrets (argon2 each), a new address every request",
-        &url,
-        &key,
-        Some(info.prefix.clone()),
-        true,
-        clients,
-        duration,
-        quiet_p99,
-    )
-    .await;
+    let unknown =
+        Flood { label: "flood 1: unknown prefixes, one address", known_prefix: None, new_address_each_time: false };
+    flood(unknown, &url, &key, clients, duration, quiet_p99).await;
+    let costly = Flood {
+        label: "flood 2: the real key's prefix with wrong secrets (argon2 each), a new address every request",
+        known_prefix: Some(info.prefix.clone()),
+        new_address_each_time: true,
+    };
+    flood(costly, &url, &key, clients, duration, quiet_p99).await;
     Ok(())
 }

@@ -3,7 +3,9 @@
 //! valid key measures its latency. Prints the process's resident memory before, at its peak during, and after
 //! each flood, the flood's answers by status, and the valid key's p50/p99 against the quiet figure.
 //!
-//! `cargo bench --bench auth_flood` (CAIRN_BENCH_FLOOD_SECS, default 5; CAIRN_BENCH_FLOOD_CLIENTS, default 500).
+//! `cargo bench --bench auth_flood` (CAIRN_BENCH_FLOOD_SECS, default 5; CAIRN_BENCH_FLOOD_CLIENTS, default 500;
+//! CAIRN_BENCH_FLOOD_PAUSE_MS, each client's pause between its requests, default 100: 500 clients then offer
+//! up to 5,000 requests/s; 0 floods as fast as this process can, the clients then take most of the cores).
 //! The server runs in this process on its own database, with `X-Forwarded-For` trusted so that the second
 //! flood can come from a new address on every request (the worst case for per-address limits).
 
@@ -90,6 +92,7 @@ struct Flood {
 /// Floods with `clients` concurrent made-up keys for `duration` while the valid key is measured.
 async fn flood(f: Flood, url: &str, valid: &str, clients: u64, duration: Duration, quiet_p99: f64) {
     let Flood { label, known_prefix, new_address_each_time } = f;
+    let pause = Duration::from_millis(env_u64("CAIRN_BENCH_FLOOD_PAUSE_MS", 100));
     let client = Client::builder().pool_max_idle_per_host(1024).timeout(Duration::from_secs(30)).build().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let statuses: Arc<Mutex<BTreeMap<u16, u64>>> = Arc::default();
@@ -127,6 +130,7 @@ async fn flood(f: Flood, url: &str, valid: &str, clients: u64, duration: Duratio
                     let _ = res.bytes().await;
                     *statuses.lock().unwrap().entry(status).or_default() += 1;
                 }
+                tokio::time::sleep(pause).await;
             }
         }));
     }
@@ -138,12 +142,15 @@ async fn flood(f: Flood, url: &str, valid: &str, clients: u64, duration: Duratio
         let _ = a.await;
     }
     let _ = sampler.await;
+    let flood_secs = duration.as_secs_f64() + 0.3;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = rss_mib();
     let peak = *peak.lock().unwrap();
     let p99 = percentile(&ms, 0.99);
     println!("{label}");
-    println!("  flood answers by status: {:?}", statuses.lock().unwrap());
+    let statuses = statuses.lock().unwrap().clone();
+    let total: u64 = statuses.values().sum();
+    println!("  flood answers by status: {statuses:?} ({:.0} requests/s)", total as f64 / flood_secs);
     println!("  resident memory: before {before:.0} MiB, peak {peak:.0} MiB, after {after:.0} MiB");
     println!(
         "  valid key during the flood: {} requests, p50 {:.2} ms, p99 {:.2} ms ({:.2}x the quiet p99)",

@@ -157,13 +157,17 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     folded bigint;
 BEGIN
+    -- One instance at a time; the others have nothing to do meanwhile.
+    IF NOT pg_try_advisory_xact_lock(hashtextextended('cairn_rollup_usage', 0)) THEN
+        RETURN 0;
+    END IF;
     WITH moved AS (DELETE FROM public.tenant_usage_delta RETURNING tenant_id, memories, storage_bytes),
     summed AS (SELECT tenant_id, sum(memories) AS m, sum(storage_bytes) AS b, count(*) AS n
                FROM moved GROUP BY tenant_id),
     upserted AS (
         INSERT INTO public.tenant_usage AS u (tenant_id, memories, storage_bytes)
         SELECT s.tenant_id, s.m, s.b FROM summed s
-        WHERE EXISTS (SELECT 1 FROM public.tenants t WHERE t.id = s.tenant_id)
+        WHERE EXISTS (SELECT 1 FROM public.tenants t WHERE t.id = s.tenant_id AND t.status IN ('active', 'suspended'))
         ORDER BY s.tenant_id
         ON CONFLICT (tenant_id) DO UPDATE
             SET memories = greatest(u.memories + excluded.memories, 0),
@@ -171,6 +175,23 @@ BEGIN
         RETURNING 1)
     SELECT coalesce(sum(n), 0) INTO folded FROM summed;
     RETURN folded;
+END
+$$;
+REVOKE ALL ON FUNCTION cairn_rollup_usage() FROM PUBLIC;
+
+-- An import keeps the base of decay it exported; every other insert starts the base at the current value.
+CREATE OR REPLACE FUNCTION cairn_memories_base_importance() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.base_importance := coalesce(NEW.base_importance, NEW.importance);
+    RETURN NEW;
+END
+$$;
+CREATE OR REPLACE FUNCTION cairn_relations_base_strength() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.base_strength := coalesce(NEW.base_strength, NEW.strength);
+    RETURN NEW;
 END
 $$;
 

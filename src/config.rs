@@ -301,9 +301,10 @@ pub struct AppArgs {
     /// Seconds a failed key verification is remembered (the same wrong key is refused without hashing).
     #[arg(long, env = "CAIRN_AUTH_FAILURE_TTL_SECS", default_value_t = 60)]
     pub auth_failure_ttl_secs: u64,
-    /// Argon2 verifications at once (each takes 19 MiB and a core for ~20 ms).
-    #[arg(long, env = "CAIRN_ARGON2_CONCURRENCY", default_value_t = 4,
-          value_parser = clap::value_parser!(u64).range(1..=64))]
+    /// Argon2 verifications at once (each takes 19 MiB and a core for ~20 ms); 0: half the cores, at least one,
+    /// so a flood of wrong keys leaves cores for the requests of valid ones.
+    #[arg(long, env = "CAIRN_ARGON2_CONCURRENCY", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=64))]
     pub argon2_concurrency: u64,
     /// Admin logins accepted per minute from one client address.
     #[arg(long, env = "CAIRN_LOGIN_PER_IP_PER_MINUTE", default_value_t = 20,
@@ -373,7 +374,10 @@ impl AppArgs {
         crate::auth::VerifierSettings {
             cache_ttl: std::time::Duration::from_secs(self.key_cache_ttl_secs),
             failure_ttl: std::time::Duration::from_secs(self.auth_failure_ttl_secs),
-            hashing: self.argon2_concurrency as usize,
+            hashing: match self.argon2_concurrency {
+                0 => std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
+                n => n as usize,
+            },
             hashing_wait: std::time::Duration::from_secs(2),
             per_ip_per_second: self.auth_per_ip_per_second,
             per_ip_burst: self.auth_per_ip_burst,
@@ -426,7 +430,7 @@ impl Default for AppArgs {
             auth_per_ip_per_second: 10,
             auth_per_ip_burst: 30,
             auth_failure_ttl_secs: 60,
-            argon2_concurrency: 4,
+            argon2_concurrency: 0,
             login_per_ip_per_minute: 20,
             default_plan: "standard".into(),
             usage_flush_ms: 10_000,

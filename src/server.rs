@@ -85,7 +85,7 @@ pub async fn services(db_args: &DbArgs, app: AppArgs, embedder: EmbedderSlot) ->
     db.migrate().await?;
     db.check_app_role().await?;
     db.check_embedding_dimension(app.embedding_dim).await?;
-    if app.jwt_secret.is_none() {
+    if app.jwt_secret.as_ref().is_none_or(|s| secrecy::ExposeSecret::expose_secret(s).trim().is_empty()) {
         tracing::warn!("CAIRN_JWT_SECRET is not set: admin tokens are signed with a random key of this process");
     }
     Ok(Services::new(db, app, embedder)?)

@@ -95,6 +95,23 @@ impl ApiError {
         }
     }
 
+    /// The same error, saying how far an import got before it (its earlier batches are written).
+    pub fn after(self, report: &crate::service::transfer::ImportReport) -> Self {
+        let done = format!(
+            " (the import stopped after {} lines in {} batches; {} of them were written: inserted {:?})",
+            report.lines,
+            report.batches,
+            report.batches - report.failed_batches,
+            report.inserted
+        );
+        match self {
+            Self::Domain(Error::Invalid(m)) => Self::Domain(Error::Invalid(m + &done)),
+            Self::Domain(Error::Unavailable(m)) => Self::Domain(Error::Unavailable(m + &done)),
+            Self::PayloadTooLarge(m) => Self::PayloadTooLarge(m + &done),
+            other => other,
+        }
+    }
+
     /// The same error with the fields it names in a surface's words (see [`Error::renamed`]).
     pub fn renamed(self, names: &[(&str, &str)]) -> Self {
         match self {

@@ -28,7 +28,6 @@ use axum::{middleware, Json, Router};
 use tokio::net::TcpListener;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnFailure, DefaultOnResponse, TraceLayer};
 use tower_http::LatencyUnit;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, SecurityScheme};
@@ -185,10 +184,7 @@ pub fn router(state: AppState) -> Router {
         .with_state(state.clone())
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(CatchPanicLayer::custom(|_| envelope(StatusCode::INTERNAL_SERVER_ERROR, "internal error")))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::SERVICE_UNAVAILABLE,
-            Duration::from_secs(state.config.request_timeout_secs),
-        ))
+        .layer(middleware::from_fn_with_state(state.clone(), deadline))
         // Outside the timeout, so its bare 503 is rewritten too.
         .layer(middleware::map_response(envelope_errors))
         // Outside both, so every response is measured, counted and given its rate-limit headers.
@@ -205,6 +201,23 @@ pub fn router(state: AppState) -> Router {
         )
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+}
+
+/// Ends a request that runs past `CAIRN_REQUEST_TIMEOUT_SECS` with 503 — except an import, which streams its
+/// body batch by batch for as long as data keeps arriving (it bounds its own idle time).
+async fn deadline(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    if request.uri().path() == "/api/v1/import" {
+        return next.run(request).await;
+    }
+    let limit = Duration::from_secs(state.config.request_timeout_secs);
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => envelope(StatusCode::SERVICE_UNAVAILABLE, "the request took too long; retry later"),
+    }
 }
 
 /// Serves the API on `listener` until `shutdown` resolves.

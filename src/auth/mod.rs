@@ -18,7 +18,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use argon2::password_hash::rand_core::OsRng;
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{PasswordHash, PasswordHasher, SaltString};
 use argon2::Argon2;
 use chrono::{DateTime, Utc};
 use rand::distributions::Alphanumeric;
@@ -223,6 +223,18 @@ pub async fn create_key(pool: &PgPool, tenant_id: Uuid, new: &NewKey) -> Result<
     Ok((info, key.secret))
 }
 
+/// The network an address counts against: itself for IPv4, its /64 for IPv6 (one host usually holds a whole
+/// /64, so per-address limits would be trivial to dodge).
+fn network(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let s = v6.segments();
+            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+        }
+    }
+}
+
 /// The prefix of a well-formed key.
 fn key_prefix(key: &str) -> Option<&str> {
     let rest = key.strip_prefix("cairn_")?;
@@ -241,7 +253,39 @@ fn decoy_hash() -> &'static str {
 }
 
 fn verify_hash(key: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|parsed| hasher().verify_password(key.as_bytes(), &parsed).is_ok())
+    verify_hash_in(key, hash, &mut Vec::new())
+}
+
+/// Largest argon2 memory cost accepted from a stored hash, in KiB (ours is 19 MiB).
+const MAX_M_COST_KIB: usize = 64 * 1024;
+
+/// Verifies `key` against the PHC string `hash` in the working memory `blocks` (grown as needed and kept by
+/// the caller): argon2's 19 MiB are allocated once per verifier slot, not per verification, so memory stays
+/// flat under a flood (the allocator would otherwise keep a freed 19 MiB per thread that ever hashed). The
+/// comparison is constant-time.
+fn verify_hash_in(key: &str, hash: &str, blocks: &mut Vec<argon2::Block>) -> bool {
+    let Ok(parsed) = PasswordHash::new(hash) else { return false };
+    let Ok(params) = argon2::Params::try_from(&parsed) else { return false };
+    let (Some(expected), Some(salt)) = (parsed.hash, parsed.salt) else { return false };
+    let Ok(algorithm) = argon2::Algorithm::try_from(parsed.algorithm) else { return false };
+    let version = match parsed.version.map(argon2::Version::try_from) {
+        Some(Ok(v)) => v,
+        Some(Err(_)) => return false,
+        None => argon2::Version::V0x13,
+    };
+    let mut salt_buf = [0u8; 64];
+    let Ok(salt) = salt.decode_b64(&mut salt_buf) else { return false };
+    let needed = params.block_count();
+    if needed > MAX_M_COST_KIB {
+        return false;
+    }
+    if blocks.len() < needed {
+        blocks.resize(needed, argon2::Block::default());
+    }
+    let mut out = vec![0u8; expected.len()];
+    let argon = Argon2::new(algorithm, version, params);
+    argon.hash_password_into_with_memory(key.as_bytes(), salt, &mut out, &mut blocks[..needed]).is_ok()
+        && argon2::password_hash::Output::new(&out).is_ok_and(|computed| computed == expected)
 }
 
 /// How key verification protects the server: at most `hashing` argon2 verifications at once (waiting at most
@@ -291,6 +335,8 @@ pub struct KeyVerifier {
     failures: moka::sync::Cache<[u8; 32], ()>,
     tenants: Option<moka::sync::Cache<Uuid, Arc<TenantAccess>>>,
     hashing: Arc<tokio::sync::Semaphore>,
+    /// argon2's working memory, one buffer per hashing permit, reused.
+    memory: Arc<std::sync::Mutex<Vec<Vec<argon2::Block>>>>,
     hashing_wait: Duration,
     per_ip: Arc<governor::DefaultKeyedRateLimiter<Option<IpAddr>>>,
     blocked: moka::sync::Cache<Option<IpAddr>, ()>,
@@ -334,6 +380,7 @@ impl KeyVerifier {
             failures,
             tenants,
             hashing: Arc::new(tokio::sync::Semaphore::new(settings.hashing.max(1))),
+            memory: Arc::default(),
             hashing_wait: settings.hashing_wait,
             per_ip: Arc::new(governor::RateLimiter::keyed(governor::Quota::per_second(rate).allow_burst(burst))),
             blocked: moka::sync::Cache::builder().max_capacity(100_000).time_to_live(BLOCKED_FOR).build(),
@@ -343,13 +390,14 @@ impl KeyVerifier {
     }
 
     fn generation(&self) -> u64 {
-        self.generation.load(std::sync::atomic::Ordering::Acquire)
+        self.generation.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Records a failed verification from `client` (its allowance spent, it is refused for a while) and
     /// remembers the key.
     fn failed(&self, fingerprint: [u8; 32], client: Option<IpAddr>) {
         self.failures.insert(fingerprint, ());
+        let client = client.map(network);
         if self.per_ip.check_key(&client).is_err() {
             self.blocked.insert(client, ());
         }
@@ -373,7 +421,7 @@ impl KeyVerifier {
         if self.failures.contains_key(&fingerprint) {
             return Err(unauthorized());
         }
-        if self.blocked.contains_key(&client) {
+        if self.blocked.contains_key(&client.map(network)) {
             return Err(Error::RateLimited {
                 message: "too many invalid API keys from this address; retry in a second".into(),
                 retry_after_secs: 1,
@@ -403,9 +451,13 @@ impl KeyVerifier {
             limits: Arc::new(LimitOverrides::default()),
         };
         let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
-        if let Some(cache) = self.cache.as_ref().filter(|_| self.generation() == generation) {
+        if let Some(cache) = &self.cache {
             let verified = Verified { tenant: tenant.clone(), expires_at: record.expires_at, key_rate };
             cache.insert(fingerprint, Arc::new(verified));
+            // A change announced since the lookup began may have missed this entry: drop it again.
+            if self.generation() != generation {
+                cache.invalidate(&fingerprint);
+            }
         }
         let pool = self.pool.clone();
         tokio::spawn(async move {
@@ -423,9 +475,16 @@ impl KeyVerifier {
             .map_err(|_| Error::Unavailable("too many API keys are being verified; retry shortly".into()))?
             .map_err(|e| Error::Internal(e.into()))?;
         let presented = key.to_owned();
+        let memory = self.memory.clone();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            verify_hash(&presented, &hash)
+            // At most `hashing` buffers exist: one per permit.
+            let mut blocks = memory.lock().ok().and_then(|mut m| m.pop()).unwrap_or_default();
+            let matches = verify_hash_in(&presented, &hash, &mut blocks);
+            if let Ok(mut m) = memory.lock() {
+                m.push(blocks);
+            }
+            matches
         })
         .await
         .map_err(|e| Error::Internal(e.into()))
@@ -458,8 +517,11 @@ impl KeyVerifier {
                 .await?
                 .ok_or_else(|| Error::Unauthenticated("the API key's tenant no longer exists".into()))?,
         );
-        if let Some(cache) = self.tenants.as_ref().filter(|_| self.generation() == generation) {
+        if let Some(cache) = &self.tenants {
             cache.insert(tenant_id, access.clone());
+            if self.generation() != generation {
+                cache.invalidate(&tenant_id);
+            }
         }
         Ok(access)
     }
@@ -467,7 +529,7 @@ impl KeyVerifier {
     /// Forgets what this instance cached about a key, a tenant or every tenant of a plan, as announced on
     /// `cairn_auth` (`key:<id>`, `tenant:<id>`, `plan:<name>`); anything else forgets everything.
     pub fn forget(&self, change: &str) {
-        self.generation.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        self.generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let id = |s: &str| Uuid::parse_str(s).ok();
         match change.split_once(':') {
             Some(("key", k)) if id(k).is_some() => {

@@ -124,6 +124,7 @@ async fn admin(command: AdminCommand) -> anyhow::Result<()> {
 /// The tenant context the CLI acts in: the tenant's own limits, acting as the CLI.
 async fn cli_tenant(svc: &Services, tenant: uuid::Uuid) -> anyhow::Result<Tenant> {
     let access = svc.keys.access(tenant).await.map_err(|_| anyhow::anyhow!("no tenant with id {tenant}"))?;
+    access.require_active()?;
     let mut t = Tenant::system(tenant, "cli");
     t.limits = std::sync::Arc::new(access.limits.clone());
     Ok(t)
@@ -146,7 +147,7 @@ async fn export(tenant: uuid::Uuid, vectors: bool, history: bool, db: &DbArgs) -
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     while let Some(chunk) = receiver.recv().await {
-        bar.inc(chunk.lines().filter(|l| l.starts_with("{\"type\":\"memories\"")).count() as u64);
+        bar.inc(chunk.lines().filter(|l| l.contains("\"type\":\"memories\"")).count() as u64);
         out.write_all(chunk.as_bytes())?;
     }
     out.flush()?;
@@ -172,7 +173,7 @@ async fn import(tenant: uuid::Uuid, file: &std::path::Path, db: &DbArgs) -> anyh
         number += 1;
         bar.inc(line.len() as u64 + 1);
         batch.push(line);
-        if batch.len() == service::transfer::BATCH_LINES {
+        if batch.len() == service::transfer::batch_lines(&t) {
             service::transfer::import_batch(&svc, &t, first, &batch, &mut report).await?;
             batch.clear();
             first = number + 1;
@@ -180,6 +181,7 @@ async fn import(tenant: uuid::Uuid, file: &std::path::Path, db: &DbArgs) -> anyh
     }
     service::transfer::import_batch(&svc, &t, first, &batch, &mut report).await?;
     bar.finish_and_clear();
+    svc.usage.flush(&svc.db).await?;
     println!("{}", serde_json::to_string_pretty(&report)?);
     if report.failed_batches > 0 {
         bail!("{} of {} batches failed; nothing of them was written", report.failed_batches, report.batches);

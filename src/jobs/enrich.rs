@@ -86,6 +86,8 @@ impl Extractor {
 pub struct EnrichContext {
     pub db: Db,
     pub extractor: Extractor,
+    /// Counts the chat-model calls per tenant (usage metering).
+    pub usage: crate::service::usage::Meter,
 }
 
 /// Enriches the listed memories of a tenant (those deleted since are skipped); returns how many were
@@ -105,10 +107,15 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
         // Neither given a type nor matched by the patterns: the chat model may know better.
         let reclassified = match &ctx.extractor {
             Extractor::Llm(model) if (target.kind.as_str(), target.confidence) == classify::FALLBACK => {
+                ctx.usage.add(tenant_id, crate::service::usage::counter::CHAT_CALLS, 1);
                 classify::by_llm(model, &target.content).await
             }
             _ => None,
         };
+        if matches!(ctx.extractor, Extractor::Llm(_)) {
+            // Entities and quality: two calls.
+            ctx.usage.add(tenant_id, crate::service::usage::counter::CHAT_CALLS, 2);
+        }
         let mut tx = ctx.db.begin_tenant(tenant_id).await?;
         if enrichment::lock_if_unchanged(&mut tx, &target).await? == Some(true) {
             store::link_memory(&mut tx, target.id, &found).await?;

@@ -193,13 +193,14 @@ pub async fn run_workers(
     }
     // A chat model is remote: several requests may be in flight. The local rules take microseconds.
     let enrich_concurrency = if matches!(extractor, enrich::Extractor::Llm(_)) { 4 } else { 1 };
-    let ctx = Arc::new(enrich::EnrichContext { db: services.db.clone(), extractor });
+    let ctx = Arc::new(enrich::EnrichContext { db: services.db.clone(), extractor, usage: services.usage.clone() });
     spawn_queue!(enrich::QUEUE, enrich::EnrichJob, 500, ctx, enrich_concurrency, enrich::handle);
     spawn_queue!(similar::QUEUE, similar::SimilarJob, 500, db.clone(), 1, similar::handle);
     let ctx = Arc::new(summarize::SummarizeContext {
         db: services.db.clone(),
         embedder: services.embedder.clone(),
         chat: services.chat.clone(),
+        usage: services.usage.clone(),
     });
     spawn_queue!(summarize::QUEUE, summarize::SummarizeJob, 2000, ctx, 1, summarize::handle);
     spawn_queue!(consolidate::QUEUE, consolidate::ConsolidateJob, 500, db.clone(), 2, consolidate::handle);

@@ -38,6 +38,8 @@ pub struct SummarizeContext {
     pub db: Db,
     pub embedder: EmbedderSlot,
     pub chat: Option<Arc<ChatModel>>,
+    /// Counts the chat-model calls per tenant (usage metering).
+    pub usage: crate::service::usage::Meter,
 }
 
 /// Refines the summaries of the job's memories; returns how many were replaced. Err (retry) while the
@@ -52,6 +54,9 @@ pub async fn process(ctx: &SummarizeContext, job: &SummarizeJob) -> Result<usize
     let embedder = ctx.embedder.get();
     let mut replaced = 0;
     for read in memories {
+        if ctx.chat.is_some() {
+            ctx.usage.add(job.tenant_id, crate::service::usage::counter::CHAT_CALLS, 1);
+        }
         let Some((summary, method)) = summarize::refine(&read.original, embedder.as_deref(), ctx.chat.as_deref()).await
         else {
             continue;

@@ -24,8 +24,29 @@ use crate::store::transfer::{self, Inserted, TABLES};
 pub const VERSION: u64 = 1;
 /// Lines per import batch (and rows per export fetch).
 pub const BATCH_LINES: usize = 500;
-/// Longest accepted line, in bytes.
-pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+/// Longest accepted line, in bytes (a memory with its vector and full metadata is far smaller).
+pub const MAX_LINE_BYTES: usize = 2 * 1024 * 1024;
+/// Bytes after which a batch is written even before it has [`BATCH_LINES`] lines.
+pub const MAX_BATCH_BYTES: usize = 8 * 1024 * 1024;
+/// How long an export waits for a client that stopped reading before giving up (its snapshot and connection
+/// are then released).
+pub const EXPORT_SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Exports and imports running at once on this instance: each holds a connection for its whole run.
+static EXPORTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(4);
+static IMPORTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// A turn to import on this instance, or 503 when others hold them all.
+pub fn import_permit() -> Result<tokio::sync::SemaphorePermit<'static>> {
+    IMPORTS
+        .try_acquire()
+        .map_err(|_| Error::Unavailable("too many imports in progress on this instance; retry shortly".into()))
+}
+
+/// Lines per import batch for a tenant: 500, or its plan's `max_batch` when smaller.
+pub fn batch_lines(t: &Tenant) -> usize {
+    t.limits.max_batch.map_or(BATCH_LINES, |m| (m as usize).clamp(1, BATCH_LINES))
+}
 
 /// What an export includes besides the rows every restore needs.
 #[derive(Debug, Clone, Copy)]
@@ -40,10 +61,19 @@ pub struct ExportOptions {
 /// the receiver is gone (the client left). Returns how many memories were exported.
 pub async fn export(svc: &Services, t: &Tenant, opts: ExportOptions, lines: mpsc::Sender<String>) -> Result<u64> {
     t.require(Scope::Read)?;
+    let _permit = EXPORTS
+        .try_acquire()
+        .map_err(|_| Error::Unavailable("too many exports in progress on this instance; retry shortly".into()))?;
     let mut tx = svc.db.begin_snapshot(t.id).await?;
+    transfer::bound_idle(&mut tx).await?;
     let header = json!({"type": "cairn_export", "version": VERSION, "tenant_id": t.id, "exported_at": Utc::now(),
         "vectors": opts.vectors, "history": opts.history, "tables": TABLES});
-    if lines.send(format!("{header}\n")).await.is_err() {
+    // A client that stopped reading ends the export (and frees its connection) after a while.
+    let send = |text: String| {
+        let lines = lines.clone();
+        async move { matches!(tokio::time::timeout(EXPORT_SEND_TIMEOUT, lines.send(text)).await, Ok(Ok(()))) }
+    };
+    if !send(format!("{header}\n")).await {
         return Ok(0);
     }
     let mut memories = 0;
@@ -66,7 +96,8 @@ pub async fn export(svc: &Services, t: &Tenant, opts: ExportOptions, lines: mpsc
                 chunk.push_str(&json!({"type": table, "data": row}).to_string());
                 chunk.push('\n');
             }
-            if lines.send(chunk).await.is_err() {
+            if !send(chunk).await {
+                tracing::info!(tenant_id = %t.id, "export abandoned: the client stopped reading");
                 return Ok(memories);
             }
         }
@@ -135,10 +166,12 @@ pub async fn import_batch(
     report: &mut ImportReport,
 ) -> Result<()> {
     t.require(Scope::Write)?;
-    if lines.is_empty() {
+    // A tenant suspended or deleted meanwhile stops receiving rows (its standing is cached and announced).
+    svc.keys.access(t.id).await?.require_active()?;
+    report.lines += lines.len() as u64;
+    if lines.iter().all(|l| l.trim().is_empty()) {
         return Ok(());
     }
-    report.lines += lines.len() as u64;
     report.batches += 1;
     match import_lines(svc, t, first_line, lines).await {
         Ok(done) => {
@@ -160,6 +193,79 @@ pub async fn import_batch(
     }
 }
 
+/// Checks and normalises one imported row: sizes within the tenant's metadata cap, derived fields
+/// (content hash, tag prefixes) computed here rather than taken on trust, vectors kept only when the current
+/// model made them, history marked as imported.
+fn prepare_row(svc: &Services, t: &Tenant, number: u64, table: &str, row: &mut Value) -> Result<()> {
+    let field = format!("line {number}");
+    let object = row.as_object_mut().ok_or_else(|| bad(&field, "\"data\" must be an object"))?;
+    let json_field = |name: &str| format!("line {number}: {name}");
+    match table {
+        "memories" => {
+            let content = object
+                .get("content")
+                .and_then(Value::as_str)
+                .ok_or_else(|| bad(&field, "a memory needs \"content\""))?;
+            // The dedup hash is the original text's when the memory was summarised.
+            let original = object
+                .get("metadata")
+                .and_then(|m| m.get("original_content"))
+                .and_then(Value::as_str)
+                .unwrap_or(content);
+            let hash = crate::memory::content_hash(original);
+            object.insert("content_hash".into(), Value::String(hash));
+            if let Some(metadata) = object.get("metadata") {
+                let mut own = metadata.clone();
+                if let Some(m) = own.as_object_mut() {
+                    m.remove("original_content");
+                }
+                usage::check_metadata(t, &own, &json_field("metadata"))?;
+            }
+            if let Some(tags) = object.get("tags") {
+                let tags: Vec<String> = serde_json::from_value(tags.clone())
+                    .map_err(|_| bad(&json_field("tags"), "must be a list of strings"))?;
+                object.insert("tag_prefixes".into(), json!(crate::memory::tag_prefixes(&tags)));
+            }
+            // A vector is kept when this deployment's model made it; where no model runs in this process (the
+            // CLI on the database host, a keyword-only deployment) a ready vector of a named model is kept.
+            let model = object.get("embedding_model").and_then(Value::as_str);
+            let made_here = match svc.embedder.state() {
+                crate::models::embed::SlotState::Disabled => model.is_some(),
+                _ => svc.embedder.get().is_some_and(|e| Some(e.model()) == model),
+            };
+            let ready = object.get("embedding").is_some_and(|v| !v.is_null())
+                && object.get("embedding_status").and_then(Value::as_str) == Some("ready")
+                && made_here;
+            if !ready {
+                // Embedded again, by this deployment's model.
+                object.insert("embedding".into(), Value::Null);
+                object.insert("embedding_status".into(), json!("pending"));
+                object.insert("embedding_model".into(), Value::Null);
+                object.insert("embedding_error".into(), Value::Null);
+            }
+        }
+        "memory_events" => {
+            for key in ["before", "after"] {
+                if let Some(value) = object.get(key) {
+                    usage::check_metadata(t, value, &json_field(key))?;
+                }
+            }
+            let actor = object.get("actor").and_then(Value::as_str).unwrap_or("unknown");
+            let actor = if actor.starts_with("import:") { actor.to_owned() } else { format!("import:{actor}") };
+            object.insert("actor".into(), Value::String(actor));
+        }
+        "entities" | "relations" => {
+            for key in ["metadata", "properties"] {
+                if let Some(value) = object.get(key) {
+                    usage::check_metadata(t, value, &json_field(key))?;
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
 async fn import_lines(
     svc: &Services,
     t: &Tenant,
@@ -173,28 +279,7 @@ async fn import_lines(
             continue;
         }
         let Some((table, mut row)) = parse_line(number, line)? else { continue };
-        if table == "memories" {
-            if let Some(metadata) = row.get("metadata") {
-                usage::check_metadata(t, metadata, &format!("line {number}: metadata"))?;
-            }
-            // The hash deduplicates by content: it is computed here, never taken on trust.
-            let content = row
-                .get("content")
-                .and_then(Value::as_str)
-                .ok_or_else(|| bad(&format!("line {number}"), "a memory needs \"content\""))?;
-            let hash = crate::memory::content_hash(content);
-            if let Some(object) = row.as_object_mut() {
-                object.insert("content_hash".into(), Value::String(hash));
-            }
-            // Without its vector a memory is embedded again.
-            if row.get("embedding").is_none_or(Value::is_null) {
-                if let Some(object) = row.as_object_mut() {
-                    object.insert("embedding_status".into(), json!("pending"));
-                    object.insert("embedding_model".into(), Value::Null);
-                    object.insert("embedding_error".into(), Value::Null);
-                }
-            }
-        }
+        prepare_row(svc, t, number, table, &mut row)?;
         let order = TABLES.iter().position(|t| *t == table).unwrap_or(0);
         by_table.entry(order).or_default().push(row);
     }
@@ -203,16 +288,13 @@ async fn import_lines(
     let mut to_embed: Vec<Uuid> = Vec::new();
     for (order, rows) in by_table {
         let table = TABLES[order];
-        let embed_later: Vec<Uuid> = if table == "memories" {
-            rows.iter()
-                .filter(|r| r.get("embedding").is_none_or(Value::is_null))
-                .filter_map(|r| r.get("id").and_then(Value::as_str).and_then(|s| Uuid::parse_str(s).ok()))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let keep_vector: std::collections::HashSet<Uuid> = rows
+            .iter()
+            .filter(|r| r.get("embedding").is_some_and(|v| !v.is_null()))
+            .filter_map(|r| r.get("id").and_then(Value::as_str).and_then(|s| Uuid::parse_str(s).ok()))
+            .collect();
         let (counts, inserted_ids) = transfer::insert(&mut tx, t.id, table, rows).await?;
-        to_embed.extend(inserted_ids.into_iter().filter(|id| embed_later.contains(id)));
+        to_embed.extend(inserted_ids.into_iter().filter(|id| !keep_vector.contains(id)));
         done.push((table, counts));
     }
     for chunk in to_embed.chunks(100) {

@@ -104,6 +104,8 @@ pub async fn rotate_session(
     expires_at: DateTime<Utc>,
 ) -> Result<bool, Error> {
     let mut tx = pool.begin().await?;
+    // Shares the admin row with other refreshes; a password reset (FOR UPDATE) waits for them, or they for it.
+    sqlx::query("SELECT 1 FROM admins WHERE id = $1 FOR SHARE").bind(admin_id).execute(&mut *tx).await?;
     lock_family(&mut tx, family_id).await?;
     let used = sqlx::query(
         "UPDATE admin_sessions SET used_at = now() WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL
@@ -141,10 +143,14 @@ pub async fn revoke_family(pool: &PgPool, family_id: Uuid) -> Result<u64, Error>
 
 /// Revokes every session of an admin (a password reset); returns how many tokens were still live.
 pub async fn revoke_admin(pool: &PgPool, admin_id: Uuid) -> Result<u64, Error> {
+    let mut tx = pool.begin().await?;
+    // No refresh is half done while this runs (they hold the admin row FOR SHARE).
+    sqlx::query("SELECT 1 FROM admins WHERE id = $1 FOR UPDATE").bind(admin_id).execute(&mut *tx).await?;
     let done = sqlx::query("UPDATE admin_sessions SET revoked_at = now() WHERE admin_id = $1 AND revoked_at IS NULL")
         .bind(admin_id)
-        .execute(pool)
+        .execute(&mut *tx)
         .await?;
+    tx.commit().await?;
     Ok(done.rows_affected())
 }
 

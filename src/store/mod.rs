@@ -268,7 +268,8 @@ fn rejected_input(err: &sqlx::Error) -> Option<Error> {
             existing_id: None,
         },
         // Unique violations elsewhere, checks, NUL or unencodable characters, out-of-range values.
-        "23505" | "23503" | "23514" | "23502" | "22021" | "22P05" | "22003" | "22008" | "22007" | "22P02" | "54000" => {
+        "23505" | "23503" | "23514" | "23502" | "22000" | "22021" | "22P05" | "22003" | "22008" | "22007" | "22P02"
+        | "54000" => {
             let what = db.constraint().map_or_else(|| db.message().to_owned(), |c| format!("violates {c}"));
             Error::Invalid(format!("body: value rejected by the database ({what})"))
         }

@@ -139,15 +139,21 @@ pub async fn set_status(
     Ok(sqlx::query_as(&sql).bind(id).bind(from).bind(to).bind(reason).fetch_optional(pool).await?)
 }
 
-/// Marks a tenant `deleting` (from active, suspended, or deleting again: a deletion that stalled) and
+/// Marks a tenant `deleting` (from active, suspended, or deleting again when no deletion job is pending or
+/// running: a deletion whose job gave up) and
 /// enqueues `queue`'s job to erase it, in one transaction. None when it is not in one of those states.
 pub async fn begin_deletion(pool: &PgPool, id: Uuid, queue: &str) -> Result<Option<TenantInfo>, Error> {
     let mut tx = pool.begin().await?;
     let sql = format!(
         "UPDATE tenants SET status = 'deleting', status_reason = NULL, status_changed_at = now()
-         WHERE id = $1 AND status IN ('active', 'suspended', 'deleting') RETURNING {TENANT_COLUMNS}"
+         WHERE id = $1 AND (status IN ('active', 'suspended')
+               OR (status = 'deleting' AND NOT EXISTS (
+                   SELECT 1 FROM apalis.jobs j WHERE j.job_type = $2 AND j.status IN ('Pending', 'Running')
+                      AND j.job ->> 'tenant_id' = $1::text)))
+         RETURNING {TENANT_COLUMNS}"
     );
-    let Some(tenant): Option<TenantInfo> = sqlx::query_as(&sql).bind(id).fetch_optional(&mut *tx).await? else {
+    let Some(tenant): Option<TenantInfo> = sqlx::query_as(&sql).bind(id).bind(queue).fetch_optional(&mut *tx).await?
+    else {
         return Ok(None);
     };
     sqlx::query("SELECT apalis.push_job($1, $2::json, 'Pending', now(), 10)")
@@ -199,15 +205,25 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Err
         "memory_events",
         "entities",
         "consolidation_runs",
-        "tenant_usage",
         "tenant_usage_delta",
+        "tenant_usage",
         "api_keys",
     ];
-    let mut report = Vec::with_capacity(TABLES.len());
-    for table in TABLES {
-        let deleted = delete_all_of(pool, table, id).await?;
-        report.push(((*table).to_owned(), deleted));
+    // Passes until one finds nothing: a write that raced the first pass (a job finishing, an import's last
+    // batch) is caught by the next.
+    let mut counts: Vec<i64> = vec![0; TABLES.len()];
+    for _ in 0..5 {
+        let mut found = 0;
+        for (i, table) in TABLES.iter().enumerate() {
+            let deleted = delete_all_of(pool, table, id).await?;
+            counts[i] += deleted;
+            found += deleted;
+        }
+        if found == 0 {
+            break;
+        }
     }
+    let report: Vec<(String, i64)> = TABLES.iter().map(|t| (*t).to_owned()).zip(counts).collect();
     let json: serde_json::Map<String, serde_json::Value> =
         report.iter().map(|(t, n)| (t.clone(), serde_json::Value::from(*n))).collect();
     sqlx::query("UPDATE tenants SET status = 'deleted', status_changed_at = now(), deletion_report = $2 WHERE id = $1")
@@ -312,6 +328,16 @@ pub async fn rotate_key(
     };
     if old.revoked_at.is_some() || old.expires_at.is_some_and(|t| t <= Utc::now()) {
         return Err(Error::Conflict { message: format!("API key {key_id} is revoked or expired"), existing_id: None });
+    }
+    let replaced: Option<Uuid> = sqlx::query_scalar("SELECT id FROM api_keys WHERE rotated_from = $1 LIMIT 1")
+        .bind(key_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if let Some(successor) = replaced {
+        return Err(Error::Conflict {
+            message: format!("API key {key_id} was already rotated (into {successor}); rotate that key instead"),
+            existing_id: Some(successor),
+        });
     }
     let sql = format!(
         "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at, rate_limit_per_second, rotated_from)

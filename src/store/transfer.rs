@@ -52,6 +52,12 @@ pub async fn open(tx: &mut TenantTx, table: &str, drop: &[&str]) -> Result<(), E
     Ok(())
 }
 
+/// Ends the export's transaction if its client stalls between fetches (a safety net beside the send timeout).
+pub async fn bound_idle(tx: &mut TenantTx) -> Result<(), Error> {
+    sqlx::query("SET LOCAL idle_in_transaction_session_timeout = '120s'").execute(tx.conn()).await?;
+    Ok(())
+}
+
 /// The next `n` rows of a table's cursor (none when it is exhausted; it is then closed).
 pub async fn fetch(tx: &mut TenantTx, table: &str, n: i64) -> Result<Vec<Value>, Error> {
     let table = known(table)?;
@@ -100,7 +106,8 @@ pub struct Inserted {
 }
 
 /// Inserts `rows` (JSON objects of `table`'s columns) for the transaction's tenant; rows whose key or unique
-/// content exists are skipped. Returns the ids of the memories inserted (to embed them when they carry no
+/// content exists, and rows whose parents are missing, are skipped. Insert triggers keep an exported base of
+/// decay (`base_importance`, `base_strength`). Returns the ids of the memories inserted (to embed them when they carry no
 /// vector) with the counts.
 pub async fn insert(
     tx: &mut TenantTx,
@@ -123,8 +130,8 @@ pub async fn insert(
         })
         .collect();
     let all = columns(tx, table).await?;
-    // History gets new ids (the identity is global); an event already present (same memory, type and time)
-    // is not repeated.
+    // History gets new ids (the identity is global), in file order; an event already present (same memory,
+    // type and time) is not repeated.
     // Only the columns the rows carry: the others take their defaults (a hand-written import may leave out
     // `type`, `created_at`...).
     let present: std::collections::HashSet<&str> =
@@ -135,51 +142,38 @@ pub async fn insert(
         .map(|(n, _)| n.as_str())
         .collect();
     let list = insertable.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ");
-    let source = format!("jsonb_populate_recordset(NULL::{table}, $1) r");
-    let (sql, returns_ids) = match table {
-        "memory_events" => (
-            format!(
-                "INSERT INTO memory_events ({list}) SELECT {list} FROM {source}
-                 WHERE NOT EXISTS (SELECT 1 FROM memory_events e WHERE e.memory_id = r.memory_id
-                                   AND e.event_type = r.event_type AND e.created_at = r.created_at)"
-            ),
-            false,
-        ),
-        "memories" => (
-            format!("INSERT INTO memories ({list}) SELECT {list} FROM {source} ON CONFLICT DO NOTHING RETURNING id"),
-            true,
-        ),
-        _ => (format!("INSERT INTO {table} ({list}) SELECT {list} FROM {source} ON CONFLICT DO NOTHING"), false),
+    let picked = insertable.iter().map(|c| format!("r.\"{c}\"")).collect::<Vec<_>>().join(", ");
+    // Rows in file order (history ids follow it); a row whose parent is missing (skipped as a duplicate
+    // under another id, or never exported) is skipped, not an error.
+    let source = format!("jsonb_populate_recordset(NULL::{table}, $1) WITH ORDINALITY AS r");
+    let parents = match table {
+        "memory_events" => {
+            "EXISTS (SELECT 1 FROM memories m WHERE m.id = r.memory_id)
+             AND NOT EXISTS (SELECT 1 FROM memory_events e WHERE e.memory_id = r.memory_id
+                             AND e.event_type = r.event_type AND e.created_at = r.created_at)"
+        }
+        "relations" => {
+            "EXISTS (SELECT 1 FROM memories m WHERE m.id = r.source_id)
+             AND EXISTS (SELECT 1 FROM memories m WHERE m.id = r.target_id)"
+        }
+        "memory_entities" => {
+            "EXISTS (SELECT 1 FROM memories m WHERE m.id = r.memory_id)
+             AND EXISTS (SELECT 1 FROM entities x WHERE x.id = r.entity_id)"
+        }
+        "entity_aliases" => "EXISTS (SELECT 1 FROM entities x WHERE x.id = r.entity_id)",
+        _ => "true",
     };
+    let conflict = if table == "memory_events" { "" } else { " ON CONFLICT DO NOTHING" };
+    let returning = if table == "memories" { " RETURNING id" } else { "" };
+    let sql = format!(
+        "INSERT INTO {table} ({list}) SELECT {picked} FROM {source} WHERE {parents} ORDER BY r.ordinality{conflict}{returning}"
+    );
     let payload = Value::Array(rows);
-    let (inserted, ids) = if returns_ids {
+    let (inserted, ids) = if table == "memories" {
         let ids: Vec<Uuid> = sqlx::query_scalar(&sql).bind(&payload).fetch_all(tx.conn()).await?;
         (ids.len() as u64, ids)
     } else {
         (sqlx::query(&sql).bind(&payload).execute(tx.conn()).await?.rows_affected(), Vec::new())
     };
-    // Insert triggers set the base of decay from the current value; an import keeps the exported base.
-    match table {
-        "memories" => {
-            sqlx::query(
-                "UPDATE memories m SET base_importance = r.base_importance FROM jsonb_populate_recordset(NULL::memories, $1) r
-                 WHERE m.id = r.id AND m.id = ANY($2) AND r.base_importance IS NOT NULL",
-            )
-            .bind(&payload)
-            .bind(&ids)
-            .execute(tx.conn())
-            .await?;
-        }
-        "relations" => {
-            sqlx::query(
-                "UPDATE relations x SET base_strength = r.base_strength FROM jsonb_populate_recordset(NULL::relations, $1) r
-                 WHERE x.id = r.id AND r.base_strength IS NOT NULL AND x.base_strength IS DISTINCT FROM r.base_strength",
-            )
-            .bind(&payload)
-            .execute(tx.conn())
-            .await?;
-        }
-        _ => {}
-    }
     Ok((Inserted { inserted, skipped: total - inserted.min(total) }, ids))
 }

@@ -356,7 +356,7 @@ impl TestApp {
     /// Runs every queued enrichment job synchronously with `extractor`, as the worker would (first attempt);
     /// returns how many.
     pub async fn run_enrichment_with(&self, extractor: cairn::jobs::enrich::Extractor) -> usize {
-        let ctx = cairn::jobs::enrich::EnrichContext { db: self.db.clone(), extractor };
+        let ctx = cairn::jobs::enrich::EnrichContext { db: self.db.clone(), extractor, usage: Default::default() };
         let mut conn = self.owner_conn().await;
         let jobs: Vec<(String, cairn::jobs::enrich::EnrichJob)> =
             self.pending_jobs(&mut conn, cairn::jobs::enrich::QUEUE).await;
@@ -415,6 +415,7 @@ impl TestApp {
             db: self.db.clone(),
             embedder: self.embedder.clone(),
             chat: self.services.chat.clone(),
+            usage: Default::default(),
         };
         let mut conn = self.owner_conn().await;
         let jobs: Vec<(String, cairn::jobs::summarize::SummarizeJob)> =

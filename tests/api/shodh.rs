@@ -477,4 +477,19 @@ async fn a_configured_chat_model_summarises_recall_in_the_asked_language() {
     // No results: nothing to summarise.
     let body = app.post(&app.a.key, "/api/recall", &json!({"query": "zebra", "summarize": true})).await.ok(200).clone();
     assert!(body.get("summary").is_none(), "{body}");
+
+    // A daily budget of one chat summary: the second falls back to the extractive summary, the recall works.
+    let mut conn = app.owner_conn().await;
+    sqlx::query("UPDATE tenants SET limits = '{\"summaries_per_day\": 1}' WHERE id = $1")
+        .bind(app.a.id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await; // the change is announced
+    let ask = json!({"query": "JWT authentication", "summarize": true, "language": "en"});
+    let first = app.post(&app.a.key, "/api/recall", &ask).await.ok(200).clone();
+    assert_eq!(first["summary_method"], "llm");
+    let second = app.post(&app.a.key, "/api/recall", &ask).await.ok(200).clone();
+    assert_ne!(second["summary_method"], "llm", "{second}");
+    assert!(second["summary"].as_str().is_some_and(|s| !s.is_empty()), "{second}");
 }

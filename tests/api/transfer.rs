@@ -103,12 +103,26 @@ async fn an_export_imported_into_another_tenant_recalls_the_same() {
     assert!(related.to_string().contains(&ids[1]), "{related}");
     let history = app.get(&app.b.key, &format!("/api/v1/memories/{}/history", ids[2])).await.ok(200).clone();
     assert!(history.to_string().contains("updated"), "{history}");
+    assert!(history.to_string().contains("import:"), "imported history says so: {history}");
 
     // Again: everything is already there.
     let again = import(&app, &app.b.key, text).await.ok(200).clone();
     assert_eq!(again["inserted"]["memories"], 0, "{again}");
     assert_eq!(again["skipped"]["memories"], 3);
     assert_eq!(app.count(&app.b.key).await, 3);
+
+    // Into a tenant that already holds one of the memories under another id: that memory is skipped, and the
+    // association that names the exported id is skipped with it instead of failing its batch.
+    let tenant_c = cairn::store::tenants::create_tenant(app.db.owner(), "tenant-c", "unlimited", &Default::default())
+        .await
+        .unwrap();
+    let c_key = crate::helpers::new_key(&app.db, tenant_c.id, &["read", "write"]).await;
+    app.store_text(&c_key, "Deploys happen on Fridays after the review").await;
+    let text = export(&app, &app.a.key, "").await;
+    let report = import(&app, &c_key, text).await.ok(200).clone();
+    assert_eq!(report["failed_batches"], 0, "{report}");
+    assert_eq!((report["inserted"]["memories"].as_u64(), report["skipped"]["memories"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(report["skipped"]["relations"], 1, "{report}");
 }
 
 #[tokio::test]
@@ -124,7 +138,10 @@ async fn a_broken_batch_is_reported_and_the_others_land() {
         );
         body.push('\n');
     }
+    // An association whose memories are missing is skipped; a value of the wrong type fails its batch.
     body.push_str("{\"type\":\"relations\",\"data\":{\"id\":\"00000000-0000-0000-0000-000000000001\",\"source_id\":\"00000000-0000-0000-0000-000000000002\",\"target_id\":\"00000000-0000-0000-0000-000000000003\",\"rel_type\":\"RELATES_TO\",\"strength\":0.5}}\n");
+    body.push_str(&json!({"type": "memories", "data": {"id": uuid::Uuid::new_v4(), "content": "typed wrong", "importance": "high"}}).to_string());
+    body.push('\n');
     let report = import(&app, &app.a.key, body).await.ok(200).clone();
     assert_eq!(report["batches"], 2, "{report}");
     assert_eq!(report["failed_batches"], 1, "{report}");

@@ -17,7 +17,7 @@ use crate::api::extract::ApiQuery;
 use crate::api::AppState;
 use crate::auth::Tenant;
 use crate::error::Error;
-use crate::service::transfer::{self, ExportOptions, ImportReport, BATCH_LINES, MAX_LINE_BYTES};
+use crate::service::transfer::{self, ExportOptions, ImportReport, MAX_BATCH_BYTES, MAX_LINE_BYTES};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(export)).routes(routes!(import))
@@ -95,7 +95,7 @@ impl From<ImportReport> for ImportResult {
 }
 
 /// Import JSON Lines as `GET /api/v1/export` writes them (write scope), read as a stream in batches of 500
-/// lines. Each batch is written all or nothing; rows already present (by id, or a memory by content) are
+/// lines (or the plan's `max_batch`, or 8 MiB). Each batch is written all or nothing; rows already present (by id, or a memory by content) are
 /// skipped, so an import can be repeated. Memories without vectors are embedded again.
 #[utoipa::path(post, path = "/api/v1/import", tag = "transfer",
     request_body(content = String, content_type = "application/x-ndjson", description = "An export"),
@@ -117,37 +117,67 @@ async fn import(
     ) {
         return Err(ApiError::UnsupportedMediaType("Content-Type: must be application/x-ndjson".into()));
     }
+    let _permit = transfer::import_permit()?;
+    let mut report = ImportReport::default();
+    match read_batches(&services, &tenant, request, &mut report).await {
+        Ok(()) if report.lines == 0 => Err(Error::invalid("body: no lines to import").into()),
+        Ok(()) => Ok(Json(report.into())),
+        // Batches before the failure are written: the error says how far the import got.
+        Err(err) if report.batches > report.failed_batches => Err(err.after(&report)),
+        Err(err) => Err(err),
+    }
+}
+
+/// How long an import waits for the next piece of its body.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Reads the body line by line into batches (of the tenant's batch size, or fewer lines past
+/// [`MAX_BATCH_BYTES`]) and imports each.
+async fn read_batches(
+    services: &AppState,
+    tenant: &Tenant,
+    request: Request,
+    report: &mut ImportReport,
+) -> Result<(), ApiError> {
     let max = services.config.max_import_bytes;
+    let per_batch = transfer::batch_lines(tenant);
     let mut body = request.into_body().into_data_stream();
-    let (mut report, mut pending, mut batch): (ImportReport, Vec<u8>, Vec<String>) = Default::default();
-    let (mut read, mut first_line, mut line_no) = (0_u64, 1_u64, 0_u64);
+    let (mut pending, mut batch, mut batch_bytes): (Vec<u8>, Vec<String>, usize) = Default::default();
+    let (mut read, mut first_line, mut line_no, mut scanned) = (0_u64, 1_u64, 0_u64, 0_usize);
     loop {
-        let chunk = body.next().await;
+        let chunk = tokio::time::timeout(IDLE, body.next())
+            .await
+            .map_err(|_| Error::invalid(format!("body: nothing arrived for {} s", IDLE.as_secs())))?;
         let ended = chunk.is_none();
-        match chunk {
-            Some(Ok(bytes)) => {
-                read += bytes.len() as u64;
-                if read > max {
-                    return Err(ApiError::PayloadTooLarge(format!("body: an import is at most {max} bytes")));
-                }
-                pending.extend_from_slice(&bytes);
+        if let Some(chunk) = chunk {
+            let bytes = chunk.map_err(|e| Error::invalid(format!("body: could not be read: {e}")))?;
+            read += bytes.len() as u64;
+            if read > max {
+                return Err(ApiError::PayloadTooLarge(format!("body: an import is at most {max} bytes")));
             }
-            Some(Err(err)) => return Err(Error::invalid(format!("body: could not be read: {err}")).into()),
-            None => {}
+            pending.extend_from_slice(&bytes);
         }
-        while let Some(end) =
-            pending.iter().position(|b| *b == b'\n').or(ended.then_some(pending.len()).filter(|n| *n > 0))
-        {
-            let line: Vec<u8> = pending.drain(..(end + 1).min(pending.len())).collect();
+        loop {
+            let end = match pending[scanned..].iter().position(|b| *b == b'\n') {
+                Some(i) => scanned + i + 1,
+                None if ended && !pending.is_empty() => pending.len(),
+                None => break,
+            };
+            let line: Vec<u8> = pending.drain(..end).collect();
+            scanned = 0;
             line_no += 1;
             let text = String::from_utf8(line).map_err(|_| Error::invalid(format!("line {line_no}: not UTF-8")))?;
+            batch_bytes += text.len();
             batch.push(text.trim_end_matches(['\n', '\r']).to_owned());
-            if batch.len() == BATCH_LINES {
-                transfer::import_batch(&services, &tenant, first_line, &batch, &mut report).await?;
+            if batch.len() >= per_batch || batch_bytes >= MAX_BATCH_BYTES {
+                transfer::import_batch(services, tenant, first_line, &batch, report).await?;
                 first_line = line_no + 1;
                 batch.clear();
+                batch_bytes = 0;
             }
         }
+        // What is left holds no newline: the next chunk's scan starts after it.
+        scanned = pending.len();
         if pending.len() > MAX_LINE_BYTES {
             return Err(ApiError::PayloadTooLarge(format!("line {}: longer than {MAX_LINE_BYTES} bytes", line_no + 1)));
         }
@@ -155,9 +185,6 @@ async fn import(
             break;
         }
     }
-    transfer::import_batch(&services, &tenant, first_line, &batch, &mut report).await?;
-    if report.lines == 0 {
-        return Err(Error::invalid("body: no lines to import").into());
-    }
-    Ok(Json(report.into()))
+    transfer::import_batch(services, tenant, first_line, &batch, report).await?;
+    Ok(())
 }

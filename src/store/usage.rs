@@ -101,8 +101,13 @@ pub async fn rollup(pool: &PgPool) -> Result<i64, Error> {
     Ok(sqlx::query_scalar("SELECT cairn_rollup_usage()").fetch_one(pool).await?)
 }
 
-/// What the transaction's tenant stores, counting this transaction's own writes so far.
+/// What the transaction's tenant stores, counting this transaction's own writes so far. Takes the tenant's
+/// quota lock until the transaction ends, so two writers cannot both pass a check the pair of them breaks
+/// (the lock is taken just before commit: it serialises commits of quota-checked writes, not the writes).
 pub async fn stored_in(tx: &mut TenantTx) -> Result<(i64, i64), Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended(current_setting('app.tenant_id', true), 11))")
+        .execute(tx.conn())
+        .await?;
     Ok(sqlx::query_as("SELECT memories, storage_bytes FROM cairn_tenant_usage()")
         .fetch_optional(tx.conn())
         .await?

@@ -282,6 +282,16 @@ pub async fn insert_key(
     key_hash: &str,
     new: &NewKey,
 ) -> sqlx::Result<ApiKeyInfo> {
+    insert_key_in(pool, tenant_id, prefix, key_hash, new).await
+}
+
+async fn insert_key_in<'e>(
+    executor: impl sqlx::PgExecutor<'e>,
+    tenant_id: Uuid,
+    prefix: &str,
+    key_hash: &str,
+    new: &NewKey,
+) -> sqlx::Result<ApiKeyInfo> {
     let sql = format!(
         "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at, rate_limit_per_second, rotated_from)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {KEY_INFO_COLUMNS}"
@@ -295,7 +305,7 @@ pub async fn insert_key(
         .bind(new.expires_at)
         .bind(new.rate_limit_per_second)
         .bind(new.rotated_from)
-        .fetch_one(pool)
+        .fetch_one(executor)
         .await
 }
 
@@ -339,21 +349,14 @@ pub async fn rotate_key(
             existing_id: Some(successor),
         });
     }
-    let sql = format!(
-        "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at, rate_limit_per_second, rotated_from)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {KEY_INFO_COLUMNS}"
-    );
-    let new: ApiKeyInfo = sqlx::query_as(&sql)
-        .bind(old.tenant_id)
-        .bind(prefix)
-        .bind(key_hash)
-        .bind(&old.name)
-        .bind(&old.scopes)
-        .bind(old.expires_at)
-        .bind(old.rate_limit_per_second)
-        .bind(old.id)
-        .fetch_one(&mut *tx)
-        .await?;
+    let successor = NewKey {
+        scopes: old.scopes.clone(),
+        name: old.name.clone(),
+        expires_at: old.expires_at,
+        rate_limit_per_second: old.rate_limit_per_second,
+        rotated_from: Some(old.id),
+    };
+    let new = insert_key_in(&mut *tx, old.tenant_id, prefix, key_hash, &successor).await?;
     let sql = format!(
         "UPDATE api_keys SET revoked_at = CASE WHEN $2::timestamptz IS NULL THEN now() END,
                              expires_at = CASE WHEN $2::timestamptz IS NULL THEN expires_at

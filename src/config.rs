@@ -319,6 +319,34 @@ pub struct AppArgs {
     /// Largest accepted import (`POST /api/v1/import`), in bytes; it is read as a stream, batch by batch.
     #[arg(long, env = "CAIRN_MAX_IMPORT_BYTES", default_value_t = 1 << 30)]
     pub max_import_bytes: u64,
+    /// Index a memory of an episode with the memory before it: embedded together, and its words searched at
+    /// CAIRN_CONTEXT_KEYWORD_WEIGHT (what is returned is always the memory's own content).
+    #[arg(long, env = "CAIRN_EPISODE_CONTEXT", default_value_t = true, action = clap::ArgAction::Set)]
+    pub episode_context: bool,
+    /// Weight of the episode context's keyword score beside the memory's own (0 turns it off).
+    #[arg(long, env = "CAIRN_CONTEXT_KEYWORD_WEIGHT", default_value_t = 0.3)]
+    pub context_keyword_weight: f64,
+    /// An optional rerank stage: `none` (default) or `http` (a Cohere/Jina/TEI-compatible `/rerank` endpoint).
+    #[arg(long, env = "CAIRN_RERANKER", default_value = "none", value_parser = ["none", "http"])]
+    pub reranker: String,
+    /// The rerank endpoint's base URL (the request goes to `{url}/rerank`).
+    #[arg(long, env = "CAIRN_RERANKER_URL")]
+    pub reranker_url: Option<String>,
+    /// Bearer key of the rerank endpoint.
+    #[arg(long, env = "CAIRN_RERANKER_API_KEY", hide_env_values = true, value_parser = parse_secret)]
+    pub reranker_api_key: Option<SecretString>,
+    /// The rerank model's name, when the endpoint wants one.
+    #[arg(long, env = "CAIRN_RERANKER_MODEL")]
+    pub reranker_model: Option<String>,
+    /// The endpoint's shape: `cohere` (Cohere, Jina, Voyage...) or `tei` (text-embeddings-inference).
+    #[arg(long, env = "CAIRN_RERANKER_API", value_enum, default_value_t = crate::models::rerank::RerankApi::Cohere)]
+    pub reranker_api: crate::models::rerank::RerankApi,
+    /// How many fused results are reranked (recall asks for at least this many, reranks them, then cuts).
+    #[arg(long, env = "CAIRN_RERANKER_TOP_N", default_value_t = 30)]
+    pub reranker_top_n: usize,
+    /// Milliseconds before the reranker is given up on (the fused order stands).
+    #[arg(long, env = "CAIRN_RERANKER_TIMEOUT_MS", default_value_t = 2000)]
+    pub reranker_timeout_ms: u64,
     /// A bearer token `/metrics` requires (unset: open, for a scraper on a private network).
     #[arg(long, env = "CAIRN_METRICS_TOKEN", hide_env_values = true, value_parser = parse_secret)]
     pub metrics_token: Option<SecretString>,
@@ -354,6 +382,22 @@ impl AppArgs {
             timeout: std::time::Duration::from_secs(self.openai_timeout_secs.max(1)),
             retries: self.openai_retries,
         }
+    }
+
+    /// The rerank stage's settings, when `CAIRN_RERANKER=http` with a URL.
+    pub fn rerank(&self) -> Option<crate::models::rerank::RerankConfig> {
+        if self.reranker != "http" {
+            return None;
+        }
+        let base_url = self.reranker_url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
+        Some(crate::models::rerank::RerankConfig {
+            base_url: base_url.to_owned(),
+            api_key: self.reranker_api_key.clone(),
+            model: self.reranker_model.clone().filter(|m| !m.trim().is_empty()),
+            api: self.reranker_api,
+            top_n: self.reranker_top_n.clamp(1, 200),
+            timeout: std::time::Duration::from_millis(self.reranker_timeout_ms.max(1)),
+        })
     }
 
     /// The chat model's settings, when both its URL and model are configured.
@@ -436,6 +480,15 @@ impl Default for AppArgs {
             usage_flush_ms: 10_000,
             metrics_token: None,
             max_import_bytes: 1 << 30,
+            episode_context: true,
+            context_keyword_weight: 0.3,
+            reranker: "none".into(),
+            reranker_url: None,
+            reranker_api_key: None,
+            reranker_model: None,
+            reranker_api: crate::models::rerank::RerankApi::Cohere,
+            reranker_top_n: 30,
+            reranker_timeout_ms: 2000,
         }
     }
 }

@@ -42,9 +42,19 @@ struct Turn {
     text: String,
 }
 
-/// One conversation's turns: content, time, and the dia_ids that content stands for.
+/// One stored turn: content, time, the dia_ids that content stands for, its session (the episode) and its
+/// place in it.
+struct TurnMemory {
+    content: String,
+    at: chrono::DateTime<Utc>,
+    dias: Vec<String>,
+    episode: String,
+    sequence: i64,
+}
+
+/// One conversation's turns.
 struct Turns {
-    memories: Vec<(String, chrono::DateTime<Utc>, Vec<String>)>,
+    memories: Vec<TurnMemory>,
     known: HashSet<String>,
 }
 
@@ -55,7 +65,7 @@ fn session_time(text: &str) -> Option<chrono::DateTime<Utc>> {
 
 fn turns(sample: &Sample) -> anyhow::Result<Turns> {
     let mut by_hash: HashMap<String, usize> = HashMap::new();
-    let mut memories: Vec<(String, chrono::DateTime<Utc>, Vec<String>)> = Vec::new();
+    let mut memories: Vec<TurnMemory> = Vec::new();
     let mut known = HashSet::new();
     let mut sessions: Vec<(u32, &Value)> = sample
         .conversation
@@ -79,10 +89,12 @@ fn turns(sample: &Sample) -> anyhow::Result<Turns> {
             // Turns keep their order within a session: one second apart.
             let at = when + chrono::Duration::seconds(i as i64);
             match by_hash.get(&content_hash(&content)) {
-                Some(&index) => memories[index].2.push(turn.dia_id),
+                Some(&index) => memories[index].dias.push(turn.dia_id),
                 None => {
                     by_hash.insert(content_hash(&content), memories.len());
-                    memories.push((content, at, vec![turn.dia_id]));
+                    // Each session is an episode, its turns in order, as a chat client would store them.
+                    let episode = format!("{}-session-{n}", sample.sample_id);
+                    memories.push(TurnMemory { content, at, dias: vec![turn.dia_id], episode, sequence: i as i64 });
                 }
             }
         }
@@ -174,6 +186,8 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
             .context("parsing the LoCoMo file")?;
     let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build()?;
     let mut by_category: BTreeMap<u8, Totals> = BTreeMap::new();
+    // Categories 1-4 per conversation, in file order (for the tuning/held-out split).
+    let mut by_conversation: Vec<(String, Totals)> = Vec::new();
     let mut created: Vec<Uuid> = Vec::new();
     let outcome = async {
         for sample in &samples {
@@ -194,6 +208,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
             let (_, key) = crate::auth::create_key(db.owner(), tenant.id, &new).await?;
             let memory_dias = ingest(&client, opts.url, &key, &turns).await?;
             wait_for_embeddings(db, tenant.id).await?;
+            let mut conversation = Totals::default();
             for qa in &sample.qa {
                 let evidence = clean_evidence(&qa.evidence, &turns.known);
                 if evidence.is_empty() {
@@ -202,7 +217,11 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                 let started = Instant::now();
                 let ranked = ask(&client, opts.url, &key, &qa.question, opts.mode, &memory_dias).await?;
                 by_category.entry(qa.category).or_default().add(&evidence, &ranked, started.elapsed());
+                if (1..=4).contains(&qa.category) {
+                    conversation.add(&evidence, &ranked, started.elapsed());
+                }
             }
+            by_conversation.push((sample.sample_id.clone(), conversation));
             eprintln!("[eval] {}: {} memories, {} questions", sample.sample_id, turns.memories.len(), sample.qa.len());
         }
         anyhow::Ok(())
@@ -222,6 +241,28 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         }
     }
     println!("{}", main.line("categories 1-4 (detail)"));
+    for (id, totals) in &by_conversation {
+        println!("{}", totals.line(&format!("conversation {id}, categories 1-4")));
+    }
+    // Tune on the first three conversations, judge on the others: a gain only the first part shows is fitted.
+    if by_conversation.len() > 3 {
+        for (label, range) in
+            [("conversations 1-3 (tuning)", 0..3), ("conversations 4+ (held out)", 3..by_conversation.len())]
+        {
+            let mut part = Totals::default();
+            for (_, t) in &by_conversation[range] {
+                part.merge(t);
+            }
+            let n = part.questions.max(1) as f64;
+            println!(
+                "{label}: n={} recall@10={:.3} recall@5={:.3} mrr={:.3}",
+                part.questions,
+                part.recall[2] / n,
+                part.recall[1] / n,
+                part.mrr / n
+            );
+        }
+    }
     let n = main.questions.max(1) as f64;
     println!(
         "categories 1-4: recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} mrr={:.3}",
@@ -245,7 +286,10 @@ async fn ingest(
     for chunk in turns.memories.chunks(500) {
         let items: Vec<Value> = chunk
             .iter()
-            .map(|(content, at, ids)| json!({"content": content, "created_at": at.to_rfc3339(), "metadata": {"dia_id": ids[0], "dia_ids": ids}}))
+            .map(|m| {
+                json!({"content": m.content, "created_at": m.at.to_rfc3339(), "episode_id": m.episode,
+                    "sequence_number": m.sequence, "metadata": {"dia_id": m.dias[0], "dia_ids": m.dias}})
+            })
             .collect();
         let res = client
             .post(format!("{url}/api/v1/memories/batch"))
@@ -258,8 +302,8 @@ async fn ingest(
         if status.as_u16() != 201 {
             bail!("storing turns failed ({status}): {body}");
         }
-        for (id, (_, _, ids)) in body["memory_ids"].as_array().context("memory_ids")?.iter().zip(chunk) {
-            dias.insert(id.as_str().unwrap_or_default().to_owned(), ids.clone());
+        for (id, m) in body["memory_ids"].as_array().context("memory_ids")?.iter().zip(chunk) {
+            dias.insert(id.as_str().unwrap_or_default().to_owned(), m.dias.clone());
         }
     }
     Ok(dias)

@@ -48,13 +48,36 @@ pub async fn embed_pending(
     tenant_id: Uuid,
     memory_ids: &[Uuid],
     sweep: i64,
+    with_context: bool,
 ) -> anyhow::Result<usize> {
-    let mut tx = db.begin_tenant(tenant_id).await?;
-    let pending = store::pending(&mut tx, memory_ids, sweep).await?;
-    tx.commit().await?;
+    let mut written = 0;
+    // A second pass catches the listed memories whose episode context changed while they were in the model
+    // (their vector was not written over the new context).
+    for pass in 0..2 {
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        let pending = store::pending(&mut tx, memory_ids, if pass == 0 { sweep } else { 0 }).await?;
+        tx.commit().await?;
+        if pending.is_empty() {
+            break;
+        }
+        let done = embed_all(db, embedder, tenant_id, &pending, with_context).await?;
+        written += done;
+        if done == pending.len() {
+            break;
+        }
+    }
+    Ok(written)
+}
 
-    // A pipeline: the vectors of one batch are written while the next batch is in the model, so the
-    // database's HNSW inserts do not leave the model idle.
+/// Embeds and writes `pending` as a pipeline: the vectors of one batch are written while the next batch is in
+/// the model, so the database's HNSW inserts do not leave the model idle.
+async fn embed_all(
+    db: &Db,
+    embedder: &dyn Embedder,
+    tenant_id: Uuid,
+    pending: &[Pending],
+    with_context: bool,
+) -> anyhow::Result<usize> {
     let mut written = 0;
     let mut writing: Option<(&[Pending], Vec<Vec<f32>>)> = None;
     for chunk in pending.chunks(BATCH) {
@@ -64,7 +87,7 @@ pub async fn embed_pending(
                 None => Ok(0),
             }
         };
-        let (vectors, done) = tokio::join!(embed_batch(embedder, chunk), write);
+        let (vectors, done) = tokio::join!(embed_batch(embedder, chunk, with_context), write);
         written += done?;
         writing = Some((chunk, vectors?));
     }
@@ -75,8 +98,8 @@ pub async fn embed_pending(
 }
 
 /// Embeds one batch in a single forward pass.
-async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending]) -> anyhow::Result<Vec<Vec<f32>>> {
-    let texts: Vec<String> = batch.iter().map(|p| p.content.clone()).collect();
+async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], with_context: bool) -> anyhow::Result<Vec<Vec<f32>>> {
+    let texts: Vec<String> = batch.iter().map(|p| p.text(with_context)).collect();
     let vectors = embedder.embed(&texts).await?;
     anyhow::ensure!(
         vectors.len() == batch.len(),
@@ -110,6 +133,8 @@ pub struct EmbedContext {
     pub embedder: EmbedderSlot,
     /// Counts the embeddings computed per tenant (usage metering).
     pub usage: crate::service::usage::Meter,
+    /// Embeds a memory of an episode together with the memory before it (`CAIRN_EPISODE_CONTEXT`).
+    pub episode_context: bool,
 }
 
 /// Backoff before attempt `n` is retried: 2^n seconds, at most a minute.
@@ -121,7 +146,9 @@ pub fn backoff(attempt: usize) -> Duration {
 /// recorded on the memories), Err with the reason when it should be retried.
 pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Result<(), String> {
     let result = match ctx.embedder.get() {
-        Some(embedder) => embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP).await,
+        Some(embedder) => {
+            embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.episode_context).await
+        }
         None => Err(anyhow::anyhow!("the embedding model is not ready")),
     };
     let err = match result {
@@ -172,7 +199,7 @@ pub async fn reembed_tenant(
         tx.commit().await?;
         let Some(last) = page.last() else { return Ok(written) };
         after = last.id;
-        let vectors = embed_batch(embedder, &page).await?;
+        let vectors = embed_batch(embedder, &page, true).await?;
         written += write_vectors(db, embedder.model(), tenant_id, &page, vectors, false).await?;
         progress(page.len());
     }

@@ -188,6 +188,7 @@ pub async fn run_workers(
             db: services.db.clone(),
             embedder: services.embedder.clone(),
             usage: services.usage.clone(),
+            episode_context: services.config.episode_context,
         });
         spawn_queue!(embed::QUEUE, embed::EmbedJob, 250, ctx, services.embedder.concurrency(), embed::handle);
     }

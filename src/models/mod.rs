@@ -5,3 +5,4 @@
 pub mod chat;
 pub mod embed;
 pub mod endpoint;
+pub mod rerank;

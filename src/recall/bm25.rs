@@ -82,6 +82,8 @@ pub struct KeywordQuery {
     /// The tsquery selecting candidates: the rarest lexemes, joined with `|`.
     pub select: String,
     pub avg_len: f64,
+    /// Weight of a match in a memory's episode context (the memory before it) beside its own (0: ignored).
+    pub context_weight: f64,
 }
 
 /// A lexeme as a tsquery operand: quoted, with quotes doubled and backslashes escaped.
@@ -110,6 +112,7 @@ impl KeywordQuery {
             idfs: weighed.iter().map(|(l, _)| stats.idf(l)).collect(),
             select: select.join(" | "),
             avg_len: if stats.avg_len > 0.0 { stats.avg_len } else { 1.0 },
+            context_weight: 0.0,
         })
     }
 }

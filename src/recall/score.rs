@@ -67,6 +67,8 @@ pub struct ScoreComponents {
     pub tag_match: Option<f64>,
     /// The quality score used when `quality_boost` is on.
     pub quality: Option<f64>,
+    /// The reranker's relevance, when a rerank stage ordered this result (`CAIRN_RERANKER`).
+    pub rerank: Option<f64>,
 }
 
 /// Scoring options of one request.

@@ -59,6 +59,8 @@ pub struct Services {
     pub usage: usage::Meter,
     /// Login attempts per account on this instance.
     pub logins: Arc<governor::DefaultKeyedRateLimiter<String>>,
+    /// The optional rerank stage (`CAIRN_RERANKER`).
+    pub reranker: Option<Arc<crate::models::rerank::Reranker>>,
 }
 
 impl Services {
@@ -81,9 +83,17 @@ impl Services {
                 None
             }
         });
+        if config.reranker == "http" && config.rerank().is_none() {
+            return Err(crate::error::Error::invalid("CAIRN_RERANKER_URL: is required with CAIRN_RERANKER=http"));
+        }
+        let reranker = match config.rerank().map(crate::models::rerank::Reranker::new).transpose() {
+            Ok(r) => r.map(Arc::new),
+            Err(err) => return Err(crate::error::Error::invalid(format!("CAIRN_RERANKER_URL: {err:#}"))),
+        };
         Ok(Self {
             db,
             keys,
+            reranker,
             embedder,
             chat,
             config: Arc::new(config),

@@ -43,13 +43,60 @@ pub const HEBBIAN_RATE: f64 = 0.1;
 /// Strength given to an entity expansion (a shared mention is a weaker tie than an authored association).
 pub const SHARED_ENTITY_STRENGTH: f32 = 0.5;
 
-/// Runs one recall, and counts an access of each memory returned.
+/// Runs one recall, and counts an access of each memory returned. With a reranker, at least its `top_n`
+/// fused results are fetched, reranked, and then cut to the page asked for.
 pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<RecallResponse> {
+    let rerank = svc.reranker.as_ref().filter(|_| req.query.is_some() && req.sort == crate::recall::Sort::Score);
+    let asked = (req.offset, req.limit);
+    let req = match rerank {
+        Some(r) => RecallRequest { offset: 0, limit: (asked.0 + asked.1).max(r.top_n() as i64), ..req },
+        None => req,
+    };
     let (tx, mut answers) = in_snapshot(svc, t, std::slice::from_ref(&req)).await?;
     tx.commit().await?;
-    let answer = answers.pop().ok_or_else(|| Error::internal("a recall without an answer"))?;
+    let mut answer = answers.pop().ok_or_else(|| Error::internal("a recall without an answer"))?;
+    if let (Some(reranker), Some(query)) = (rerank, req.query.as_deref()) {
+        rerank_results(reranker, query, &mut answer).await;
+        let (offset, limit) = (asked.0.max(0) as usize, asked.1.max(0) as usize);
+        answer.has_more = answer.has_more || answer.results.len() > offset + limit;
+        answer.results = answer.results.into_iter().skip(offset).take(limit).collect();
+    }
     count_access(&svc.db, t.id, ids(&answer.results), answer.mode == "associative");
     Ok(answer)
+}
+
+/// Reorders the first `top_n` results by the reranker's relevance (each result's other figures unchanged;
+/// `score_components.rerank` says what it gave). On any failure the fused order stands, with a notice.
+async fn rerank_results(reranker: &crate::models::rerank::Reranker, query: &str, answer: &mut RecallResponse) {
+    let n = reranker.top_n().min(answer.results.len());
+    if n < 2 {
+        return;
+    }
+    let documents: Vec<&str> = answer.results[..n].iter().map(|h| h.memory.content.as_str()).collect();
+    match reranker.scores(query, &documents).await {
+        Ok(scores) => {
+            let mut head: Vec<(Option<f64>, RecallHit)> = scores.into_iter().zip(answer.results.drain(..n)).collect();
+            // Scored before unscored; stable, so ties keep the fused order.
+            head.sort_by(|a, b| match (a.0, b.0) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            });
+            let reranked: Vec<RecallHit> = head
+                .into_iter()
+                .map(|(score, mut hit)| {
+                    hit.score_components.rerank = score;
+                    hit
+                })
+                .collect();
+            answer.results.splice(0..0, reranked);
+        }
+        Err(err) => {
+            tracing::warn!(error = format!("{err:#}"), "the reranker failed; keeping the fused order");
+            answer.notice.get_or_insert_with(|| "the reranker was unavailable; results are in fused order".into());
+        }
+    }
 }
 
 /// Runs each query of a multi-query recall on one snapshot and merges the answers (each memory once, at
@@ -322,9 +369,12 @@ async fn run(
             return Ok((None, Vec::new()));
         };
         let lexemes = terms::lexemes(tx, &query).await?;
-        let Some(kq) = KeywordQuery::plan(&lexemes, stats) else {
+        let Some(mut kq) = KeywordQuery::plan(&lexemes, stats) else {
             return Ok((None, Vec::new()));
         };
+        if svc.config.episode_context {
+            kq.context_weight = svc.config.context_keyword_weight.clamp(0.0, 1.0);
+        }
         let hits = sql::keyword_candidates(tx, &filter, &kq, pool_size).await?;
         Ok::<_, Error>((Some(kq), hits))
     };

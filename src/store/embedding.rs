@@ -13,16 +13,29 @@ pub struct Pending {
     pub id: Uuid,
     pub content: String,
     pub content_hash: String,
+    /// The memory before it in its episode (embedded with it), if any.
+    pub context: Option<String>,
+}
+
+impl Pending {
+    /// The text the model embeds: the episode's previous memory, then this one (its own content alone
+    /// without an episode, or when `with_context` is off).
+    pub fn text(&self, with_context: bool) -> String {
+        match self.context.as_deref().filter(|c| with_context && !c.is_empty()) {
+            Some(context) => format!("{context}\n{}", self.content),
+            None => self.content.clone(),
+        }
+    }
 }
 
 /// The listed memories that are not ready, plus up to `sweep` other pending memories of the tenant (oldest
 /// change first).
 pub async fn pending(tx: &mut TenantTx, memory_ids: &[Uuid], sweep: i64) -> Result<Vec<Pending>, Error> {
     Ok(sqlx::query_as(
-        "(SELECT id, content, content_hash FROM memories
+        "(SELECT id, content, content_hash, context FROM memories
             WHERE tenant_id = $1 AND id = ANY($2) AND embedding_status <> 'ready')
          UNION
-         (SELECT id, content, content_hash FROM memories
+         (SELECT id, content, content_hash, context FROM memories
             WHERE tenant_id = $1 AND embedding_status = 'pending' ORDER BY updated_at LIMIT $3)",
     )
     .bind(tx.tenant_id())
@@ -44,12 +57,16 @@ pub async fn write_vectors(
     let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
     let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
     let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
+    let contexts: Vec<Option<&str>> = batch.iter().map(|p| p.context.as_deref()).collect();
     let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
+    // Written only over the content and episode context that were embedded.
     Ok(sqlx::query_scalar(
         "UPDATE memories m SET embedding = u.embedding, embedding_status = 'ready', embedding_model = $5,
                 embedding_error = NULL
-         FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[]) AS u(id, embedding, content_hash, content)
+         FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[], $8::text[])
+              AS u(id, embedding, content_hash, content, context)
          WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash AND m.content = u.content
+           AND m.context IS NOT DISTINCT FROM u.context
            AND (NOT $6 OR m.embedding_status <> 'ready')
          RETURNING m.id",
     )
@@ -60,6 +77,7 @@ pub async fn write_vectors(
     .bind(model)
     .bind(only_unready)
     .bind(&contents)
+    .bind(&contexts)
     .fetch_all(tx.conn())
     .await?)
 }
@@ -83,7 +101,7 @@ pub async fn record_failure(tx: &mut TenantTx, memory_ids: &[Uuid], error: &str,
 /// A page of the tenant's memories in id order after `after`, for re-embedding.
 pub async fn page_after(tx: &mut TenantTx, after: Uuid, limit: i64) -> Result<Vec<Pending>, Error> {
     Ok(sqlx::query_as(
-        "SELECT id, content, content_hash FROM memories WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+        "SELECT id, content, content_hash, context FROM memories WHERE tenant_id = $1 AND id > $2 ORDER BY id LIMIT $3",
     )
     .bind(tx.tenant_id())
     .bind(after)

@@ -16,13 +16,25 @@ use crate::recall::bm25::{KeywordQuery, B, K1};
 /// Pushes the BM25 score of the row's `search_tsv` for `query` (0 when nothing matches): each matched
 /// lexeme's IDF, term frequency taken as 1, with length normalisation.
 fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery) {
+    qb.push("(");
+    push_bm25(qb, query, "search_tsv");
+    if query.context_weight > 0.0 {
+        // The episode context's words count too, at a lower weight.
+        qb.push(format_args!(" + {} * ", query.context_weight));
+        push_bm25(qb, query, "context_tsv");
+    }
+    qb.push(")::float8");
+}
+
+/// BM25 of the tsvector column `column` (a fixed name, never input).
+fn push_bm25(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery, column: &'static str) {
     qb.push("((SELECT coalesce(sum(t.idf), 0) FROM unnest(CAST(")
         .push_bind(query.terms.clone())
         .push(" AS tsquery[]), CAST(")
         .push_bind(query.idfs.clone())
-        .push(" AS float8[])) AS t(q, idf) WHERE search_tsv @@ t.q)")
+        .push(format_args!(" AS float8[])) AS t(q, idf) WHERE {column} @@ t.q)"))
         .push(format_args!(
-            " * {k1p1} / ({K1} * (1 - {B} + {B} * length(search_tsv) / {avg}) + 1))::float8",
+            " * {k1p1} / ({K1} * (1 - {B} + {B} * length({column}) / {avg}) + 1))",
             k1p1 = K1 + 1.0,
             avg = query.avg_len
         ));
@@ -40,7 +52,12 @@ pub async fn keyword_candidates(
     push_keyword_score(&mut qb, query);
     qb.push(" AS rank FROM memories");
     push_filter(filter, &mut qb, tenant_id);
-    qb.push(" AND search_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery)");
+    if query.context_weight > 0.0 {
+        qb.push(" AND (search_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery)");
+        qb.push(" OR context_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery))");
+    } else {
+        qb.push(" AND search_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery)");
+    }
     qb.push(" ORDER BY rank DESC, id LIMIT ").push_bind(limit);
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }

@@ -123,7 +123,12 @@ async fn a_job_takes_other_pending_memories_of_its_tenant_along() {
         app.store_text(&app.a.key, &format!("sweep candidate {i}")).await;
     }
     let job = EmbedJob { tenant_id: app.a.id, memory_ids: vec![] };
-    let ctx = EmbedContext { db: app.db.clone(), embedder: app.embedder.clone(), usage: Default::default() };
+    let ctx = EmbedContext {
+        db: app.db.clone(),
+        embedder: app.embedder.clone(),
+        usage: Default::default(),
+        episode_context: true,
+    };
     process(&ctx, &job, 0).await.unwrap();
     let listed = app.get(&app.a.key, "/api/v1/memories").await.ok(200).clone();
     assert!(listed["memories"].as_array().unwrap().iter().all(|m| m["embedding_status"] == "ready"));
@@ -148,7 +153,12 @@ async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_faile
     let app = spawn_with_embedder(Arc::new(FailingEmbedder)).await;
     let id = app.store_text(&app.a.key, "doomed").await;
     let job = EmbedJob { tenant_id: app.a.id, memory_ids: vec![id.parse().unwrap()] };
-    let ctx = EmbedContext { db: app.db.clone(), embedder: app.embedder.clone(), usage: Default::default() };
+    let ctx = EmbedContext {
+        db: app.db.clone(),
+        embedder: app.embedder.clone(),
+        usage: Default::default(),
+        episode_context: true,
+    };
     let retry = process(&ctx, &job, 0).await.unwrap_err();
     assert!(retry.contains("503"));
     let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();

@@ -342,6 +342,7 @@ impl TestApp {
             db: self.db.clone(),
             embedder: self.embedder.clone(),
             usage: Default::default(),
+            episode_context: true,
         };
         let mut conn = self.owner_conn().await;
         let jobs: Vec<(String, cairn::jobs::embed::EmbedJob)> =

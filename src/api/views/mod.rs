@@ -775,6 +775,9 @@ pub struct ScoreComponents {
     pub tag_match: Option<f64>,
     /// The quality score used when `quality_boost` is on.
     pub quality: Option<f64>,
+    /// The reranker's relevance, when a rerank stage ordered this result; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerank: Option<f64>,
 }
 
 impl From<Components> for ScoreComponents {
@@ -789,8 +792,9 @@ impl From<Components> for ScoreComponents {
             credibility,
             tag_match,
             quality,
+            rerank,
         } = c;
-        Self { semantic, keyword, relevance, importance, recency, confidence, credibility, tag_match, quality }
+        Self { semantic, keyword, relevance, importance, recency, confidence, credibility, tag_match, quality, rerank }
     }
 }
 

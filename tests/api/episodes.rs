@@ -1,0 +1,87 @@
+//! Context-aware indexing: a memory of an episode is embedded with the memory before it and found by that
+//! memory's words at a lower weight, while its own content is what comes back. A neighbour that arrives later
+//! re-indexes the memory after it.
+
+use std::sync::{Arc, Mutex};
+
+use cairn::models::embed::{EmbedFuture, Embedder};
+use serde_json::json;
+
+use crate::helpers::{spawn_with_embedder, TestApp};
+
+/// Records every text it embeds; answers a fixed vector.
+#[derive(Default)]
+struct Recording(Mutex<Vec<String>>);
+
+impl Embedder for Recording {
+    fn model(&self) -> &str {
+        "recording"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        self.0.lock().unwrap().extend(texts.iter().cloned());
+        let mut v = vec![0.0_f32; 384];
+        v[1] = 1.0;
+        let out = texts.iter().map(|_| v.clone()).collect();
+        Box::pin(async move { Ok(out) })
+    }
+}
+
+async fn context_of(app: &TestApp, id: &str) -> Option<String> {
+    let mut conn = app.owner_conn().await;
+    sqlx::query_scalar("SELECT context FROM memories WHERE id = $1::uuid").bind(id).fetch_one(&mut conn).await.unwrap()
+}
+
+#[tokio::test]
+async fn an_episode_is_indexed_with_each_memorys_predecessor_whatever_the_arrival_order() {
+    let model = Arc::new(Recording::default());
+    let app = spawn_with_embedder(model.clone()).await;
+    let key = &app.a.key;
+    let store = |content: &str, seq: i64| json!({"content": content, "episode_id": "trip", "sequence_number": seq});
+    let b = app.store(key, store("We visited Lisbon in May", 2)).await["id"].as_str().unwrap().to_owned();
+    let a = app.store(key, store("Planning the holiday together", 1)).await["id"].as_str().unwrap().to_owned();
+    let c = app.store(key, store("It was wonderful, the food was great", 3)).await["id"].as_str().unwrap().to_owned();
+    let alone = app.store_text(key, "A memory of no episode").await;
+    assert_eq!(context_of(&app, &a).await, None);
+    assert_eq!(context_of(&app, &b).await.as_deref(), Some("Planning the holiday together"));
+    assert_eq!(context_of(&app, &c).await.as_deref(), Some("We visited Lisbon in May"));
+    assert_eq!(context_of(&app, &alone).await, None);
+
+    app.drain_jobs().await;
+    let texts = model.0.lock().unwrap().clone();
+    assert!(texts.contains(&"Planning the holiday together\nWe visited Lisbon in May".to_owned()), "{texts:?}");
+    assert!(texts.contains(&"We visited Lisbon in May\nIt was wonderful, the food was great".to_owned()), "{texts:?}");
+    assert!(texts.contains(&"A memory of no episode".to_owned()));
+    // What is returned is the memory's own content.
+    let fetched = app.get(key, &format!("/api/v1/memories/{c}")).await.ok(200).clone();
+    assert_eq!(fetched["content"], "It was wonderful, the food was great");
+
+    // Found by its predecessor's words, below the memory that holds them.
+    let res = app.get(key, "/api/v1/recall?query=Lisbon&mode=keyword").await.ok(200).clone();
+    let ids: Vec<&str> =
+        res["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.first().copied(), Some(b.as_str()), "{res}");
+    assert!(ids.contains(&c.as_str()), "the next turn is found through its context: {res}");
+
+    // A neighbour arriving later re-indexes the memory after it, already embedded.
+    model.0.lock().unwrap().clear();
+    app.store(key, store("Booked the flights first", 0)).await;
+    assert_eq!(context_of(&app, &a).await.as_deref(), Some("Booked the flights first"));
+    let status = app.get(key, &format!("/api/v1/memories/{a}")).await.ok(200)["embedding_status"].clone();
+    assert_eq!(status, "pending", "its vector is computed again");
+    app.drain_jobs().await;
+    let texts = model.0.lock().unwrap().clone();
+    assert!(texts.contains(&"Booked the flights first\nPlanning the holiday together".to_owned()), "{texts:?}");
+
+    // A batch in any order ends with the same contexts.
+    let batch: Vec<_> = [(5, "fifth"), (4, "fourth"), (6, "sixth")]
+        .iter()
+        .map(|(seq, text)| json!({"content": format!("{text} turn"), "episode_id": "chat", "sequence_number": seq}))
+        .collect();
+    let ids = app.post(key, "/api/v1/memories/batch", &json!({"memories": batch})).await.ok(201)["memory_ids"].clone();
+    assert_eq!(context_of(&app, ids[0].as_str().unwrap()).await.as_deref(), Some("fourth turn"));
+    assert_eq!(context_of(&app, ids[2].as_str().unwrap()).await.as_deref(), Some("fifth turn"));
+    assert_eq!(context_of(&app, ids[1].as_str().unwrap()).await, None);
+}

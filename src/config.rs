@@ -117,6 +117,10 @@ pub enum EvalCommand {
         /// Keep the evaluation's tenants (default: delete them afterwards).
         #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
         keep_tenants: bool,
+        /// Also sweep the fusion weights offline over each question's top 100 (with their score components):
+        /// chosen on conversations 1-3, reported on the others.
+        #[arg(long, env = "CAIRN_EVAL_SWEEP")]
+        sweep: bool,
         #[command(flatten)]
         db: DbArgs,
         #[command(flatten)]

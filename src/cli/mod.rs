@@ -81,8 +81,8 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
-        Command::Eval(EvalCommand::Locomo { data, url, mode, keep_tenants, db, app }) => {
-            eval_locomo(&data, url, &mode, keep_tenants, &db, app).await
+        Command::Eval(EvalCommand::Locomo { data, url, mode, keep_tenants, sweep, db, app }) => {
+            eval_locomo(&data, url, &mode, keep_tenants, sweep, &db, app).await
         }
         Command::Reembed { tenant, db, app } => reembed(tenant, &db, &app).await,
         Command::Mcp { stdio, url, key } => {
@@ -312,13 +312,14 @@ async fn eval_locomo(
     url: Option<String>,
     mode: &str,
     keep_tenants: bool,
+    sweep: bool,
     db_args: &DbArgs,
     app: AppArgs,
 ) -> anyhow::Result<()> {
     use crate::eval::locomo::{self, EvalOptions};
     if let Some(url) = url {
         let db = connect(db_args).await?;
-        return locomo::run(&db, EvalOptions { data, url: url.trim_end_matches('/'), mode, keep_tenants }).await;
+        return locomo::run(&db, EvalOptions { data, url: url.trim_end_matches('/'), mode, keep_tenants, sweep }).await;
     }
     let application = Application::build(db_args, app, "127.0.0.1:0".parse()?).await?;
     let url = format!("http://{}", application.local_addr());
@@ -327,7 +328,7 @@ async fn eval_locomo(
     let server = tokio::spawn(application.run_with_workers(Workers::All, async move {
         let _ = stopped.changed().await;
     }));
-    let outcome = locomo::run(&db, EvalOptions { data, url: &url, mode, keep_tenants }).await;
+    let outcome = locomo::run(&db, EvalOptions { data, url: &url, mode, keep_tenants, sweep }).await;
     drop(stop);
     let _ = server.await;
     outcome
@@ -367,7 +368,7 @@ async fn reembed(tenant: Option<uuid::Uuid>, db_args: &DbArgs, app: &AppArgs) ->
     );
     let mut written = 0;
     for id in tenant_ids {
-        written += jobs::embed::reembed_tenant(&db, &model, id, |n| bar.inc(n as u64)).await?;
+        written += jobs::embed::reembed_tenant(&db, &model, id, app.episode_context, |n| bar.inc(n as u64)).await?;
     }
     bar.finish();
     eprintln!("re-embedded {written} of {total} memories with {}", crate::models::embed::Embedder::model(&model));

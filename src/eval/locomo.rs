@@ -176,6 +176,8 @@ pub struct EvalOptions<'a> {
     pub url: &'a str,
     pub mode: &'a str,
     pub keep_tenants: bool,
+    /// Sweep the fusion weights offline (see [`sweep`]).
+    pub sweep: bool,
 }
 
 /// Ingests, waits for embeddings, asks every question; prints the figures. `db` creates (and afterwards
@@ -188,6 +190,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     let mut by_category: BTreeMap<u8, Totals> = BTreeMap::new();
     // Categories 1-4 per conversation, in file order (for the tuning/held-out split).
     let mut by_conversation: Vec<(String, Totals)> = Vec::new();
+    let mut asked: Vec<Asked> = Vec::new();
     let mut created: Vec<Uuid> = Vec::new();
     let outcome = async {
         for sample in &samples {
@@ -215,10 +218,15 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                     continue;
                 }
                 let started = Instant::now();
-                let ranked = ask(&client, opts.url, &key, &qa.question, opts.mode, &memory_dias).await?;
+                let limit = if opts.sweep { 100 } else { 20 };
+                let answered = ask(&client, opts.url, &key, &qa.question, opts.mode, limit, &memory_dias).await?;
+                let ranked: Vec<Vec<String>> = answered.iter().take(20).map(|a| a.dias.clone()).collect();
                 by_category.entry(qa.category).or_default().add(&evidence, &ranked, started.elapsed());
                 if (1..=4).contains(&qa.category) {
                     conversation.add(&evidence, &ranked, started.elapsed());
+                    if opts.sweep {
+                        asked.push(Asked { conversation: by_conversation.len(), evidence: evidence.clone(), answered });
+                    }
                 }
             }
             by_conversation.push((sample.sample_id.clone(), conversation));
@@ -264,6 +272,17 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         }
     }
     let n = main.questions.max(1) as f64;
+    if opts.sweep {
+        if opts.mode != "hybrid" {
+            println!(
+                "sweep skipped: its rescoring assumes hybrid mode with weighted fusion (mode here: {})",
+                opts.mode
+            );
+        } else {
+            // Each question was asked for 100 results (a wider candidate pool than the 20 of a plain run).
+            sweep(&asked);
+        }
+    }
     println!(
         "categories 1-4: recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} mrr={:.3}",
         main.recall[0] / n,
@@ -328,19 +347,26 @@ async fn wait_for_embeddings(db: &Db, tenant_id: Uuid) -> anyhow::Result<()> {
 }
 
 /// Asks one question; returns, per result in rank order, the dia_ids it stands for.
+/// One result of a question: the dia_ids it stands for and its score components.
+struct Answered {
+    dias: Vec<String>,
+    components: Value,
+}
+
 async fn ask(
     client: &reqwest::Client,
     url: &str,
     key: &str,
     question: &str,
     mode: &str,
+    limit: usize,
     dias: &HashMap<String, Vec<String>>,
-) -> anyhow::Result<Vec<Vec<String>>> {
+) -> anyhow::Result<Vec<Answered>> {
     let query: String = question.chars().take(crate::recall::MAX_QUERY_CHARS).collect();
     let res = client
         .post(format!("{url}/api/v1/recall"))
         .bearer_auth(key)
-        .json(&json!({"query": query, "mode": mode, "limit": 20}))
+        .json(&json!({"query": query, "mode": mode, "limit": limit}))
         .send()
         .await?;
     let status = res.status();
@@ -352,8 +378,81 @@ async fn ask(
         .as_array()
         .context("results")?
         .iter()
-        .map(|r| dias.get(r["memory"]["id"].as_str().unwrap_or_default()).cloned().unwrap_or_default())
+        .map(|r| Answered {
+            dias: dias.get(r["memory"]["id"].as_str().unwrap_or_default()).cloned().unwrap_or_default(),
+            components: r["score_components"].clone(),
+        })
         .collect())
+}
+
+/// A question kept for the sweep: its conversation, evidence and answered candidates.
+struct Asked {
+    conversation: usize,
+    evidence: Vec<String>,
+    answered: Vec<Answered>,
+}
+
+/// Recall@10 of `asked` ranked by `relevance = a·semantic + (1-a)·keyword`, taken at share `w_rel` beside the
+/// priors (importance 0.12, recency 0.08, confidence and credibility 0.03 each, as the service weighs them;
+/// the service's own share of relevance is 0.70/0.96 = 0.729).
+fn recall_at_10(asked: &[&Asked], a: f64, w_rel: f64) -> f64 {
+    let get = |c: &Value, k: &str| c.get(k).and_then(Value::as_f64);
+    let mut total = 0.0;
+    for q in asked {
+        let mut scored: Vec<(f64, &Vec<String>)> = q
+            .answered
+            .iter()
+            .map(|x| {
+                let c = &x.components;
+                let relevance = match (get(c, "semantic"), get(c, "keyword")) {
+                    (Some(s), Some(k)) => a * s + (1.0 - a) * k,
+                    (Some(s), None) => a * s,
+                    (None, Some(k)) => (1.0 - a) * k,
+                    (None, None) => 0.0,
+                };
+                let priors = 0.12 * get(c, "importance").unwrap_or(0.5)
+                    + 0.08 * get(c, "recency").unwrap_or(0.5)
+                    + 0.03 * get(c, "confidence").unwrap_or(0.5)
+                    + 0.03 * get(c, "credibility").unwrap_or(0.5);
+                (w_rel * relevance + (1.0 - w_rel) / 0.26 * priors, &x.dias)
+            })
+            .collect();
+        scored.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let top: HashSet<&String> = scored.iter().take(10).flat_map(|(_, d)| d.iter()).collect();
+        total += q.evidence.iter().filter(|e| top.contains(e)).count() as f64 / q.evidence.len() as f64;
+    }
+    total / asked.len().max(1) as f64
+}
+
+/// Sweeps the fusion weights over the questions' top 100: the best on conversations 1-3 (tuning), and what it
+/// gives on the others (held out). Prints the grid.
+fn sweep(asked: &[Asked]) {
+    let tuning: Vec<&Asked> = asked.iter().filter(|q| q.conversation < 3).collect();
+    let held: Vec<&Asked> = asked.iter().filter(|q| q.conversation >= 3).collect();
+    println!(
+        "sweep (offline, over each question's top 100): a = weight of cosine in relevance, w = weight of relevance"
+    );
+    let mut best = (f64::MIN, 0.0, 0.0);
+    for w in [0.6, 0.7, 0.8, 0.9, 1.0] {
+        let mut line = format!("  w={w:.1}:");
+        for a in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] {
+            let t = recall_at_10(&tuning, a, w);
+            line.push_str(&format!(" a={a:.1} {t:.3}/{:.3}", recall_at_10(&held, a, w)));
+            if t > best.0 {
+                best = (t, a, w);
+            }
+        }
+        println!("{line}   (tuning/held-out recall@10)");
+    }
+    println!(
+        "sweep best on tuning: a={:.1} w={:.1}: tuning {:.3}, held out {:.3} (the service now, a=0.7 w=0.729: {:.3}/{:.3})",
+        best.1,
+        best.2,
+        best.0,
+        recall_at_10(&held, best.1, best.2),
+        recall_at_10(&tuning, 0.7, 0.70 / 0.96),
+        recall_at_10(&held, 0.7, 0.70 / 0.96)
+    );
 }
 
 #[cfg(test)]

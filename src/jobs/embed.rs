@@ -189,6 +189,7 @@ pub async fn reembed_tenant(
     db: &Db,
     embedder: &dyn Embedder,
     tenant_id: Uuid,
+    with_context: bool,
     mut progress: impl FnMut(usize),
 ) -> anyhow::Result<usize> {
     let mut after = Uuid::nil();
@@ -199,7 +200,7 @@ pub async fn reembed_tenant(
         tx.commit().await?;
         let Some(last) = page.last() else { return Ok(written) };
         after = last.id;
-        let vectors = embed_batch(embedder, &page, true).await?;
+        let vectors = embed_batch(embedder, &page, with_context).await?;
         written += write_vectors(db, embedder.model(), tenant_id, &page, vectors, false).await?;
         progress(page.len());
     }

@@ -15,7 +15,7 @@ use super::endpoint::Endpoint;
 /// Which request and response shape the endpoint speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum RerankApi {
-    /// Cohere, Jina, Voyage, and the many servers that copy them.
+    /// Cohere, Jina, and the servers that copy them.
     Cohere,
     /// Hugging Face text-embeddings-inference.
     Tei,

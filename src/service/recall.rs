@@ -46,7 +46,11 @@ pub const SHARED_ENTITY_STRENGTH: f32 = 0.5;
 /// Runs one recall, and counts an access of each memory returned. With a reranker, at least its `top_n`
 /// fused results are fetched, reranked, and then cut to the page asked for.
 pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<RecallResponse> {
-    let rerank = svc.reranker.as_ref().filter(|_| req.query.is_some() && req.sort == crate::recall::Sort::Score);
+    // A page past the reranked head is the fused order's: no reranker call.
+    let rerank = svc
+        .reranker
+        .as_ref()
+        .filter(|r| req.query.is_some() && req.sort == crate::recall::Sort::Score && (req.offset as usize) < r.top_n());
     let asked = (req.offset, req.limit);
     let req = match rerank {
         Some(r) => RecallRequest { offset: 0, limit: (asked.0 + asked.1).max(r.top_n() as i64), ..req },
@@ -60,6 +64,11 @@ pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<Re
         let (offset, limit) = (asked.0.max(0) as usize, asked.1.max(0) as usize);
         answer.has_more = answer.has_more || answer.results.len() > offset + limit;
         answer.results = answer.results.into_iter().skip(offset).take(limit).collect();
+        // Expansions of results that are not on the page go too.
+        let page: HashSet<Uuid> = answer.results.iter().map(|h| h.memory.id).collect();
+        if let Some(expansions) = answer.expansions.as_mut() {
+            expansions.retain(|e| page.contains(&e.expanded_from));
+        }
     }
     count_access(&svc.db, t.id, ids(&answer.results), answer.mode == "associative");
     Ok(answer)
@@ -94,7 +103,11 @@ async fn rerank_results(reranker: &crate::models::rerank::Reranker, query: &str,
         }
         Err(err) => {
             tracing::warn!(error = format!("{err:#}"), "the reranker failed; keeping the fused order");
-            answer.notice.get_or_insert_with(|| "the reranker was unavailable; results are in fused order".into());
+            let notice = "the reranker was unavailable; results are in fused order";
+            answer.notice = Some(match answer.notice.take() {
+                Some(earlier) => format!("{earlier}; {notice}"),
+                None => notice.to_owned(),
+            });
         }
     }
 }

@@ -17,12 +17,22 @@ pub struct Pending {
     pub context: Option<String>,
 }
 
+/// How much of the episode context is embedded with a memory, in characters (its end: what was said last).
+pub const CONTEXT_CHARS: usize = 400;
+
 impl Pending {
     /// The text the model embeds: the episode's previous memory, then this one (its own content alone
     /// without an episode, or when `with_context` is off).
+    ///
+    /// The context is clipped to its last [`CONTEXT_CHARS`] characters, so the model's token limit never cuts
+    /// the memory's own text.
     pub fn text(&self, with_context: bool) -> String {
         match self.context.as_deref().filter(|c| with_context && !c.is_empty()) {
-            Some(context) => format!("{context}\n{}", self.content),
+            Some(context) => {
+                let skip = context.chars().count().saturating_sub(CONTEXT_CHARS);
+                let tail: String = context.chars().skip(skip).collect();
+                format!("{tail}\n{}", self.content)
+            }
             None => self.content.clone(),
         }
     }

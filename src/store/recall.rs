@@ -20,8 +20,9 @@ fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery)
     push_bm25(qb, query, "search_tsv");
     if query.context_weight > 0.0 {
         // The episode context's words count too, at a lower weight.
-        qb.push(format_args!(" + {} * ", query.context_weight));
+        qb.push(format_args!(" + {} * coalesce(", query.context_weight));
         push_bm25(qb, query, "context_tsv");
+        qb.push(", 0)");
     }
     qb.push(")::float8");
 }

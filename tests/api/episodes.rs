@@ -75,6 +75,22 @@ async fn an_episode_is_indexed_with_each_memorys_predecessor_whatever_the_arriva
     let texts = model.0.lock().unwrap().clone();
     assert!(texts.contains(&"Booked the flights first\nPlanning the holiday together".to_owned()), "{texts:?}");
 
+    // Deleting a memory takes its words out of the next one's context (and index) at once.
+    app.delete(key, &format!("/api/v1/memories/{b}?hard=true")).await;
+    assert_eq!(context_of(&app, &c).await.as_deref(), Some("Planning the holiday together"));
+    let res = app.get(key, "/api/v1/recall?query=Lisbon&mode=keyword").await.ok(200).clone();
+    assert!(res["results"].as_array().unwrap().is_empty(), "nothing holds the deleted words: {res}");
+
+    // A vector the client supplied is kept when its context changes.
+    let mut v = vec![0.0_f32; 384];
+    v[2] = 1.0;
+    let own = json!({"content": "client vector turn", "episode_id": "vec", "sequence_number": 2, "embedding": v});
+    let with_vector = app.store(key, own).await["id"].as_str().unwrap().to_owned();
+    app.store(key, json!({"content": "earlier turn", "episode_id": "vec", "sequence_number": 1})).await;
+    assert_eq!(context_of(&app, &with_vector).await.as_deref(), Some("earlier turn"));
+    let kept = app.get(key, &format!("/api/v1/memories/{with_vector}")).await.ok(200).clone();
+    assert_eq!((kept["embedding_status"].as_str(), kept["embedding_model"].as_str()), (Some("ready"), Some("client")));
+
     // A batch in any order ends with the same contexts.
     let batch: Vec<_> = [(5, "fifth"), (4, "fourth"), (6, "sixth")]
         .iter()

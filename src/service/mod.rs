@@ -61,6 +61,8 @@ pub struct Services {
     pub logins: Arc<governor::DefaultKeyedRateLimiter<String>>,
     /// The optional rerank stage (`CAIRN_RERANKER`).
     pub reranker: Option<Arc<crate::models::rerank::Reranker>>,
+    /// Recent query vectors by (tenant, model, query text): at most 10,000, each for ten minutes.
+    pub query_vectors: moka::sync::Cache<(uuid::Uuid, String, String), Arc<Vec<f32>>>,
 }
 
 impl Services {
@@ -94,6 +96,10 @@ impl Services {
             db,
             keys,
             reranker,
+            query_vectors: moka::sync::Cache::builder()
+                .max_capacity(10_000)
+                .time_to_live(Duration::from_secs(600))
+                .build(),
             embedder,
             chat,
             config: Arc::new(config),

@@ -290,14 +290,22 @@ fn plan(mode: Mode, svc: &Services) -> Result<(bool, bool, Option<String>)> {
     }
 }
 
-async fn embed_query(svc: &Services, query: &str) -> Result<Vector> {
+async fn embed_query(svc: &Services, tenant_id: Uuid, query: &str) -> Result<Vector> {
     let embedder = svc.embedder.get().ok_or_else(|| Error::Unavailable("the embedding model is unavailable".into()))?;
+    // Repeated questions (an agent asking again) skip the model. Per tenant: a shared entry would let one tenant
+    // time whether another asked the same question.
+    let key = (tenant_id, embedder.model().to_owned(), query.to_owned());
+    if let Some(vector) = svc.query_vectors.get(&key) {
+        return Ok(Vector::from(vector.as_ref().clone()));
+    }
     let texts = [query.to_owned()];
     let mut vectors = embedder.embed(&texts).await.map_err(|e| {
         tracing::error!(error = format!("{e:#}"), "embedding the query failed");
         Error::Unavailable("embedding the query failed; retry later".into())
     })?;
-    vectors.pop().map(Vector::from).ok_or_else(|| Error::internal("embedder returned no vector"))
+    let vector = vectors.pop().ok_or_else(|| Error::internal("embedder returned no vector"))?;
+    svc.query_vectors.insert(key, std::sync::Arc::new(vector.clone()));
+    Ok(Vector::from(vector))
 }
 
 /// Share of the requested tags a memory carries.
@@ -371,9 +379,10 @@ async fn run(
 
     // The query's embedding (CPU) and the keyword search (database) do not depend on each other: run
     // them at once.
+    let tenant_id = tx.tenant_id();
     let embedding = async {
         match use_semantic {
-            true => embed_query(svc, &query).await.map(Some),
+            true => embed_query(svc, tenant_id, &query).await.map(Some),
             false => Ok(None),
         }
     };

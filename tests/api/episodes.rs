@@ -101,3 +101,20 @@ async fn an_episode_is_indexed_with_each_memorys_predecessor_whatever_the_arriva
     assert_eq!(context_of(&app, ids[2].as_str().unwrap()).await.as_deref(), Some("fifth turn"));
     assert_eq!(context_of(&app, ids[1].as_str().unwrap()).await, None);
 }
+
+#[tokio::test]
+async fn a_repeated_question_is_embedded_once_per_tenant() {
+    let model = Arc::new(Recording::default());
+    let app = spawn_with_embedder(model.clone()).await;
+    app.store_text(&app.a.key, "Something to find").await;
+    model.0.lock().unwrap().clear();
+    for _ in 0..3 {
+        app.get(&app.a.key, "/api/v1/recall?query=something+to+find").await.ok(200);
+    }
+    app.get(&app.b.key, "/api/v1/recall?query=something+to+find").await.ok(200);
+    let asked: Vec<String> = model.0.lock().unwrap().iter().filter(|t| t.contains("something")).cloned().collect();
+    // One forward pass per tenant: another tenant's identical question is never served from this one's cache.
+    assert_eq!(asked, ["something to find", "something to find"], "three questions of a, one of b");
+    app.get(&app.a.key, "/api/v1/recall?query=something+else").await.ok(200);
+    assert_eq!(model.0.lock().unwrap().iter().filter(|t| t.contains("something")).count(), 3);
+}

@@ -79,7 +79,7 @@ async fn embed_all(
     with_context: bool,
 ) -> anyhow::Result<usize> {
     let mut written = 0;
-    let mut writing: Option<(&[Pending], Vec<Vec<f32>>)> = None;
+    let mut writing: Option<(&[Pending], BatchVectors)> = None;
     for chunk in pending.chunks(BATCH) {
         let write = async {
             match writing.take() {
@@ -97,17 +97,25 @@ async fn embed_all(
     Ok(written)
 }
 
-/// Embeds one batch in a single forward pass.
-async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], with_context: bool) -> anyhow::Result<Vec<Vec<f32>>> {
-    let texts: Vec<String> = batch.iter().map(|p| p.text(with_context)).collect();
-    let vectors = embedder.embed(&texts).await?;
+/// A batch's vectors: each memory's own, and its context vector when it has an episode context.
+type BatchVectors = (Vec<Vec<f32>>, Vec<Option<Vec<f32>>>);
+
+/// Embeds one batch in a single forward pass: every memory's content, and the context texts of those in an
+/// episode.
+async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], with_context: bool) -> anyhow::Result<BatchVectors> {
+    let mut texts: Vec<String> = batch.iter().map(|p| p.content.clone()).collect();
+    let contexts: Vec<Option<String>> = batch.iter().map(|p| p.context_text(with_context)).collect();
+    texts.extend(contexts.iter().flatten().cloned());
+    let mut vectors = embedder.embed(&texts).await?;
     anyhow::ensure!(
-        vectors.len() == batch.len(),
+        vectors.len() == texts.len(),
         "the embedder returned {} vectors for {} texts",
         vectors.len(),
-        batch.len()
+        texts.len()
     );
-    Ok(vectors)
+    let mut extra = vectors.split_off(batch.len()).into_iter();
+    let context_vectors = contexts.iter().map(|c| c.as_ref().and_then(|_| extra.next())).collect();
+    Ok((vectors, context_vectors))
 }
 
 /// Writes a batch's vectors, and enqueues the similarity links of the memories that got one.
@@ -116,11 +124,11 @@ async fn write_vectors(
     model: &str,
     tenant_id: Uuid,
     batch: &[Pending],
-    vectors: Vec<Vec<f32>>,
+    (vectors, context_vectors): BatchVectors,
     only_unready: bool,
 ) -> anyhow::Result<usize> {
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let written = store::write_vectors(&mut tx, model, batch, vectors, only_unready).await?;
+    let written = store::write_vectors(&mut tx, model, batch, vectors, context_vectors, only_unready).await?;
     // With their vectors in place, the memories can be linked to their nearest neighbours.
     super::similar::enqueue(&mut tx, &written).await?;
     tx.commit().await?;

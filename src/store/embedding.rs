@@ -21,20 +21,16 @@ pub struct Pending {
 pub const CONTEXT_CHARS: usize = 400;
 
 impl Pending {
-    /// The text the model embeds: the episode's previous memory, then this one (its own content alone
-    /// without an episode, or when `with_context` is off).
+    /// The text of its context vector: the episode's previous memory, then this one (None without an episode,
+    /// or when `with_context` is off).
     ///
     /// The context is clipped to its last [`CONTEXT_CHARS`] characters, so the model's token limit never cuts
     /// the memory's own text.
-    pub fn text(&self, with_context: bool) -> String {
-        match self.context.as_deref().filter(|c| with_context && !c.is_empty()) {
-            Some(context) => {
-                let skip = context.chars().count().saturating_sub(CONTEXT_CHARS);
-                let tail: String = context.chars().skip(skip).collect();
-                format!("{tail}\n{}", self.content)
-            }
-            None => self.content.clone(),
-        }
+    pub fn context_text(&self, with_context: bool) -> Option<String> {
+        let context = self.context.as_deref().filter(|c| with_context && !c.is_empty())?;
+        let skip = context.chars().count().saturating_sub(CONTEXT_CHARS);
+        let tail: String = context.chars().skip(skip).collect();
+        Some(format!("{tail}\n{}", self.content))
     }
 }
 
@@ -62,6 +58,7 @@ pub async fn write_vectors(
     model: &str,
     batch: &[Pending],
     vectors: Vec<Vec<f32>>,
+    context_vectors: Vec<Option<Vec<f32>>>,
     only_unready: bool,
 ) -> Result<Vec<Uuid>, Error> {
     let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
@@ -69,12 +66,13 @@ pub async fn write_vectors(
     let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
     let contexts: Vec<Option<&str>> = batch.iter().map(|p| p.context.as_deref()).collect();
     let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
+    let context_vectors: Vec<Option<Vector>> = context_vectors.into_iter().map(|v| v.map(Vector::from)).collect();
     // Written only over the content and episode context that were embedded.
     Ok(sqlx::query_scalar(
-        "UPDATE memories m SET embedding = u.embedding, embedding_status = 'ready', embedding_model = $5,
-                embedding_error = NULL
-         FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[], $8::text[])
-              AS u(id, embedding, content_hash, content, context)
+        "UPDATE memories m SET embedding = u.embedding, context_embedding = u.context_embedding,
+                embedding_status = 'ready', embedding_model = $5, embedding_error = NULL
+         FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[], $8::text[], $9::vector[])
+              AS u(id, embedding, content_hash, content, context, context_embedding)
          WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash AND m.content = u.content
            AND m.context IS NOT DISTINCT FROM u.context
            AND (NOT $6 OR m.embedding_status <> 'ready')
@@ -88,6 +86,7 @@ pub async fn write_vectors(
     .bind(only_unready)
     .bind(&contents)
     .bind(&contexts)
+    .bind(&context_vectors)
     .fetch_all(tx.conn())
     .await?)
 }

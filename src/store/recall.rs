@@ -75,12 +75,19 @@ pub async fn vector_candidates(
     sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
     let ef_search = limit.clamp(40, 1000);
     sqlx::query(&format!("SET LOCAL hnsw.ef_search = {ef_search}")).execute(tx.conn()).await?;
-    let mut qb = QueryBuilder::new("WITH c AS MATERIALIZED (SELECT id, embedding <=> ");
+    // Nearest by each vector (a memory's own, and its episode context's), the better of the two per memory.
+    let mut qb = QueryBuilder::new("WITH own AS MATERIALIZED (SELECT id, embedding <=> ");
     qb.push_bind(query.clone()).push(" AS distance FROM memories");
     push_filter(filter, &mut qb, tenant_id);
     qb.push(" AND embedding IS NOT NULL ORDER BY embedding <=> ").push_bind(query.clone());
     qb.push(" LIMIT ").push_bind(limit);
-    qb.push(") SELECT id, (1 - distance)::float8 FROM c ORDER BY distance, id");
+    qb.push("), ctx AS MATERIALIZED (SELECT id, context_embedding <=> ").push_bind(query.clone());
+    qb.push(" AS distance FROM memories");
+    push_filter(filter, &mut qb, tenant_id);
+    qb.push(" AND context_embedding IS NOT NULL ORDER BY context_embedding <=> ").push_bind(query.clone());
+    qb.push(" LIMIT ").push_bind(limit);
+    qb.push("), best AS (SELECT id, min(distance) AS distance FROM (SELECT * FROM own UNION ALL SELECT * FROM ctx) b GROUP BY id)");
+    qb.push(" SELECT id, (1 - distance)::float8 FROM best ORDER BY distance, id LIMIT ").push_bind(limit);
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }
 
@@ -104,9 +111,11 @@ pub async fn load_candidates(
     let mut qb = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS}, "));
     match query {
         Some(v) => qb
-            .push("CASE WHEN embedding IS NULL THEN NULL ELSE (1 - (embedding <=> ")
+            .push("CASE WHEN embedding IS NULL THEN NULL ELSE (1 - least(embedding <=> ")
             .push_bind(v.clone())
-            .push("))::float8 END"),
+            .push(", coalesce(context_embedding <=> ")
+            .push_bind(v.clone())
+            .push(", 2)))::float8 END"),
         None => qb.push("NULL::float8"),
     };
     qb.push(" AS cosine, ");

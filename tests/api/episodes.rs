@@ -118,3 +118,54 @@ async fn a_repeated_question_is_embedded_once_per_tenant() {
     app.get(&app.a.key, "/api/v1/recall?query=something+else").await.ok(200);
     assert_eq!(model.0.lock().unwrap().iter().filter(|t| t.contains("something")).count(), 3);
 }
+
+/// Puts every text mentioning Lisbon on one axis and everything else on another.
+struct Lisbon;
+
+impl Embedder for Lisbon {
+    fn model(&self) -> &str {
+        "lisbon"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let out = texts
+            .iter()
+            .map(|t| {
+                let mut v = vec![0.0_f32; 384];
+                v[if t.contains("Lisbon") { 0 } else { 1 }] = 1.0;
+                v
+            })
+            .collect();
+        Box::pin(async move { Ok(out) })
+    }
+}
+
+#[tokio::test]
+async fn a_memory_keeps_its_own_vector_and_is_also_found_by_its_context() {
+    let app = spawn_with_embedder(Arc::new(Lisbon)).await;
+    let key = &app.a.key;
+    let turn = |content: &str, seq: i64| json!({"content": content, "episode_id": "trip", "sequence_number": seq});
+    app.store(key, turn("We visited Lisbon in May", 1)).await;
+    let reply =
+        app.store(key, turn("It was wonderful, the food was great", 2)).await["id"].as_str().unwrap().to_owned();
+    let other = app.store_text(key, "The food at the office is fine").await;
+    app.drain_jobs().await;
+    let mut conn = app.owner_conn().await;
+    let (own, context): (f64, Option<f64>) = sqlx::query_as(
+        "SELECT (embedding <=> $2::vector)::float8, (context_embedding <=> $2::vector)::float8 FROM memories WHERE id = $1::uuid",
+    )
+    .bind(&reply)
+    .bind(format!("[1{}]", ",0".repeat(383)))
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert!(own > 0.9 && context.is_some_and(|d| d < 0.1), "own vector {own}, context vector {context:?}");
+    let res = app.get(key, "/api/v1/recall?query=Lisbon+trip&mode=semantic").await.ok(200).clone();
+    let hit = res["results"].as_array().unwrap().iter().find(|r| r["memory"]["id"] == reply.as_str()).cloned();
+    let hit = hit.unwrap_or_else(|| panic!("the reply is found by its context's meaning: {res}"));
+    assert!(hit["score_components"]["semantic"].as_f64().unwrap() > 0.99, "{hit}");
+    let plain = res["results"].as_array().unwrap().iter().find(|r| r["memory"]["id"] == other.as_str()).cloned();
+    assert!(plain.is_none_or(|p| p["score_components"]["semantic"].as_f64().unwrap() < 0.01), "{res}");
+}

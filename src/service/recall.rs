@@ -403,7 +403,7 @@ async fn run(
     let (vector, (keyword_query, keyword_hits)) = tokio::try_join!(embedding, keywords)?;
 
     let vector_hits = match &vector {
-        Some(v) => sql::vector_candidates(tx, &filter, v, pool_size).await?,
+        Some(v) => sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context).await?,
         None => Vec::new(),
     };
     let activation = match req.mode {
@@ -418,7 +418,8 @@ async fn run(
         ranks.entry(*id).or_default().1 = Some(rank + 1);
     }
     let ids: Vec<Uuid> = ranks.keys().chain(activation.keys()).copied().collect::<HashSet<_>>().into_iter().collect();
-    let candidates = sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref()).await?;
+    let candidates =
+        sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref(), svc.config.episode_context).await?;
     let heads = chain_heads(tx, &ids, req).await?;
 
     let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);

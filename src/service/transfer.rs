@@ -81,7 +81,11 @@ pub async fn export(svc: &Services, t: &Tenant, opts: ExportOptions, lines: mpsc
         if *table == "memory_events" && !opts.history {
             continue;
         }
-        let drop: &[&str] = if *table == "memories" && !opts.vectors { &["embedding"] } else { &[] };
+        let drop: &[&str] = match (*table, opts.vectors) {
+            ("memories", false) => &["embedding", "context_embedding", "context", "context_tsv"],
+            ("memories", true) => &["context", "context_tsv"],
+            _ => &[],
+        };
         transfer::open(&mut tx, table, drop).await?;
         loop {
             let rows = transfer::fetch(&mut tx, table, BATCH_LINES as i64).await?;
@@ -228,7 +232,8 @@ fn prepare_row(svc: &Services, t: &Tenant, number: u64, table: &str, row: &mut V
             }
             // A vector is kept when this deployment's model made it; where no model runs in this process (the
             // CLI on the database host, a keyword-only deployment) a ready vector of a named model is kept.
-            let model = object.get("embedding_model").and_then(Value::as_str);
+            let model = object.get("embedding_model").and_then(Value::as_str).map(str::to_owned);
+            let model = model.as_deref();
             let made_here = match svc.embedder.state() {
                 crate::models::embed::SlotState::Disabled => model.is_some(),
                 _ => svc.embedder.get().is_some_and(|e| Some(e.model()) == model),
@@ -236,7 +241,14 @@ fn prepare_row(svc: &Services, t: &Tenant, number: u64, table: &str, row: &mut V
             let ready = object.get("embedding").is_some_and(|v| !v.is_null())
                 && object.get("embedding_status").and_then(Value::as_str) == Some("ready")
                 && made_here;
-            if !ready {
+            // The episode context is recomputed on insert, in this tenant (a predecessor may have been skipped as
+            // a duplicate): a memory of an episode is embedded again (both vectors), unless the client made its
+            // vector; a context vector is never taken from the file.
+            let episodic = object.get("episode_id").is_some_and(|e| !e.is_null());
+            if !ready || episodic {
+                object.insert("context_embedding".into(), Value::Null);
+            }
+            if !ready || (episodic && model != Some("client")) {
                 // Embedded again, by this deployment's model.
                 object.insert("embedding".into(), Value::Null);
                 object.insert("embedding_status".into(), json!("pending"));

@@ -8,7 +8,8 @@ use crate::error::Error;
 use crate::memory::MemoryEvent;
 
 /// A row snapshot for the trail (of a row aliased `m`).
-pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id' - 'context' - 'context_tsv'";
+pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id' - 'context' - 'context_tsv'
+    - 'context_embedding'";
 
 /// Appended to `WITH d AS (DELETE ... RETURNING *)` with the actor as `$3`: records one `deleted` event per
 /// deleted row and returns the deleted ids.

@@ -183,11 +183,13 @@ pub async fn update(
     match embedding {
         EmbeddingChange::Keep => {}
         EmbeddingChange::Reset => {
-            qb.push(", embedding = NULL, embedding_status = 'pending', embedding_model = NULL");
+            qb.push(
+                ", embedding = NULL, context_embedding = NULL, embedding_status = 'pending', embedding_model = NULL",
+            );
         }
         EmbeddingChange::Set(v) => {
             qb.push(", embedding = ").push_bind(Vector::from(v));
-            qb.push(", embedding_status = 'ready', embedding_model = 'client'");
+            qb.push(", context_embedding = NULL, embedding_status = 'ready', embedding_model = 'client'");
         }
     }
     qb.push(" WHERE tenant_id = ").push_bind(tenant_id);

@@ -70,6 +70,7 @@ pub async fn vector_candidates(
     filter: &ListFilter,
     query: &Vector,
     limit: i64,
+    with_context: bool,
 ) -> Result<Vec<(Uuid, f64)>, Error> {
     let tenant_id = tx.tenant_id();
     sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
@@ -84,7 +85,13 @@ pub async fn vector_candidates(
     qb.push("), ctx AS MATERIALIZED (SELECT id, context_embedding <=> ").push_bind(query.clone());
     qb.push(" AS distance FROM memories");
     push_filter(filter, &mut qb, tenant_id);
-    qb.push(" AND context_embedding IS NOT NULL ORDER BY context_embedding <=> ").push_bind(query.clone());
+    // Only for a tenant that has context vectors at all (a one-time check on a small partial index), so a
+    // tenant without episodes never walks the shared context index.
+    qb.push(" AND ").push_bind(with_context);
+    qb.push(" AND EXISTS (SELECT 1 FROM memories e WHERE e.tenant_id = ").push_bind(tenant_id);
+    qb.push(" AND e.context_embedding IS NOT NULL)");
+    qb.push(" AND context_embedding IS NOT NULL AND embedding IS NOT NULL ORDER BY context_embedding <=> ");
+    qb.push_bind(query.clone());
     qb.push(" LIMIT ").push_bind(limit);
     qb.push("), best AS (SELECT id, min(distance) AS distance FROM (SELECT * FROM own UNION ALL SELECT * FROM ctx) b GROUP BY id)");
     qb.push(" SELECT id, (1 - distance)::float8 FROM best ORDER BY distance, id LIMIT ").push_bind(limit);
@@ -106,17 +113,23 @@ pub async fn load_candidates(
     ids: &[Uuid],
     query: Option<&Vector>,
     keywords: Option<&KeywordQuery>,
+    with_context: bool,
 ) -> Result<Vec<Candidate>, Error> {
     let tenant_id = tx.tenant_id();
     let mut qb = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS}, "));
-    match query {
-        Some(v) => qb
+    match (query, with_context) {
+        // The better of the memory's own vector and its episode context's.
+        (Some(v), true) => qb
             .push("CASE WHEN embedding IS NULL THEN NULL ELSE (1 - least(embedding <=> ")
             .push_bind(v.clone())
-            .push(", coalesce(context_embedding <=> ")
+            .push(", context_embedding <=> ")
             .push_bind(v.clone())
-            .push(", 2)))::float8 END"),
-        None => qb.push("NULL::float8"),
+            .push("))::float8 END"),
+        (Some(v), false) => qb
+            .push("CASE WHEN embedding IS NULL THEN NULL ELSE (1 - (embedding <=> ")
+            .push_bind(v.clone())
+            .push("))::float8 END"),
+        (None, _) => qb.push("NULL::float8"),
     };
     qb.push(" AS cosine, ");
     match keywords {

@@ -168,4 +168,19 @@ async fn a_memory_keeps_its_own_vector_and_is_also_found_by_its_context() {
     assert!(hit["score_components"]["semantic"].as_f64().unwrap() > 0.99, "{hit}");
     let plain = res["results"].as_array().unwrap().iter().find(|r| r["memory"]["id"] == other.as_str()).cloned();
     assert!(plain.is_none_or(|p| p["score_components"]["semantic"].as_f64().unwrap() < 0.01), "{res}");
+
+    // History never carries vectors or the neighbour's words; new content drops both vectors until re-embedded.
+    app.patch(key, &format!("/api/v1/memories/{reply}"), &json!({"content": "It rained the whole week"})).await.ok(200);
+    let history = app.get(key, &format!("/api/v1/memories/{reply}/history")).await.ok(200).clone();
+    let text = history.to_string();
+    assert!(!text.contains("context_embedding") && !text.contains("We visited Lisbon"), "{history}");
+    let vectors: (Option<f64>, Option<f64>) = sqlx::query_as(
+        "SELECT (embedding <=> $2::vector)::float8, (context_embedding <=> $2::vector)::float8 FROM memories WHERE id = $1::uuid",
+    )
+    .bind(&reply)
+    .bind(format!("[1{}]", ",0".repeat(383)))
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(vectors, (None, None), "both vectors wait for the new content");
 }

@@ -212,7 +212,8 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
             let mut all = Vec::new();
             loop {
                 let page =
-                    service::tenants::list(&svc, &op, None, service::tenants::MAX_PAGE, all.len() as i64).await?;
+                    service::tenants::list(&svc, &op, None, Some(service::tenants::MAX_PAGE), Some(all.len() as i64))
+                        .await?;
                 let more = page.has_more();
                 all.extend(page.items);
                 if !more {

@@ -25,15 +25,18 @@ pub async fn record(
 
 /// Largest page of the audit log.
 pub const MAX_PAGE: i64 = 500;
+/// Default page of the audit log.
+pub const DEFAULT_PAGE: i64 = 50;
 
 /// One page of the audit log, newest first (for operators).
 pub async fn list(
     svc: &Services,
     _operator: &crate::auth::admin::Operator,
     filter: &AuditFilter,
-    limit: i64,
-    offset: i64,
+    limit: Option<i64>,
+    offset: Option<i64>,
 ) -> crate::error::Result<Page<AuditRow>> {
+    let (limit, offset) = crate::validate::page(limit, offset, MAX_PAGE, DEFAULT_PAGE)?;
     let (items, total) = audit::list(svc.db.owner(), filter, limit, offset).await?;
     Ok(Page { items, total, limit, offset })
 }

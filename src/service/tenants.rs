@@ -18,6 +18,8 @@ pub use crate::store::tenants::TenantRow;
 pub const MAX_NAME_CHARS: usize = 200;
 /// Largest page of tenants.
 pub const MAX_PAGE: i64 = 500;
+/// Default page of tenants.
+pub const DEFAULT_PAGE: i64 = 50;
 
 /// A new tenant, or changes to one (each `None` keeps the value).
 #[derive(Debug, Clone, Default)]
@@ -72,9 +74,10 @@ pub async fn list(
     svc: &Services,
     _op: &Operator,
     status: Option<&str>,
-    limit: i64,
-    offset: i64,
+    limit: Option<i64>,
+    offset: Option<i64>,
 ) -> Result<Page<TenantRow>> {
+    let (limit, offset) = crate::validate::page(limit, offset, MAX_PAGE, DEFAULT_PAGE)?;
     if let Some(s) = status.filter(|s| crate::auth::TenantStatus::parse(s).is_none()) {
         return Err(bad("status", format!("unknown status {s:?}; expected active, suspended, deleting or deleted")));
     }

@@ -224,6 +224,20 @@ pub async fn read(svc: &Services, tenant_id: Uuid, from: Option<NaiveDate>, to: 
     Ok(Usage { tenant_id, from, to, days, memories, storage_bytes, limits: access.limits.clone() })
 }
 
+/// A tenant's usage, for an operator (404 for an unknown tenant).
+pub async fn of_tenant(
+    svc: &Services,
+    _op: &crate::auth::admin::Operator,
+    tenant_id: Uuid,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+) -> Result<Usage> {
+    if crate::store::tenants::get_tenant(svc.db.owner(), tenant_id).await?.is_none() {
+        return Err(Error::not_found(format!("tenant {tenant_id} not found")));
+    }
+    read(svc, tenant_id, from, to).await
+}
+
 /// The calling tenant's own usage (any scope).
 pub async fn own(svc: &Services, t: &Tenant, from: Option<NaiveDate>, to: Option<NaiveDate>) -> Result<Usage> {
     t.require(Scope::Read)?;

@@ -9,7 +9,6 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::tenants::page_bounds as bounds;
 use super::AdminUser;
 use crate::api::error::ApiResult;
 use crate::api::extract::ApiQuery;
@@ -74,11 +73,10 @@ async fn list_audit(
     admin: AdminUser,
     ApiQuery(q): ApiQuery<AuditQuery>,
 ) -> ApiResult<Json<AuditPage>> {
-    let (limit, offset) = bounds(q.limit, q.offset, audit::MAX_PAGE)?;
     let filter =
         AuditFilter { tenant_id: q.tenant_id, actor: q.actor, action: q.action, since: q.since, until: q.until };
-    let page = audit::list(&services, &admin.operator, &filter, limit, offset).await?;
-    let has_more = page.has_more();
+    let page = audit::list(&services, &admin.operator, &filter, q.limit, q.offset).await?;
+    let (limit, offset, has_more) = (page.limit, page.offset, page.has_more());
     let entries = page
         .items
         .into_iter()

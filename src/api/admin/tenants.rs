@@ -146,18 +146,6 @@ pub struct SuspendBody {
     pub reason: Option<String>,
 }
 
-pub(super) fn page_bounds(limit: Option<i64>, offset: Option<i64>, max: i64) -> Result<(i64, i64), ApiError> {
-    let limit = limit.unwrap_or(50);
-    if !(1..=max).contains(&limit) {
-        return Err(crate::error::bad("limit", format!("must be between 1 and {max} (got {limit})")).into());
-    }
-    let offset = offset.unwrap_or(0);
-    if !(0..=1_000_000).contains(&offset) {
-        return Err(crate::error::bad("offset", format!("must be between 0 and 1000000 (got {offset})")).into());
-    }
-    Ok((limit, offset))
-}
-
 /// List tenants with what each stores, oldest first.
 #[utoipa::path(get, path = "/admin/v1/tenants", tag = "admin", params(TenantQuery), security(("admin_jwt" = [])),
     responses((status = 200, description = "One page of tenants", body = TenantPage)))]
@@ -166,9 +154,8 @@ async fn list_tenants(
     admin: AdminUser,
     ApiQuery(q): ApiQuery<TenantQuery>,
 ) -> ApiResult<Json<TenantPage>> {
-    let (limit, offset) = page_bounds(q.limit, q.offset, tenants::MAX_PAGE)?;
-    let page = tenants::list(&services, &admin.operator, q.status.as_deref(), limit, offset).await?;
-    let has_more = page.has_more();
+    let page = tenants::list(&services, &admin.operator, q.status.as_deref(), q.limit, q.offset).await?;
+    let (limit, offset, has_more) = (page.limit, page.offset, page.has_more());
     Ok(Json(TenantPage {
         tenants: page.items.into_iter().map(Into::into).collect(),
         total: page.total,
@@ -360,8 +347,7 @@ async fn tenant_usage(
     PathId(id): PathId,
     ApiQuery(window): ApiQuery<UsageWindow>,
 ) -> ApiResult<Json<UsageReport>> {
-    tenants::get(&services, &admin.operator, id).await?;
-    Ok(Json(usage::read(&services, id, window.from, window.to).await?.into()))
+    Ok(Json(usage::of_tenant(&services, &admin.operator, id, window.from, window.to).await?.into()))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

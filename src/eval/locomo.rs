@@ -396,6 +396,11 @@ struct Asked {
 /// priors (importance 0.12, recency 0.08, confidence and credibility 0.03 each, as the service weighs them;
 /// the service's own share of relevance is 0.70/0.96 = 0.729).
 fn recall_at_10(asked: &[&Asked], a: f64, w_rel: f64) -> f64 {
+    recall_at_10_timed(asked, a, w_rel, crate::recall::score::W_TIME / 0.96)
+}
+
+/// [`recall_at_10`] with the weight `t` of `time_match` (beside relevance and the priors, which sum to 1).
+fn recall_at_10_timed(asked: &[&Asked], a: f64, w_rel: f64, t: f64) -> f64 {
     let get = |c: &Value, k: &str| c.get(k).and_then(Value::as_f64);
     let mut total = 0.0;
     for q in asked {
@@ -414,7 +419,8 @@ fn recall_at_10(asked: &[&Asked], a: f64, w_rel: f64) -> f64 {
                     + 0.08 * get(c, "recency").unwrap_or(0.5)
                     + 0.03 * get(c, "confidence").unwrap_or(0.5)
                     + 0.03 * get(c, "credibility").unwrap_or(0.5);
-                (w_rel * relevance + (1.0 - w_rel) / 0.26 * priors, &x.dias)
+                let time = t * get(c, "time_match").unwrap_or(0.0);
+                (w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time, &x.dias)
             })
             .collect();
         scored.sort_by(|x, y| y.0.total_cmp(&x.0));
@@ -444,6 +450,13 @@ fn sweep(asked: &[Asked]) {
         }
         println!("{line}   (tuning/held-out recall@10)");
     }
+    let mut line = "  weight of time_match (a=0.7, w=0.729):".to_owned();
+    for t in [0.0, 0.03, 0.06, 0.1, 0.15, 0.2] {
+        let (a, w) = (0.7, 0.70 / 0.96);
+        let (tuned, held) = (recall_at_10_timed(&tuning, a, w, t), recall_at_10_timed(&held, a, w, t));
+        line.push_str(&format!(" t={t:.2} {tuned:.3}/{held:.3}"));
+    }
+    println!("{line}   (tuning/held-out recall@10)");
     println!(
         "sweep best on tuning: a={:.1} w={:.1}: tuning {:.3}, held out {:.3} (the service now, a=0.7 w=0.729: {:.3}/{:.3})",
         best.1,

@@ -12,8 +12,11 @@
 //!
 //! Candidate generation is bounded: only the rarest query lexemes, up to [`CANDIDATE_BUDGET`] expected
 //! matching memories, select candidates; every query lexeme still scores them. A memory that matches only
-//! very common words scores too low to be missed, and a query of only common words still selects by its
-//! rarest one. This keeps keyword search from ranking tens of thousands of rows in a large tenant.
+//! very common words scores too low to be missed. A query of only common words selects the memories
+//! holding two of its three rarest (the best matches; GIN intersects the posting lists without reading
+//! rows), widening to its rarest word when that finds too few. And no search scores more than
+//! [`MAX_SCORED`] memories. Reading each matching row is the cost (measured: ~1,500 matching rows took
+//! 8-10 ms at 10k memories), so this keeps keyword search from ranking thousands of rows in a large tenant.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,15 +28,20 @@ use std::future::Future;
 use uuid::Uuid;
 
 use crate::error::Error;
+use crate::recall::query::NAME_BOOST;
 
 /// BM25 term-frequency saturation (irrelevant with tf = 1, kept for the length normalisation).
 pub const K1: f64 = 1.2;
 /// BM25 length normalisation.
 pub const B: f64 = 0.75;
 /// Most memories the candidate-selecting lexemes may match, by their document frequencies.
-pub const CANDIDATE_BUDGET: u64 = 3000;
+pub const CANDIDATE_BUDGET: u64 = 1000;
+/// Most memories a keyword search scores, whatever the statistics say (they may be a minute old).
+pub const MAX_SCORED: i64 = 4000;
 /// Most query lexemes used (the rarest ones).
 pub const MAX_TERMS: usize = 32;
+/// Most quoted phrases scored.
+const MAX_PHRASES: usize = 4;
 /// Age after which a tenant's statistics are recomputed in the background.
 const REFRESH_AFTER: Duration = Duration::from_secs(60);
 /// Cached statistics are dropped after this long unused.
@@ -79,11 +87,40 @@ pub struct KeywordQuery {
     /// Each lexeme as a tsquery literal (quoted).
     pub terms: Vec<String>,
     pub idfs: Vec<f64>,
-    /// The tsquery selecting candidates: the rarest lexemes, joined with `|`.
+    /// The tsquery selecting candidates: the rarest lexemes, joined with `|`; or, when even the rarest is too
+    /// common, memories holding two of the three rarest.
     pub select: String,
+    /// A wider selection for when `select` (two of three) finds fewer memories than wanted: the rarest
+    /// lexeme, or the other two together.
+    pub fallback: Option<String>,
     pub avg_len: f64,
     /// Weight of a match in a memory's episode context (the memory before it) beside its own (0: ignored).
     pub context_weight: f64,
+}
+
+/// The candidate-selecting tsquery of lexemes sorted rarest first, and its fallback: the rarest lexemes
+/// whose document frequencies sum to at most [`CANDIDATE_BUDGET`]; when the rarest alone exceeds it (a
+/// query of common words only), the memories holding two of the three rarest, which are the best
+/// matches, with the rarest alone (or the other two together) as the fallback.
+fn select(weighed: &[(&String, u64)]) -> (String, Option<String>) {
+    let q: Vec<String> = weighed.iter().take(3).map(|(l, _)| quote(l)).collect();
+    if weighed[0].1 > CANDIDATE_BUDGET && q.len() >= 2 {
+        return match &q[..] {
+            [a, b] => (format!("{a} & {b}"), Some(a.clone())),
+            [a, b, c, ..] => (format!("({a} & {b}) | ({a} & {c}) | ({b} & {c})"), Some(format!("{a} | ({b} & {c})"))),
+            _ => unreachable!("two or three lexemes"),
+        };
+    }
+    let mut budget = 0_u64;
+    let mut select = Vec::new();
+    for (lexeme, df) in weighed {
+        if !select.is_empty() && budget + df > CANDIDATE_BUDGET {
+            break;
+        }
+        budget += df;
+        select.push(quote(lexeme));
+    }
+    (select.join(" | "), None)
 }
 
 /// A lexeme as a tsquery operand: quoted, with quotes doubled and backslashes escaped.
@@ -92,25 +129,32 @@ fn quote(lexeme: &str) -> String {
 }
 
 impl KeywordQuery {
-    /// Weighs the query's lexemes; None when it has none (only stop words or punctuation).
-    pub fn plan(lexemes: &[String], stats: &TermStats) -> Option<Self> {
+    /// Weighs the query's lexemes; None when it has none (only stop words or punctuation). Lexemes of
+    /// names and quoted phrases (`emphasised`) weigh [`NAME_BOOST`] times more; each phrase tsquery
+    /// (`phrases`) matched word for word adds the weight of the query's rarest lexeme.
+    pub fn plan(lexemes: &[String], emphasised: &[String], phrases: &[String], stats: &TermStats) -> Option<Self> {
         let mut weighed: Vec<(&String, u64)> = lexemes.iter().map(|l| (l, stats.df(l))).collect();
         weighed.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(b.0)));
         weighed.dedup_by(|a, b| a.0 == b.0);
         weighed.truncate(MAX_TERMS);
-        let mut budget = 0_u64;
-        let mut select = Vec::new();
-        for (lexeme, df) in &weighed {
-            if !select.is_empty() && budget + df > CANDIDATE_BUDGET {
-                break;
-            }
-            budget += df;
-            select.push(quote(lexeme));
+        if weighed.is_empty() {
+            return None;
         }
-        (!weighed.is_empty()).then(|| Self {
-            terms: weighed.iter().map(|(l, _)| quote(l)).collect(),
-            idfs: weighed.iter().map(|(l, _)| stats.idf(l)).collect(),
-            select: select.join(" | "),
+        let (select, fallback) = select(&weighed);
+        let mut terms: Vec<String> = weighed.iter().map(|(l, _)| quote(l)).collect();
+        let mut idfs: Vec<f64> =
+            weighed.iter().map(|(l, _)| stats.idf(l) * if emphasised.contains(l) { NAME_BOOST } else { 1.0 }).collect();
+        // The rarest word's own weight, without a name's boost.
+        let rarest = weighed.iter().map(|(l, _)| stats.idf(l)).fold(0.0, f64::max);
+        for phrase in phrases.iter().take(MAX_PHRASES) {
+            terms.push(phrase.clone());
+            idfs.push(rarest);
+        }
+        Some(Self {
+            terms,
+            idfs,
+            select,
+            fallback,
             avg_len: if stats.avg_len > 0.0 { stats.avg_len } else { 1.0 },
             context_weight: 0.0,
         })
@@ -186,19 +230,40 @@ mod tests {
 
     #[test]
     fn candidates_come_from_the_rarest_lexemes_within_budget_but_all_lexemes_score() {
-        let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("research", 1_500), ("adopt", 900)]);
-        let q = KeywordQuery::plan(&words(&["caroline", "research", "adopt", "go", "adopt"]), &s).unwrap();
+        let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("research", 600), ("adopt", 300)]);
+        let q = KeywordQuery::plan(&words(&["caroline", "research", "adopt", "go", "adopt"]), &[], &[], &s).unwrap();
         assert_eq!(q.select, "'adopt' | 'research'");
+        assert_eq!(q.fallback, None);
         assert_eq!(q.terms, ["'adopt'", "'research'", "'go'", "'caroline'"]);
         assert!(q.idfs.windows(2).all(|w| w[0] > w[1]));
     }
 
     #[test]
-    fn a_query_of_only_common_lexemes_still_selects_by_its_rarest() {
-        let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000)]);
-        let q = KeywordQuery::plan(&words(&["caroline", "go"]), &s).unwrap();
-        assert_eq!(q.select, "'go'");
-        assert!(KeywordQuery::plan(&[], &s).is_none());
+    fn a_query_of_only_common_lexemes_selects_memories_holding_two_of_its_rarest() {
+        let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("said", 9_000), ("x", 1_200)]);
+        let q = KeywordQuery::plan(&words(&["caroline", "go"]), &[], &[], &s).unwrap();
+        assert_eq!((q.select.as_str(), q.fallback.as_deref()), ("'go' & 'caroline'", Some("'go'")));
+        let q = KeywordQuery::plan(&words(&["caroline", "go", "said", "x"]), &[], &[], &s).unwrap();
+        assert_eq!(q.select, "('x' & 'said') | ('x' & 'go') | ('said' & 'go')");
+        assert_eq!(q.fallback.as_deref(), Some("'x' | ('said' & 'go')"));
+        let q = KeywordQuery::plan(&words(&["caroline"]), &[], &[], &s).unwrap();
+        assert_eq!((q.select.as_str(), q.fallback), ("'caroline'", None), "one word selects by itself");
+        assert!(KeywordQuery::plan(&[], &[], &[], &s).is_none());
+    }
+
+    #[test]
+    fn names_weigh_more_and_a_phrase_counts_as_the_rarest_word() {
+        let s = stats(100_000, &[("alic", 400), ("lean", 300), ("startup", 200), ("book", 50)]);
+        let plain = KeywordQuery::plan(&words(&["alic", "book"]), &[], &[], &s).unwrap();
+        let named = KeywordQuery::plan(&words(&["alic", "book"]), &words(&["alic"]), &[], &s).unwrap();
+        assert_eq!(named.terms, plain.terms);
+        assert!((named.idfs[1] - NAME_BOOST * plain.idfs[1]).abs() < 1e-9, "alic is boosted");
+        assert_eq!(named.idfs[0], plain.idfs[0], "book is not");
+        let phrase = "'lean' <-> 'startup'".to_owned();
+        let q = KeywordQuery::plan(&words(&["lean", "startup"]), &[], std::slice::from_ref(&phrase), &s).unwrap();
+        assert_eq!(q.terms.last(), Some(&phrase));
+        assert_eq!(q.idfs.last(), Some(&s.idf("startup")), "as much as the rarest word");
+        assert!(!q.select.contains("<->"), "a phrase scores; it never selects");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! memories is `service::recall`, its SQL `store::recall`.
 
 pub mod bm25;
+pub mod query;
 pub mod results;
 pub mod score;
 pub mod time;
@@ -160,6 +161,8 @@ pub struct RecallRequest {
     /// Only memories one association away from this one (remem's `related_to`; its 200 strongest
     /// neighbours). Resolved inside the recall's snapshot.
     pub related_to: Option<Uuid>,
+    /// What the query says beyond its words: names, quoted phrases, a time (`query`).
+    pub hints: query::QueryHints,
 }
 
 fn time_bound(
@@ -194,6 +197,7 @@ pub fn query(field: &str, value: &str) -> Result<String, Error> {
 impl RecallRequest {
     pub fn parse(p: RecallParams, now: DateTime<Utc>) -> Result<Self, Error> {
         let query = p.query.as_deref().map(|q| query("query", q)).transpose()?;
+        let hints = query.as_deref().map(|q| query::analyze(q, now)).unwrap_or_default();
         let mode = match p.mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("hybrid") => Mode::Hybrid,
             Some("semantic") => Mode::Semantic,
@@ -268,6 +272,7 @@ impl RecallRequest {
             expand_relations,
             expand_entities,
             related_to: None,
+            hints,
         })
     }
 }

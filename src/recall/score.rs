@@ -28,6 +28,8 @@ const W_RECENCY: f64 = 0.08;
 const W_CONFIDENCE: f64 = 0.03;
 const W_CREDIBILITY: f64 = 0.03;
 const W_TAGS: f64 = 0.04;
+/// Weight of the match with the question's time (`recall::query`), when it names one or asks when.
+pub const W_TIME: f64 = 0.10;
 
 /// One candidate's raw signals.
 #[derive(Debug, Clone, Default)]
@@ -47,6 +49,8 @@ pub struct Signals {
     pub created_at: Option<DateTime<Utc>>,
     /// Share of the requested tags the memory carries (None: no tags requested).
     pub tag_match: Option<f64>,
+    /// Match with the time the question names or asks about (None: it says nothing about time).
+    pub time_match: Option<f64>,
 }
 
 /// Why a result scored as it did.
@@ -65,6 +69,9 @@ pub struct ScoreComponents {
     pub credibility: f64,
     /// Share of the requested tags present.
     pub tag_match: Option<f64>,
+    /// Match with the time the question names ("in May 2023": 1 inside that period, less the further
+    /// outside) or asks about ("when…": 1 when the memory states a time).
+    pub time_match: Option<f64>,
     /// The quality score used when `quality_boost` is on.
     pub quality: Option<f64>,
     /// The reranker's relevance, when a rerank stage ordered this result (`CAIRN_RERANKER`).
@@ -125,6 +132,7 @@ pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, Score
         confidence: unit(s.confidence),
         credibility: unit(s.credibility),
         tag_match: s.tag_match.map(unit),
+        time_match: s.time_match.filter(|_| opts.has_query).map(unit),
         ..Default::default()
     };
     let mut parts: Vec<(f64, f64)> = vec![
@@ -140,6 +148,9 @@ pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, Score
     }
     if let Some(t) = c.tag_match {
         parts.push((W_TAGS, t));
+    }
+    if let Some(t) = c.time_match {
+        parts.push((W_TIME, t));
     }
     let total_weight: f64 = parts.iter().map(|(w, _)| w).sum();
     let mut value = parts.iter().map(|(w, v)| w * v).sum::<f64>() / total_weight;
@@ -213,6 +224,23 @@ mod tests {
         let mut important = signals(0.5, 0.05);
         important.importance = 1.0;
         assert!(score(&important, 0.1, &o).0 > score(&signals(0.5, 0.05), 0.1, &o).0);
+    }
+
+    #[test]
+    fn a_time_match_lifts_a_memory_without_outweighing_relevance() {
+        let o = opts(Fusion::Weighted);
+        let mut timed = signals(0.6, 0.05);
+        timed.time_match = Some(1.0);
+        let mut untimed = signals(0.6, 0.05);
+        untimed.time_match = Some(0.0);
+        let (lifted, c) = score(&timed, 0.1, &o);
+        assert_eq!(c.time_match, Some(1.0));
+        assert!(lifted > score(&untimed, 0.1, &o).0);
+        let mut far_more_relevant = signals(0.95, 0.1);
+        far_more_relevant.time_match = Some(0.0);
+        assert!(score(&far_more_relevant, 0.1, &o).0 > lifted);
+        // Without a time in the question the component is absent and changes nothing.
+        assert_eq!(score(&signals(0.6, 0.05), 0.1, &o).1.time_match, None);
     }
 
     #[test]

@@ -112,6 +112,49 @@ fn month(word: &str) -> Option<u32> {
     Some(m)
 }
 
+/// A calendar year written out (1900..=2199).
+fn year(word: &str) -> Option<i32> {
+    let y: i32 = word.parse().ok().filter(|_| word.len() == 4)?;
+    (1900..2200).contains(&y).then_some(y)
+}
+
+/// A day of the month: "13", "13th", "1st", "13." (German).
+fn day_of_month(word: &str) -> Option<u32> {
+    let digits = word.trim_end_matches(['.']).trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let d: u32 = digits.parse().ok()?;
+    let suffix = &word[digits.len()..];
+    (matches!(suffix, "" | "." | "st" | "nd" | "rd" | "th") && (1..=31).contains(&d)).then_some(d)
+}
+
+fn year_span(y: i32) -> Option<TimeSpan> {
+    let first = NaiveDate::from_ymd_opt(y, 1, 1)?;
+    Some(TimeSpan { start: midnight(first), end: midnight(NaiveDate::from_ymd_opt(y + 1, 1, 1)?) })
+}
+
+fn month_span(y: i32, m: u32) -> Option<TimeSpan> {
+    let first = NaiveDate::from_ymd_opt(y, m, 1)?;
+    Some(TimeSpan { start: midnight(first), end: midnight(first.checked_add_months(Months::new(1))?) })
+}
+
+fn day_span(y: i32, m: u32, d: u32) -> Option<TimeSpan> {
+    Some(TimeSpan::days(NaiveDate::from_ymd_opt(y, m, d)?, 1))
+}
+
+/// The month a word names, in English or German (full or abbreviated).
+pub fn month_named(word: &str) -> Option<u32> {
+    month(word)
+}
+
+/// Whether a word is an amount ("3", "two", "a", "zwei").
+pub fn is_amount(word: &str) -> bool {
+    number(word).is_some()
+}
+
+/// Whether a word names a weekday, in English or German.
+pub fn is_weekday(word: &str) -> bool {
+    weekday(word).is_some()
+}
+
 /// `now` moved back by `n` units (calendar-aware for months and years).
 fn ago(now: DateTime<Utc>, n: u32, unit: Unit) -> Option<DateTime<Utc>> {
     let n64 = i64::from(n);
@@ -199,7 +242,7 @@ pub fn parse_time(input: &str, now: DateTime<Utc>) -> Option<TimeSpan> {
     let lowered = trimmed.to_lowercase();
     let words: Vec<&str> = lowered
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '.' | '!' | '?'))
-        .filter(|w| !w.is_empty())
+        .filter(|w| !w.is_empty() && *w != "of")
         .collect();
     let start = words.iter().take_while(|w| FILLER.contains(w)).count();
     phrase(&words[start..], now)
@@ -232,6 +275,11 @@ fn phrase(words: &[&str], now: DateTime<Utc>) -> Option<TimeSpan> {
         [w] if weekday(w).is_some() => Some(last_weekday(now, weekday(w)?, false)),
         // "January", "im März"
         [m] if month(m).is_some() => last_month_named(now, month(m)?),
+        // "2023", "May 2023", "13 October 2023", "October 13, 2023", "13. Oktober 2023"
+        [y] => year_span(year(y)?),
+        [m, y] => month_span(year(y)?, month(m)?),
+        [d, m, y] if month(m).is_some() => day_span(year(y)?, month(m)?, day_of_month(d)?),
+        [m, d, y] => day_span(year(y)?, month(m)?, day_of_month(d)?),
         _ => None,
     }
 }
@@ -303,6 +351,22 @@ mod tests {
         assert_eq!(span("letzten Freitag").start, at(2026, 11, 20));
         assert_eq!(span("since march").start, at(2026, 3, 1));
         assert_eq!(span("im Dezember").start, at(2025, 12, 1), "a month yet to come means last year's");
+    }
+
+    #[test]
+    fn calendar_dates_written_out() {
+        assert_eq!(span("2023"), TimeSpan { start: at(2023, 1, 1), end: at(2024, 1, 1) });
+        assert_eq!(span("in May 2023"), TimeSpan { start: at(2023, 5, 1), end: at(2023, 6, 1) });
+        assert_eq!(span("im Dezember 2022").start, at(2022, 12, 1));
+        let day = TimeSpan { start: at(2023, 10, 13), end: at(2023, 10, 14) };
+        assert_eq!(span("October 13, 2023"), day);
+        assert_eq!(span("13 October 2023"), day);
+        assert_eq!(span("13th of October 2023").start, day.start, "'of' is read past");
+        assert_eq!(span("13. Oktober 2023"), day);
+        assert_eq!(span("Oct 13th, 2023"), day);
+        for text in ["February 30, 2023", "13 2023", "October 2023 13", "99", "20233", "32 May 2023"] {
+            assert!(parse_time(text, now()).is_none(), "{text:?} should not parse");
+        }
     }
 
     #[test]

@@ -43,6 +43,21 @@ pub const HEBBIAN_RATE: f64 = 0.1;
 /// Strength given to an entity expansion (a shared mention is a weaker tie than an authored association).
 pub const SHARED_ENTITY_STRENGTH: f32 = 0.5;
 
+/// Times one stage of the recall pipeline: a tracing span (`recall_stage`, field `stage`) around it, and its
+/// duration in the `cairn_recall_stage_seconds{stage}` histogram of `/metrics` (the pipeline bench prints
+/// the mean of each).
+async fn stage<T>(name: &'static str, work: impl std::future::Future<Output = T>) -> T {
+    use tracing::Instrument;
+    let started = std::time::Instant::now();
+    let out = work.instrument(tracing::debug_span!("recall_stage", stage = name)).await;
+    record_stage(name, started);
+    out
+}
+
+fn record_stage(name: &'static str, started: std::time::Instant) {
+    metrics::histogram!("cairn_recall_stage_seconds", "stage" => name).record(started.elapsed().as_secs_f64());
+}
+
 /// Runs one recall, and counts an access of each memory returned. With a reranker, at least its `top_n`
 /// fused results are fetched, reranked, and then cut to the page asked for.
 pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<RecallResponse> {
@@ -57,10 +72,10 @@ pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<Re
         None => req,
     };
     let (tx, mut answers) = in_snapshot(svc, t, std::slice::from_ref(&req)).await?;
-    tx.commit().await?;
+    stage("commit", tx.commit()).await?;
     let mut answer = answers.pop().ok_or_else(|| Error::internal("a recall without an answer"))?;
     if let (Some(reranker), Some(query)) = (rerank, req.query.as_deref()) {
-        rerank_results(reranker, query, &mut answer).await;
+        stage("rerank", rerank_results(reranker, query, &mut answer)).await;
         let (offset, limit) = (asked.0.max(0) as usize, asked.1.max(0) as usize);
         answer.has_more = answer.has_more || answer.results.len() > offset + limit;
         answer.results = answer.results.into_iter().skip(offset).take(limit).collect();
@@ -138,10 +153,10 @@ async fn in_snapshot(
     svc.usage.add(t.id, super::usage::counter::RECALLS, 1);
     let keywords = requests.iter().any(|r| r.query.is_some() && uses_keywords(r.mode));
     let stats = match keywords {
-        true => Some(term_stats(svc, t.id).await?),
+        true => Some(stage("statistics", term_stats(svc, t.id)).await?),
         false => None,
     };
-    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let mut tx = stage("begin", svc.db.begin_snapshot(t.id)).await?;
     let mut answers = Vec::with_capacity(requests.len());
     for req in requests {
         answers.push(run(svc, &mut tx, req, stats.as_deref()).await?);
@@ -382,7 +397,7 @@ async fn run(
     let tenant_id = tx.tenant_id();
     let embedding = async {
         match use_semantic {
-            true => embed_query(svc, tenant_id, &query).await.map(Some),
+            true => stage("embed", embed_query(svc, tenant_id, &query)).await.map(Some),
             false => Ok(None),
         }
     };
@@ -390,20 +405,43 @@ async fn run(
         let Some(stats) = stats.filter(|_| use_keyword) else {
             return Ok((None, Vec::new()));
         };
-        let lexemes = terms::lexemes(tx, &query).await?;
-        let Some(mut kq) = KeywordQuery::plan(&lexemes, stats) else {
+        let hints = &req.hints;
+        let emphasised = hints.names.iter().chain(&hints.phrases).cloned().collect::<Vec<_>>().join(" ");
+        let lexemes = stage("lexemes", terms::lexemes(tx, &query, &emphasised, &hints.phrases)).await?;
+        let Some(mut kq) = KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, stats) else {
             return Ok((None, Vec::new()));
         };
         if svc.config.episode_context {
             kq.context_weight = svc.config.context_keyword_weight.clamp(0.0, 1.0);
         }
-        let hits = sql::keyword_candidates(tx, &filter, &kq, pool_size).await?;
+        let mut hits = stage("keyword", sql::keyword_candidates(tx, &filter, &kq, &kq.select, pool_size)).await?;
+        if let Some(wider) = kq.fallback.as_deref().filter(|_| (hits.len() as i64) < pool_size) {
+            // Too few memories hold two of the rarest words: the wider selection, keeping what was found.
+            let more = stage("keyword", sql::keyword_candidates(tx, &filter, &kq, wider, pool_size)).await?;
+            let found: HashSet<Uuid> = hits.iter().map(|(id, _)| *id).collect();
+            hits.extend(more.into_iter().filter(|(id, _)| !found.contains(id)));
+            hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            hits.truncate(pool_size as usize);
+        }
         Ok::<_, Error>((Some(kq), hits))
     };
     let (vector, (keyword_query, keyword_hits)) = tokio::try_join!(embedding, keywords)?;
+    let notice = match (&keyword_query, use_semantic, use_keyword) {
+        (None, false, true) => Some(notice.map_or_else(
+            || match svc.embedder.state() {
+                SlotState::Disabled => "the query has only common words (stop words), which keyword search ignores".to_owned(),
+                _ => "the query has only common words (stop words) that keyword search ignores: use mode=hybrid or semantic"
+                    .to_owned(),
+            },
+            |n| format!("{n}; the query has only common words (stop words), which keyword search ignores"),
+        )),
+        _ => notice,
+    };
 
     let vector_hits = match &vector {
-        Some(v) => sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context).await?,
+        Some(v) => {
+            stage("vector", sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context)).await?
+        }
         None => Vec::new(),
     };
     let activation = match req.mode {
@@ -418,10 +456,11 @@ async fn run(
         ranks.entry(*id).or_default().1 = Some(rank + 1);
     }
     let ids: Vec<Uuid> = ranks.keys().chain(activation.keys()).copied().collect::<HashSet<_>>().into_iter().collect();
-    let candidates =
-        sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref(), svc.config.episode_context).await?;
-    let heads = chain_heads(tx, &ids, req).await?;
+    let load = sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref(), svc.config.episode_context);
+    let candidates = stage("load", load).await?;
+    let heads = stage("chain_heads", chain_heads(tx, &ids, req)).await?;
 
+    let scoring = std::time::Instant::now();
     let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);
     let fusion = svc.config.recall_fusion;
     let opts =
@@ -435,6 +474,7 @@ async fn run(
                 vector_rank,
                 keyword: c.keyword.filter(|k| *k > 0.0),
                 keyword_rank,
+                time_match: req.hints.time_match(c.memory.created_at, &c.memory.content),
                 ..signals(&c.memory, &filter)
             };
             // Associative: a memory's relevance is the larger of its similarity and its activation.
@@ -465,7 +505,8 @@ async fn run(
         "keyword"
     };
     let answer = page(hits, req, mode, notice);
-    expand(tx, answer, req, &filter).await
+    record_stage("score", scoring);
+    stage("expand", expand(tx, answer, req, &filter)).await
 }
 
 async fn run_without_query(

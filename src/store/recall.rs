@@ -11,16 +11,28 @@ use super::TenantTx;
 use crate::error::Error;
 use crate::memory::ListFilter;
 use crate::memory::Memory;
-use crate::recall::bm25::{KeywordQuery, B, K1};
+use crate::recall::bm25::{KeywordQuery, B, K1, MAX_SCORED};
+
+/// Pushes `WITH kq AS MATERIALIZED (...)`: the query's terms, each parsed once per statement with its
+/// weight. (Unnested inside the per-row score they were parsed again for every row scored, which was most
+/// of a keyword search's time.) The statement's text does not depend on the number of terms, so one
+/// prepared statement serves every query.
+fn push_terms(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery) {
+    qb.push("WITH kq AS MATERIALIZED (SELECT CAST(q AS tsquery) AS q, idf FROM unnest(CAST(")
+        .push_bind(query.terms.clone())
+        .push(" AS text[]), CAST(")
+        .push_bind(query.idfs.clone())
+        .push(" AS float8[])) AS t(q, idf)) ");
+}
 
 /// Pushes the BM25 score of the row's `search_tsv` for `query` (0 when nothing matches): each matched
-/// lexeme's IDF, term frequency taken as 1, with length normalisation.
+/// term's IDF, term frequency taken as 1, with length normalisation. Needs [`push_terms`]' `kq`.
 fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery) {
     qb.push("(");
     push_bm25(qb, query, "search_tsv");
     if query.context_weight > 0.0 {
         // The episode context's words count too, at a lower weight.
-        qb.push(format_args!(" + {} * coalesce(", query.context_weight));
+        qb.push(" + ").push_bind(query.context_weight).push("::float8 * coalesce(");
         push_bm25(qb, query, "context_tsv");
         qb.push(", 0)");
     }
@@ -29,36 +41,37 @@ fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery)
 
 /// BM25 of the tsvector column `column` (a fixed name, never input).
 fn push_bm25(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery, column: &'static str) {
-    qb.push("((SELECT coalesce(sum(t.idf), 0) FROM unnest(CAST(")
-        .push_bind(query.terms.clone())
-        .push(" AS tsquery[]), CAST(")
-        .push_bind(query.idfs.clone())
-        .push(format_args!(" AS float8[])) AS t(q, idf) WHERE {column} @@ t.q)"))
-        .push(format_args!(
-            " * {k1p1} / ({K1} * (1 - {B} + {B} * length({column}) / {avg}) + 1))",
-            k1p1 = K1 + 1.0,
-            avg = query.avg_len
-        ));
+    qb.push(format_args!("((SELECT coalesce(sum(kq.idf), 0) FROM kq WHERE {column} @@ kq.q)"))
+        .push(format_args!(" * {k1p1} / ({K1} * (1 - {B} + {B} * length({column}) / ", k1p1 = K1 + 1.0))
+        .push_bind(query.avg_len)
+        .push("::float8) + 1))");
 }
 
-/// Keyword candidates: memories matching the query's candidate-selecting lexemes, best BM25 first.
+/// Keyword candidates: memories matching `select` (the query's candidate-selecting tsquery), at most
+/// [`MAX_SCORED`] of them scored, best BM25 first.
 pub async fn keyword_candidates(
     tx: &mut TenantTx,
     filter: &ListFilter,
     query: &KeywordQuery,
+    select: &str,
     limit: i64,
 ) -> Result<Vec<(Uuid, f64)>, Error> {
     let tenant_id = tx.tenant_id();
-    let mut qb = QueryBuilder::new("SELECT id, ");
+    let mut qb = QueryBuilder::new("");
+    push_terms(&mut qb, query);
+    qb.push("SELECT id, ");
     push_keyword_score(&mut qb, query);
-    qb.push(" AS rank FROM memories");
+    qb.push(" AS rank FROM (SELECT id, search_tsv, context_tsv FROM memories");
     push_filter(filter, &mut qb, tenant_id);
     if query.context_weight > 0.0 {
-        qb.push(" AND (search_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery)");
-        qb.push(" OR context_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery))");
+        qb.push(" AND (search_tsv @@ CAST(").push_bind(select.to_owned()).push(" AS tsquery)");
+        qb.push(" OR (context_tsv IS NOT NULL AND context_tsv @@ CAST(")
+            .push_bind(select.to_owned())
+            .push(" AS tsquery)))");
     } else {
-        qb.push(" AND search_tsv @@ CAST(").push_bind(query.select.clone()).push(" AS tsquery)");
+        qb.push(" AND search_tsv @@ CAST(").push_bind(select.to_owned()).push(" AS tsquery)");
     }
+    qb.push(" LIMIT ").push_bind(MAX_SCORED).push(") matched");
     qb.push(" ORDER BY rank DESC, id LIMIT ").push_bind(limit);
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }
@@ -73,9 +86,14 @@ pub async fn vector_candidates(
     with_context: bool,
 ) -> Result<Vec<(Uuid, f64)>, Error> {
     let tenant_id = tx.tenant_id();
-    sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
+    // Both settings in one round trip.
     let ef_search = limit.clamp(40, 1000);
-    sqlx::query(&format!("SET LOCAL hnsw.ef_search = {ef_search}")).execute(tx.conn()).await?;
+    sqlx::query(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)",
+    )
+    .bind(ef_search.to_string())
+    .execute(tx.conn())
+    .await?;
     // Nearest by each vector (a memory's own, and its episode context's), the better of the two per memory.
     let mut qb = QueryBuilder::new("WITH own AS MATERIALIZED (SELECT id, embedding <=> ");
     qb.push_bind(query.clone()).push(" AS distance FROM memories");
@@ -116,7 +134,11 @@ pub async fn load_candidates(
     with_context: bool,
 ) -> Result<Vec<Candidate>, Error> {
     let tenant_id = tx.tenant_id();
-    let mut qb = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS}, "));
+    let mut qb = QueryBuilder::new("");
+    if let Some(k) = keywords {
+        push_terms(&mut qb, k);
+    }
+    qb.push(format!("SELECT {MEMORY_COLUMNS}, "));
     match (query, with_context) {
         // The better of the memory's own vector and its episode context's.
         (Some(v), true) => qb

@@ -26,10 +26,34 @@ pub async fn compute(tx: &mut TenantTx) -> Result<TermStats, Error> {
     Ok(TermStats::new(u64::try_from(docs).unwrap_or(0), avg_len, df))
 }
 
-/// The query text's lexemes, as Postgres' English configuration makes them (stemmed, no stop words).
-pub async fn lexemes(tx: &mut TenantTx, text: &str) -> Result<Vec<String>, Error> {
-    Ok(sqlx::query_scalar("SELECT coalesce(tsvector_to_array(to_tsvector('english', $1)), '{}')")
-        .bind(text)
-        .fetch_one(tx.conn())
-        .await?)
+/// A query's words as Postgres' English configuration makes them (stemmed, no stop words).
+#[derive(Debug, Default, sqlx::FromRow)]
+pub struct QueryLexemes {
+    /// The query's lexemes.
+    pub all: Vec<String>,
+    /// The lexemes of its names and quoted phrases.
+    pub emphasised: Vec<String>,
+    /// Each quoted phrase of two or more lexemes as a phrase tsquery (`'lean' <-> 'startup'`).
+    pub phrases: Vec<String>,
+}
+
+/// The lexemes of a query, of its names and phrases (`emphasised`, words joined by spaces), and its
+/// quoted phrases as tsqueries: one round trip.
+pub async fn lexemes(
+    tx: &mut TenantTx,
+    text: &str,
+    emphasised: &str,
+    phrases: &[String],
+) -> Result<QueryLexemes, Error> {
+    Ok(sqlx::query_as(
+        "SELECT coalesce(tsvector_to_array(to_tsvector('english', $1)), '{}') AS all, \
+                coalesce(tsvector_to_array(to_tsvector('english', $2)), '{}') AS emphasised, \
+                ARRAY(SELECT q FROM (SELECT phraseto_tsquery('english', p)::text AS q FROM unnest($3::text[]) p) x \
+                      WHERE q LIKE '%<%') AS phrases",
+    )
+    .bind(text)
+    .bind(emphasised)
+    .bind(phrases)
+    .fetch_one(tx.conn())
+    .await?)
 }

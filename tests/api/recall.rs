@@ -407,3 +407,91 @@ async fn query_words_find_memories_by_their_tags() {
         assert_eq!(body["results"][0]["memory"]["id"], tagged["id"], "{query}");
     }
 }
+
+/// Keyword relevance of each result, by content.
+fn keyword_of(body: &Value, content: &str) -> f64 {
+    let hit = body["results"].as_array().unwrap().iter().find(|r| r["memory"]["content"] == content).unwrap();
+    hit["score_components"]["keyword"].as_f64().unwrap()
+}
+
+#[tokio::test]
+async fn a_time_named_in_the_query_is_a_preference_not_a_filter() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    app.store(key, json!({"content": "Maria baked sourdough bread", "created_at": "2023-05-10T12:00:00Z"})).await;
+    app.store(key, json!({"content": "Maria baked rye bread", "created_at": "2023-09-10T12:00:00Z"})).await;
+    // Without a time the newer memory leads (recency); with one, the memory from that period does.
+    let plain = recall(&app, key, json!({"query": "what bread did Maria bake?", "mode": "keyword"})).await;
+    assert_eq!(contents(&plain)[0], "Maria baked rye bread");
+    assert!(plain["results"][0]["score_components"].get("time_match").is_none());
+    for (query, first) in [
+        ("what bread did Maria bake in May 2023?", "Maria baked sourdough bread"),
+        ("what bread did Maria bake on 10 May 2023?", "Maria baked sourdough bread"),
+        ("what bread did Maria bake in September?", "Maria baked rye bread"),
+        ("welches Brot hat Maria im Mai 2023 gebacken?", "Maria baked sourdough bread"),
+    ] {
+        let body = recall(&app, key, json!({"query": query, "mode": "keyword"})).await;
+        assert_eq!(contents(&body).len(), 2, "{query}: a preference, never a filter");
+        assert_eq!(contents(&body)[0], first, "{query}");
+        assert_eq!(body["results"][0]["score_components"]["time_match"], 1.0, "{query}");
+        assert!(body["results"][1]["score_components"]["time_match"].as_f64().unwrap() < 0.5, "{query}");
+    }
+}
+
+#[tokio::test]
+async fn a_question_about_when_prefers_memories_that_state_a_time() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    app.store(key, json!({"content": "Bob fixed the bike yesterday", "created_at": "2024-01-01T00:00:00Z"})).await;
+    app.store(key, json!({"content": "Bob fixed the bike carefully", "created_at": "2024-02-01T00:00:00Z"})).await;
+    let how = recall(&app, key, json!({"query": "How did Bob fix the bike?", "mode": "keyword"})).await;
+    assert_eq!(contents(&how)[0], "Bob fixed the bike carefully");
+    for query in ["When did Bob fix the bike?", "Wann hat Bob the bike fixed?", "what day did Bob fix the bike"] {
+        let when = recall(&app, key, json!({"query": query, "mode": "keyword"})).await;
+        assert_eq!(contents(&when)[0], "Bob fixed the bike yesterday", "{query}");
+        assert_eq!(when["results"][1]["score_components"]["time_match"], 0.0, "{query}");
+    }
+}
+
+#[tokio::test]
+async fn names_and_quoted_phrases_weigh_more() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    app.store(key, json!({"content": "Alice ordered coffee"})).await;
+    app.store(key, json!({"content": "Rust ordered coffee"})).await;
+    // Lowercase, neither word is a name: they weigh alike. Written as a name, Alice weighs 1.5 times more.
+    let plain = recall(&app, key, json!({"query": "what did alice think of rust", "mode": "keyword"})).await;
+    assert!((keyword_of(&plain, "Alice ordered coffee") - keyword_of(&plain, "Rust ordered coffee")).abs() < 1e-9);
+    let named = recall(&app, key, json!({"query": "what did Alice think of rust", "mode": "keyword"})).await;
+    assert_eq!(contents(&named)[0], "Alice ordered coffee");
+    assert!((keyword_of(&named, "Rust ordered coffee") - 1.0 / 1.5).abs() < 1e-6);
+
+    let phrase = "We discussed The Lean Startup at length during the offsite";
+    app.store(key, json!({"content": phrase})).await;
+    app.store(key, json!({"content": "Startup teams stay lean"})).await;
+    // Shorter memories win a plain keyword match; the quoted phrase, matched word for word, wins when quoted.
+    let loose = recall(&app, key, json!({"query": "lean startup", "mode": "keyword"})).await;
+    assert_eq!(contents(&loose)[0], "Startup teams stay lean");
+    let quoted = recall(&app, key, json!({"query": "who recommended \"The Lean Startup\"?", "mode": "keyword"})).await;
+    assert_eq!(contents(&quoted)[0], phrase);
+    assert!(keyword_of(&quoted, "Startup teams stay lean") < keyword_of(&quoted, phrase));
+}
+
+#[tokio::test]
+async fn a_query_of_only_stop_words_still_answers() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    app.store(key, json!({"content": "The staging cluster is down"})).await;
+    // Keyword search has nothing to match: an empty answer that says why, not an error.
+    for mode in ["keyword", "hybrid"] {
+        let body = recall(&app, key, json!({"query": "what is it?", "mode": mode})).await;
+        assert_eq!(body["count"], 0, "{mode}");
+        assert!(body["notice"].as_str().unwrap().contains("stop words"), "{mode}: {body}");
+    }
+    // With the model, hybrid answers by meaning.
+    let app = spawn_with_embedder(local_model()).await;
+    store_embedded(&app, &app.a.key, vec![json!({"content": "The staging cluster is down"})]).await;
+    let body = recall(&app, &app.a.key, json!({"query": "is it down?"})).await;
+    assert_eq!(contents(&body), ["The staging cluster is down"]);
+    assert!(body.get("notice").is_none_or(Value::is_null), "{body}");
+}

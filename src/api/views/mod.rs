@@ -773,6 +773,10 @@ pub struct ScoreComponents {
     pub credibility: f64,
     /// Share of the requested tags present.
     pub tag_match: Option<f64>,
+    /// Match with the time the query names ("in May 2023": 1 inside that period, less the further outside)
+    /// or asks about ("when…": 1 when the memory states a time); absent when the query says nothing of time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_match: Option<f64>,
     /// The quality score used when `quality_boost` is on.
     pub quality: Option<f64>,
     /// The reranker's relevance, when a rerank stage ordered this result; absent otherwise.
@@ -791,10 +795,23 @@ impl From<Components> for ScoreComponents {
             confidence,
             credibility,
             tag_match,
+            time_match,
             quality,
             rerank,
         } = c;
-        Self { semantic, keyword, relevance, importance, recency, confidence, credibility, tag_match, quality, rerank }
+        Self {
+            semantic,
+            keyword,
+            relevance,
+            importance,
+            recency,
+            confidence,
+            credibility,
+            tag_match,
+            time_match,
+            quality,
+            rerank,
+        }
     }
 }
 

@@ -1,0 +1,441 @@
+//! Query understanding: what a question says beyond its words, for any tenant and in English or German.
+//!
+//! - **Names and quoted phrases** (`Alice`, `"The Lean Startup"`) are the words a user means most: their
+//!   keyword weight is raised, and a memory holding a quoted phrase word for word scores as if it matched
+//!   the query's rarest word once more.
+//! - **A time in the question** ("in May 2023", "last year", "vor zwei Wochen", "on 13 October 2023")
+//!   becomes a soft preference for memories from that period: never a filter (`since`/`until` are), so
+//!   a question whose answer was stored at another time still finds it. A month without a year ("in
+//!   June") prefers that month of any year.
+//! - **A question about when** ("When did…", "Wann…", "what year…") prefers memories that state a time
+//!   ("yesterday", "last week", a date): an answer to *when* says when.
+//!
+//! Pure: `service::recall` applies the hints, `store::recall` the keyword weights.
+
+use chrono::{DateTime, Datelike, Duration, Utc};
+
+use super::time::{self, TimeSpan};
+
+/// How much more a name's or a quoted phrase's words weigh in keyword relevance.
+pub const NAME_BOOST: f64 = 1.5;
+/// Most names and phrases taken from one query.
+const MAX_HINTS: usize = 8;
+/// Longest time phrase looked for, in words ("on the 13th of October 2023").
+const MAX_TIME_WORDS: usize = 5;
+
+/// A time the question names.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TimeHint {
+    /// A period ("in May 2023", "last week"); a point in time ("3 days ago") widened by the uncertainty
+    /// such a phrase carries.
+    Span(TimeSpan),
+    /// A month without a year ("in June"): that month of any year.
+    Month(u32),
+}
+
+impl TimeHint {
+    /// How well a memory's time matches, in [0, 1]: 1 inside the period, falling off outside it over half
+    /// the period's length (at least a day).
+    pub fn closeness(&self, at: DateTime<Utc>) -> f64 {
+        match self {
+            TimeHint::Month(m) => f64::from(u8::from(at.month() == *m)),
+            TimeHint::Span(span) => {
+                if at >= span.start && at < span.end {
+                    return 1.0;
+                }
+                let off = if at < span.start { span.start - at } else { at - span.end };
+                let scale = ((span.end - span.start).num_seconds() as f64 / 2.0).max(86_400.0);
+                (-(off.num_seconds() as f64) / scale).exp()
+            }
+        }
+    }
+}
+
+/// What a query says beyond its words.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct QueryHints {
+    pub time: Option<TimeHint>,
+    /// The question asks when something happened.
+    pub asks_when: bool,
+    /// Proper names, as written.
+    pub names: Vec<String>,
+    /// Quoted phrases, as written.
+    pub phrases: Vec<String>,
+}
+
+impl QueryHints {
+    /// A memory's match with the question's time, in [0, 1]: its closeness to the named period, whether
+    /// its content states a time (for a question about when), or the mean of both. None when the question
+    /// says nothing about time.
+    pub fn time_match(&self, created_at: DateTime<Utc>, content: &str) -> Option<f64> {
+        let closeness = self.time.map(|t| t.closeness(created_at));
+        let states = self.asks_when.then(|| f64::from(u8::from(mentions_time(content))));
+        match (closeness, states) {
+            (Some(c), Some(s)) => Some((c + s) / 2.0),
+            (c, s) => c.or(s),
+        }
+    }
+}
+
+/// Reads the hints of a query asked at `now`.
+pub fn analyze(query: &str, now: DateTime<Utc>) -> QueryHints {
+    let (phrases, rest) = quoted(query);
+    let words = words(&rest);
+    let lowered: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    QueryHints { time: time_hint(&lowered, now), asks_when: asks_when(&lowered, query), names: names(&words), phrases }
+}
+
+/// The quoted phrases ("…", “…”, „…“, «…»; an unclosed quote runs to the end), and the text around them.
+fn quoted(query: &str) -> (Vec<String>, String) {
+    let mut phrases = Vec::new();
+    let mut rest = String::new();
+    let mut current: Option<String> = None;
+    for c in query.chars() {
+        let quote = matches!(c, '"' | '“' | '”' | '„' | '«' | '»');
+        match (&mut current, quote) {
+            (None, true) => current = Some(String::new()),
+            (Some(p), true) => {
+                let p = std::mem::take(p);
+                current = None;
+                if !p.trim().is_empty() && phrases.len() < MAX_HINTS {
+                    phrases.push(p.trim().to_owned());
+                }
+                rest.push(' ');
+            }
+            (Some(p), false) => p.push(c),
+            (None, false) => rest.push(c),
+        }
+    }
+    if let Some(p) = current.filter(|p| !p.trim().is_empty()) {
+        if phrases.len() < MAX_HINTS {
+            phrases.push(p.trim().to_owned());
+        }
+    }
+    (phrases, rest)
+}
+
+/// Words with the punctuation around them removed; a sentence end is kept as its own "." word.
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for raw in text.split_whitespace() {
+        let word = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
+        let word = word.trim_end_matches("'s").trim_end_matches("’s").trim_matches(['\'', '’']);
+        if !word.is_empty() {
+            out.push(word.to_owned());
+        }
+        if raw.ends_with(['.', '?', '!', ':', ';']) {
+            out.push(".".to_owned());
+        }
+    }
+    out
+}
+
+/// Capitalised words not at the start of a sentence ("I", months and weekdays aside).
+fn names(words: &[String]) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut sentence_start = true;
+    for word in words {
+        if word == "." {
+            sentence_start = true;
+            continue;
+        }
+        let capitalised = word.chars().next().is_some_and(char::is_uppercase);
+        let lower = word.to_lowercase();
+        let calendar = time::month_named(&lower).is_some() || time::is_weekday(&lower);
+        let pronoun = word == "I" || word.starts_with("I'") || word.starts_with("I’");
+        if capitalised && !sentence_start && !pronoun && !calendar && !names.contains(word) {
+            names.push(word.clone());
+        }
+        sentence_start = false;
+    }
+    names.truncate(MAX_HINTS);
+    names
+}
+
+/// Words that may lead a time phrase ("in June", "since 2021", "on the 13th"); a month or a year counts
+/// only after one of them ("may" alone is a verb, "2000" alone a number).
+const LEADS: &[&str] = &[
+    "in", "im", "during", "since", "seit", "of", "until", "bis", "from", "ab", "on", "am", "the", "den", "early",
+    "late", "mid",
+];
+/// One-word times worth a preference on their own.
+const DAY_WORDS: &[&str] = &["today", "yesterday", "heute", "gestern", "vorgestern", "tonight"];
+
+/// The longest time phrase in the query (up to five words, within one sentence), leftmost first.
+fn time_hint(words: &[String], now: DateTime<Utc>) -> Option<TimeHint> {
+    let sentences: Vec<Vec<&str>> = words
+        .split(|w| w == ".")
+        .map(|s| s.iter().map(String::as_str).collect())
+        .filter(|s: &Vec<&str>| !s.is_empty())
+        .collect();
+    for len in (1..=MAX_TIME_WORDS).rev() {
+        for window in sentences.iter().flat_map(|s| s.windows(len)) {
+            if let Some(hint) = time_in(window, now) {
+                return Some(hint);
+            }
+        }
+    }
+    None
+}
+
+/// The time a window of words names exactly, if any.
+fn time_in(window: &[&str], now: DateTime<Utc>) -> Option<TimeHint> {
+    let led = window.iter().take_while(|w| LEADS.contains(w)).count();
+    let rest = &window[led..];
+    match rest {
+        [] => return None,
+        // A month without a year ("in June"): that month of any year.
+        [m] if led > 0 && time::month_named(m).is_some_and(|_| m.len() > 3) => {
+            return time::month_named(m).map(TimeHint::Month)
+        }
+        [w] if led > 0 && is_year(w) => {}
+        [w] if DAY_WORDS.contains(w) || (time::is_weekday(w) && w.len() > 3) => {}
+        [_] => return None,
+        // "(right) now" says nothing about which memories; "3 days" without "ago" is a duration ("in 3 days",
+        // "for two years"), not a time.
+        ["right", "now"] => return None,
+        [amount, unit, ..]
+            if time::is_amount(amount) && time::month_named(unit).is_none() && rest.last() != Some(&"ago") =>
+        {
+            return None
+        }
+        _ => {}
+    }
+    time::parse_time(&rest.join(" "), now).map(|span| TimeHint::Span(widen(span, now)))
+}
+
+fn is_year(word: &str) -> bool {
+    word.len() == 4 && word.parse::<u32>().is_ok_and(|y| (1900..2200).contains(&y))
+}
+
+/// A point in time ("3 weeks ago") as a period: a phrase is vaguer the further back it reaches.
+fn widen(span: TimeSpan, now: DateTime<Utc>) -> TimeSpan {
+    if span.end > span.start {
+        return span;
+    }
+    let back = (now - span.start).num_seconds().max(0);
+    let half = Duration::seconds((back / 7).max(43_200));
+    TimeSpan { start: span.start - half, end: span.start + half }
+}
+
+const WHEN_AUX: &[&str] =
+    &["did", "do", "does", "was", "were", "is", "are", "will", "has", "have", "had", "would", "can", "could"];
+const WHAT_TIME: &[&str] = &["time", "date", "day", "year", "month", "week", "jahr", "monat", "tag"];
+
+/// Whether the question asks when: it opens with "wann", has "when" followed by an auxiliary ("When did…",
+/// "…, when was it"), opens with "when" and has no second clause ("When the meeting?" yes; "When I travel,
+/// what do I pack?" no), asks "what/which year|date|day|…", or "how long ago".
+fn asks_when(words: &[String], query: &str) -> bool {
+    let w: Vec<&str> = words.iter().map(String::as_str).filter(|w| *w != ".").collect();
+    match w.first() {
+        Some(&"wann") => return true,
+        Some(&"when") if !query.contains(',') => return true,
+        _ => {}
+    }
+    w.windows(2).any(|p| match p {
+        ["when", aux] => WHEN_AUX.contains(aux),
+        ["seit", "wann"] | ["ab", "wann"] => true,
+        ["what" | "which" | "welches" | "welchem" | "welcher" | "welchen", unit] => WHAT_TIME.contains(unit),
+        _ => false,
+    }) || w.windows(3).any(|t| t == ["how", "long", "ago"])
+}
+
+/// Words that state a time, English and German (lowercase).
+const TIME_WORDS: &[&str] = &[
+    "yesterday",
+    "today",
+    "tonight",
+    "tomorrow",
+    "ago",
+    "last",
+    "next",
+    "just",
+    "recently",
+    "lately",
+    "earlier",
+    "week",
+    "weeks",
+    "weekend",
+    "month",
+    "months",
+    "year",
+    "years",
+    "summer",
+    "winter",
+    "spring",
+    "autumn",
+    "gestern",
+    "heute",
+    "morgen",
+    "vorgestern",
+    "übermorgen",
+    "letzte",
+    "letzten",
+    "letztes",
+    "letzter",
+    "nächste",
+    "nächsten",
+    "neulich",
+    "kürzlich",
+    "woche",
+    "wochen",
+    "wochenende",
+    "monat",
+    "monate",
+    "monaten",
+    "jahr",
+    "jahre",
+    "jahren",
+    "sommer",
+    "frühling",
+    "herbst",
+];
+
+/// Whether a text states a time: a time word, a weekday, a month (May only beside a number or after a
+/// lead word such as "in"), or a year.
+pub fn mentions_time(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(2_000)
+        .map(str::to_lowercase)
+        .collect();
+    words.iter().enumerate().any(|(i, w)| {
+        if TIME_WORDS.contains(&w.as_str()) || (time::is_weekday(w) && w.len() > 3) || is_year(w) {
+            return true;
+        }
+        match time::month_named(w) {
+            Some(5) => {
+                let before = i.checked_sub(1).map(|j| words[j].as_str());
+                let after = words.get(i + 1).map(String::as_str);
+                before.is_some_and(|b| LEADS.contains(&b) || b.parse::<u32>().is_ok())
+                    || after.is_some_and(|a| a.parse::<u32>().is_ok())
+            }
+            // Abbreviations ("mar", "jan"…) are too often other words.
+            Some(_) => w.len() > 3,
+            None => false,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 25, 15, 30, 0).unwrap()
+    }
+
+    fn at(y: i32, m: u32, d: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(y, m, d, 0, 0, 0).unwrap()
+    }
+
+    fn hints(q: &str) -> QueryHints {
+        analyze(q, now())
+    }
+
+    #[test]
+    fn names_are_capitalised_words_past_a_sentence_start() {
+        assert_eq!(hints("What did Alice tell Bob about the Berlin office?").names, ["Alice", "Bob", "Berlin"]);
+        assert_eq!(hints("Alice said what? Then Bob left.").names, ["Bob"], "\"Then\" opens the sentence");
+        assert_eq!(hints("Where did Priya's team go in June?").names, ["Priya"]);
+        assert!(hints("what did i do on Monday in May").names.is_empty(), "weekdays and months are not names");
+        assert!(hints("Did I mention it, or I'm wrong? so I've said").names.is_empty());
+    }
+
+    #[test]
+    fn quoted_phrases_in_any_quotes() {
+        let h = hints("When did Jon start reading \"The Lean Startup\"?");
+        assert_eq!(h.phrases, ["The Lean Startup"]);
+        assert_eq!(h.names, ["Jon"], "words inside the quotes are the phrase's");
+        assert_eq!(hints("Wer hat „Der Process“ empfohlen?").phrases, ["Der Process"]);
+        assert_eq!(hints("the book \"Becoming Nicole").phrases, ["Becoming Nicole"], "an unclosed quote runs on");
+        assert!(hints("a \"\" b").phrases.is_empty());
+    }
+
+    #[test]
+    fn a_time_in_the_question_is_a_period() {
+        let may = TimeSpan { start: at(2023, 5, 1), end: at(2023, 6, 1) };
+        assert_eq!(hints("What did Maria start in May 2023?").time, Some(TimeHint::Span(may)));
+        let day = TimeSpan { start: at(2023, 10, 13), end: at(2023, 10, 14) };
+        assert_eq!(hints("What did she show on October 13, 2023?").time, Some(TimeHint::Span(day)));
+        assert_eq!(hints("Who did I meet on 13 October 2023").time, Some(TimeHint::Span(day)));
+        let last_year = TimeSpan { start: at(2025, 1, 1), end: at(2026, 1, 1) };
+        assert_eq!(hints("what did we deploy last year?").time, Some(TimeHint::Span(last_year)));
+        assert_eq!(hints("How many trips in 2023?").time.map(|t| t.closeness(at(2023, 7, 1))), Some(1.0));
+        assert_eq!(hints("When did Melanie go camping in June?").time, Some(TimeHint::Month(6)));
+        // A point is widened: "vor zwei Wochen" covers a few days either side.
+        let Some(TimeHint::Span(s)) = hints("Was habe ich vor zwei Wochen gekauft?").time else { panic!() };
+        assert!(s.start < now() - Duration::weeks(2) && s.end > now() - Duration::weeks(2));
+        assert!(s.end - s.start >= Duration::days(2) && s.end < now());
+    }
+
+    #[test]
+    fn no_time_where_none_is_named() {
+        for q in [
+            "May I ask what Bob likes?",
+            "what is the plan",
+            "the 13 steps",
+            "who won 4 0",
+            "last one wins",
+            "I lived there for two years",
+            "What do I eat in a day?",
+            "my meeting is in 3 days",
+            "from now on",
+            "Did I sit in the sun?",
+            "a 2000 calorie diet",
+            "port 2048",
+            "Where did it move in? May I ask",
+        ] {
+            assert_eq!(hints(q).time, None, "{q:?}");
+        }
+    }
+
+    #[test]
+    fn questions_about_when() {
+        for q in [
+            "When did Caroline go?",
+            "wann war das?",
+            "So, when did we ship it",
+            "What year was it?",
+            "how long ago was that",
+        ] {
+            assert!(hints(q).asks_when, "{q:?}");
+        }
+        for q in ["What did you say when the build broke?", "where is it", "When I travel, what do I pack?"] {
+            assert!(!hints(q).asks_when, "{q:?}");
+        }
+    }
+
+    #[test]
+    fn memories_that_state_a_time() {
+        for text in [
+            "I went there yesterday",
+            "We met last Friday",
+            "back in 2019",
+            "on 3 May",
+            "in May we left",
+            "Gestern war ich dort",
+        ] {
+            assert!(mentions_time(text), "{text:?}");
+        }
+        for text in ["I may go", "the sun is out", "I love painting", "Mar the table"] {
+            assert!(!mentions_time(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn closeness_falls_off_outside_the_period() {
+        let may = TimeHint::Span(TimeSpan { start: at(2023, 5, 1), end: at(2023, 6, 1) });
+        assert_eq!(may.closeness(at(2023, 5, 20)), 1.0);
+        let near = may.closeness(at(2023, 6, 5));
+        let far = may.closeness(at(2023, 9, 1));
+        assert!(near > far && far > 0.0 && near < 1.0);
+        assert_eq!(TimeHint::Month(6).closeness(at(2021, 6, 9)), 1.0);
+        assert_eq!(TimeHint::Month(6).closeness(at(2021, 7, 9)), 0.0);
+        let h = QueryHints { asks_when: true, time: Some(TimeHint::Month(6)), ..Default::default() };
+        assert_eq!(h.time_match(at(2021, 6, 9), "no time here"), Some(0.5));
+        assert_eq!(QueryHints::default().time_match(at(2021, 6, 9), "yesterday"), None);
+    }
+}

@@ -188,7 +188,7 @@ fn time_in(window: &[&str], now: DateTime<Utc>) -> Option<TimeHint> {
         [m] if led > 0 && time::month_named(m).is_some_and(|_| m.len() > 3) => {
             return time::month_named(m).map(TimeHint::Month)
         }
-        [w] if led > 0 && is_year(w) => {}
+        [w] if led > 0 && time::is_year(w) => {}
         [w] if DAY_WORDS.contains(w) || (time::is_weekday(w) && w.len() > 3) => {}
         [_] => return None,
         // "(right) now" says nothing about which memories; "3 days" without "ago" is a duration ("in 3 days",
@@ -202,10 +202,6 @@ fn time_in(window: &[&str], now: DateTime<Utc>) -> Option<TimeHint> {
         _ => {}
     }
     time::parse_time(&rest.join(" "), now).map(|span| TimeHint::Span(widen(span, now)))
-}
-
-fn is_year(word: &str) -> bool {
-    word.len() == 4 && word.parse::<u32>().is_ok_and(|y| (1900..2200).contains(&y))
 }
 
 /// A point in time ("3 weeks ago") as a period: a phrase is vaguer the further back it reaches.
@@ -301,7 +297,7 @@ pub fn mentions_time(text: &str) -> bool {
         .map(str::to_lowercase)
         .collect();
     words.iter().enumerate().any(|(i, w)| {
-        if TIME_WORDS.contains(&w.as_str()) || (time::is_weekday(w) && w.len() > 3) || is_year(w) {
+        if TIME_WORDS.contains(&w.as_str()) || (time::is_weekday(w) && w.len() > 3) || time::is_year(w) {
             return true;
         }
         match time::month_named(w) {
@@ -321,15 +317,7 @@ pub fn mentions_time(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::TimeZone;
-
-    fn now() -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(2026, 11, 25, 15, 30, 0).unwrap()
-    }
-
-    fn at(y: i32, m: u32, d: u32) -> DateTime<Utc> {
-        Utc.with_ymd_and_hms(y, m, d, 0, 0, 0).unwrap()
-    }
+    use crate::recall::time::tests::{at, now};
 
     fn hints(q: &str) -> QueryHints {
         analyze(q, now())

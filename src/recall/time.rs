@@ -112,6 +112,11 @@ fn month(word: &str) -> Option<u32> {
     Some(m)
 }
 
+/// Whether a word is a calendar year written out (1900..=2199).
+pub fn is_year(word: &str) -> bool {
+    year(word).is_some()
+}
+
 /// A calendar year written out (1900..=2199).
 fn year(word: &str) -> Option<i32> {
     let y: i32 = word.parse().ok().filter(|_| word.len() == 4)?;
@@ -285,15 +290,16 @@ fn phrase(words: &[&str], now: DateTime<Utc>) -> Option<TimeSpan> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Wednesday, 2026-11-25 15:30 UTC.
-    fn now() -> DateTime<Utc> {
+    pub(crate) fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 25, 15, 30, 0).unwrap()
     }
 
-    fn at(y: i32, m: u32, d: u32) -> DateTime<Utc> {
+    /// Midnight UTC of a day.
+    pub(crate) fn at(y: i32, m: u32, d: u32) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(y, m, d, 0, 0, 0).unwrap()
     }
 

@@ -274,8 +274,10 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     let mut stored: Vec<Option<Memory>> = vec![None; parsed.len()];
     let mut ids: Vec<Option<Uuid>> = vec![None; parsed.len()];
     let mut deduplicated: Vec<usize> = repeats.keys().copied().collect();
-    for index in order {
-        match memories::insert(&mut tx, &parsed[index], &actor).await? {
+    let batch: Vec<&NewMemory> = order.iter().map(|i| &parsed[*i]).collect();
+    let outcomes = memories::insert_many(&mut tx, &batch, &actor).await?;
+    for (index, outcome) in order.into_iter().zip(outcomes) {
+        match outcome {
             Inserted::Stored(memory) => {
                 ids[index] = Some(memory.id);
                 stored[index] = Some(*memory);

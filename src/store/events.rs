@@ -32,6 +32,20 @@ pub async fn record_created(tx: &mut TenantTx, memory_id: Uuid, actor: &str) -> 
     Ok(())
 }
 
+/// Records the creation of each of these memories (one statement).
+pub async fn record_created_many(tx: &mut TenantTx, memory_ids: &[Uuid], actor: &str) -> Result<(), Error> {
+    if memory_ids.is_empty() {
+        return Ok(());
+    }
+    let tenant_id = tx.tenant_id();
+    let sql = format!(
+        "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
+         SELECT tenant_id, id, 'created', $3, {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = ANY($2)"
+    );
+    sqlx::query(&sql).bind(tenant_id).bind(memory_ids).bind(actor).execute(tx.conn()).await?;
+    Ok(())
+}
+
 /// Every event of one memory, oldest first.
 pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEvent>, Error> {
     let tenant_id = tx.tenant_id();

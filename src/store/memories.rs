@@ -95,6 +95,89 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
     }
 }
 
+/// Inserts many memories in one statement, in the order given (callers sort by content hash, so two
+/// batches take their unique-index locks in the same order), with their `created` events in a second;
+/// per item, Stored or Duplicate. One row at a time cost two round trips per memory, most of a batch
+/// store's time. Items must not repeat a content hash among themselves.
+pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -> Result<Vec<Inserted>, Error> {
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    let tenant_id = tx.tenant_id();
+    let at = |t: &chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    let rows: Vec<serde_json::Value> = items
+        .iter()
+        .enumerate()
+        .map(|(ord, m)| {
+            serde_json::json!({
+                "ord": ord, "content": m.content, "content_hash": m.content_hash, "type": m.kind,
+                "confidence": m.confidence, "memory_type": m.memory_type.as_str(), "ttl_seconds": m.ttl,
+                "expires_at": m.expires_at.as_ref().map(at), "tags": m.tags, "tag_prefixes": m.tag_prefixes,
+                "importance": m.importance, "metadata": m.metadata, "source_type": m.source_type,
+                "credibility": m.credibility, "quality_score": m.quality_score, "emotion": m.emotion,
+                "emotional_valence": m.emotional_valence, "emotional_arousal": m.emotional_arousal,
+                "flashbulb_until": m.flashbulb_until.as_ref().map(at), "episode_id": m.episode_id,
+                "sequence_number": m.sequence_number, "user_id": m.user_id, "agent_id": m.agent_id,
+                "run_id": m.run_id, "t_valid": m.t_valid.as_ref().map(at), "t_invalid": m.t_invalid.as_ref().map(at),
+                "created_at": at(&m.created_at), "embedding": m.embedding,
+            })
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO memories (tenant_id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
+           expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, \
+           emotion, emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, \
+           user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model)
+         SELECT $1, x.content, x.content_hash, x.type, x.confidence, x.memory_type, x.ttl_seconds, x.expires_at,
+                x.tags, x.tag_prefixes, x.importance, x.metadata, x.source_type, x.credibility, x.quality_score,
+                x.emotion, x.emotional_valence, x.emotional_arousal, x.flashbulb_until, x.episode_id,
+                x.sequence_number, x.user_id, x.agent_id, x.run_id, x.t_valid, x.t_invalid, x.created_at,
+                x.embedding::vector,
+                CASE WHEN x.embedding IS NULL THEN 'pending' ELSE 'ready' END,
+                CASE WHEN x.embedding IS NULL THEN NULL ELSE 'client' END
+           FROM jsonb_to_recordset($2) AS x(ord int, content text, content_hash text, type text, confidence real,
+                memory_type text, ttl_seconds bigint, expires_at timestamptz, tags text[], tag_prefixes text[],
+                importance real, metadata jsonb, source_type text, credibility real, quality_score real,
+                emotion text, emotional_valence real, emotional_arousal real, flashbulb_until timestamptz,
+                episode_id text, sequence_number int, user_id text, agent_id text, run_id text,
+                t_valid timestamptz, t_invalid timestamptz, created_at timestamptz, embedding real[])
+          ORDER BY x.ord
+         ON CONFLICT ON CONSTRAINT memories_tenant_content_hash_key DO NOTHING
+         RETURNING {MEMORY_COLUMNS}"
+    );
+    let stored: Vec<Memory> =
+        sqlx::query_as(&sql).bind(tenant_id).bind(serde_json::Value::Array(rows)).fetch_all(tx.conn()).await?;
+    let ids: Vec<Uuid> = stored.iter().map(|m| m.id).collect();
+    events::record_created_many(tx, &ids, actor).await?;
+    let mut by_hash: std::collections::HashMap<String, Memory> =
+        stored.into_iter().map(|m| (m.content_hash.clone(), m)).collect();
+    // The rest collided with memories already stored.
+    let missing: Vec<String> =
+        items.iter().filter(|m| !by_hash.contains_key(&m.content_hash)).map(|m| m.content_hash.clone()).collect();
+    let existing: std::collections::HashMap<String, Uuid> = match missing.is_empty() {
+        true => Default::default(),
+        false => sqlx::query_as::<_, (String, Uuid)>(
+            "SELECT content_hash, id FROM memories WHERE tenant_id = $1 AND content_hash = ANY($2)",
+        )
+        .bind(tenant_id)
+        .bind(&missing)
+        .fetch_all(tx.conn())
+        .await?
+        .into_iter()
+        .collect(),
+    };
+    let mut outcomes = Vec::with_capacity(items.len());
+    for m in items {
+        outcomes.push(match (by_hash.remove(&m.content_hash), existing.get(&m.content_hash)) {
+            (Some(memory), _) => Inserted::Stored(Box::new(memory)),
+            (None, Some(id)) => Inserted::Duplicate { existing_id: *id },
+            // The colliding memory was deleted meanwhile: this one alone, as a single insert retries.
+            (None, None) => insert(tx, m, actor).await?,
+        });
+    }
+    Ok(outcomes)
+}
+
 /// The id of the tenant's memory with this content hash, other than `except`.
 pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -> Result<Option<Uuid>, Error> {
     let tenant_id = tx.tenant_id();

@@ -95,3 +95,44 @@ async fn duplicates_reject_the_whole_batch() {
         .assert_error(409, "memories[1].content: duplicates memories[0].content");
     assert_eq!(app.count(&app.a.key).await, 1, "nothing of either batch was stored");
 }
+
+/// Every field a single store keeps, a batch (one statement for all its items) keeps alike.
+#[tokio::test]
+async fn a_batch_item_keeps_every_field_a_single_store_keeps() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let vector: Vec<f32> = (0..384).map(|i| ((i % 7) as f32 - 3.0) / 10.0).collect();
+    let item = |content: &str| {
+        json!({
+            "content": content, "type": "Decision", "confidence": 0.8, "memory_type": "short_term",
+            "tags": ["project:alpha", "db"], "importance": 0.7, "metadata": {"source": "chat", "n": 3},
+            "emotion": "joy", "emotional_valence": 0.5, "emotional_arousal": 0.25,
+            "episode_id": "ep-1", "sequence_number": 4, "user_id": "u1", "agent_id": "a1", "run_id": "r1",
+            "t_valid": "2024-01-02T03:04:05.123456Z", "t_invalid": "2025-01-02T03:04:05Z",
+            "created_at": "2024-01-01T00:00:00.654321Z", "embedding": vector,
+        })
+    };
+    let single = app.store(key, item("stored alone")).await;
+    let id = single["memory_id"].as_str().or(single["id"].as_str()).unwrap().to_owned();
+    let res = app
+        .post(key, "/api/v1/memories/batch", &json!({"memories": [item("stored in a batch"), {"content": "plain"}]}))
+        .await;
+    let batch_id = res.ok(201)["memory_ids"][0].as_str().unwrap().to_owned();
+    let alone = app.get(key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    let batched = app.get(key, &format!("/api/v1/memories/{batch_id}")).await.ok(200).clone();
+    let (alone, batched) = (alone.get("memory").unwrap_or(&alone), batched.get("memory").unwrap_or(&batched));
+    let fields = alone.as_object().unwrap();
+    assert!(fields.len() > 20, "{alone}");
+    for (field, value) in fields {
+        if ["id", "content", "content_hash", "updated_at", "last_accessed_at"].contains(&field.as_str()) {
+            continue;
+        }
+        assert_eq!(&batched[field], value, "{field}");
+    }
+    assert_eq!(batched["embedding_status"], "ready");
+    // A repeat of stored content rejects the batch (the native surface does not reuse).
+    let res = app
+        .post(key, "/api/v1/memories/batch", &json!({"memories": [{"content": "plain"}, {"content": "new one"}]}))
+        .await;
+    assert_eq!(res.status, 409, "{:?}", res.body);
+}

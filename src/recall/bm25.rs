@@ -90,8 +90,8 @@ pub struct KeywordQuery {
     /// The tsquery selecting candidates: the rarest lexemes, joined with `|`; or, when even the rarest is too
     /// common, memories holding two of the three rarest.
     pub select: String,
-    /// A wider selection for when `select` (two of three) finds fewer memories than wanted: the rarest
-    /// lexeme, or the other two together.
+    /// A wider selection for when `select` finds fewer memories than wanted: for two of three, the rarest
+    /// lexeme or the other two together; for the rarest few, they or the next two rarest together.
     pub fallback: Option<String>,
     pub avg_len: f64,
     /// Weight of a match in a memory's episode context (the memory before it) beside its own (0: ignored).
@@ -120,7 +120,16 @@ fn select(weighed: &[(&String, u64)]) -> (String, Option<String>) {
         budget += df;
         select.push(quote(lexeme));
     }
-    (select.join(" | "), None)
+    // The words left out may be what the memories hold (a rare word of the query may be in none of them):
+    // the fallback adds the memories holding the next two rarest together, or the next one.
+    let rest: Vec<String> = weighed[select.len()..].iter().take(2).map(|(l, _)| quote(l)).collect();
+    let selected = select.join(" | ");
+    let fallback = match &rest[..] {
+        [] => None,
+        [next] => Some(format!("{selected} | {next}")),
+        [a, b, ..] => Some(format!("{selected} | ({a} & {b})")),
+    };
+    (selected, fallback)
 }
 
 /// A lexeme as a tsquery operand: quoted, with quotes doubled and backslashes escaped.
@@ -233,7 +242,13 @@ mod tests {
         let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("research", 600), ("adopt", 300)]);
         let q = KeywordQuery::plan(&words(&["caroline", "research", "adopt", "go", "adopt"]), &[], &[], &s).unwrap();
         assert_eq!(q.select, "'adopt' | 'research'");
-        assert_eq!(q.fallback, None);
+        assert_eq!(q.fallback.as_deref(), Some("'adopt' | 'research' | ('go' & 'caroline')"));
+        // A word no memory holds selects nothing by itself: the fallback widens to the others.
+        let absent = KeywordQuery::plan(&words(&["zzyzx", "caroline", "go"]), &[], &[], &s).unwrap();
+        assert_eq!(absent.select, "'zzyzx'");
+        assert_eq!(absent.fallback.as_deref(), Some("'zzyzx' | ('go' & 'caroline')"));
+        let all = KeywordQuery::plan(&words(&["adopt", "research"]), &[], &[], &s).unwrap();
+        assert_eq!(all.fallback, None, "nothing left out, nothing to widen to");
         assert_eq!(q.terms, ["'adopt'", "'research'", "'go'", "'caroline'"]);
         assert!(q.idfs.windows(2).all(|w| w[0] > w[1]));
     }

@@ -416,7 +416,7 @@ async fn run(
         }
         let mut hits = stage("keyword", sql::keyword_candidates(tx, &filter, &kq, &kq.select, pool_size)).await?;
         if let Some(wider) = kq.fallback.as_deref().filter(|_| (hits.len() as i64) < pool_size) {
-            // Too few memories hold two of the rarest words: the wider selection, keeping what was found.
+            // Too few memories hold the selecting words: the wider selection, keeping what was found.
             let more = stage("keyword", sql::keyword_candidates(tx, &filter, &kq, wider, pool_size)).await?;
             let found: HashSet<Uuid> = hits.iter().map(|(id, _)| *id).collect();
             hits.extend(more.into_iter().filter(|(id, _)| !found.contains(id)));

@@ -39,8 +39,9 @@ use crate::error::Error;
 /// The role tenant queries run as. Created by the first migration.
 pub const APP_ROLE: &str = "cairn_app";
 
-/// The tables under row-level security.
-pub const TENANT_TABLES: &[&str] = &["memories", "relations", "entities", "memory_entities", "memory_events"];
+/// The tables under row-level security (the isolation test fails when one is missing).
+pub const TENANT_TABLES: &[&str] =
+    &["memories", "relations", "entities", "entity_aliases", "memory_entities", "memory_events", "consolidation_runs"];
 
 /// Both pools of one deployment.
 #[derive(Clone, Debug)]

@@ -77,6 +77,17 @@ async fn the_server_role_sees_nothing_without_a_tenant() {
     .execute(&mut conn)
     .await
     .unwrap();
+    // The start-up ownership check covers every table row-level security guards.
+    let mut guarded: Vec<String> = sqlx::query_scalar(
+        "SELECT relname::text FROM pg_class WHERE relrowsecurity AND relnamespace = current_schema()::regnamespace",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    guarded.sort();
+    let mut listed: Vec<String> = cairn::store::TENANT_TABLES.iter().map(|t| t.to_string()).collect();
+    listed.sort();
+    assert_eq!(listed, guarded, "TENANT_TABLES must name every table under row-level security");
     for table in cairn::store::TENANT_TABLES {
         assert_eq!(app.count_as_app_role(table, None).await, 0, "{table} leaks without a tenant");
     }

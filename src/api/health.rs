@@ -1,5 +1,5 @@
 //! Health without authentication: `GET /health` (native and AutoMem), `GET /api/v1/health` and
-//! `GET /api/v1/ready` (remem). SHODH's `GET /api/health` answers the same body.
+//! `GET /api/v1/ready` (remem), and `GET /livez` (liveness without the database). SHODH's `GET /api/health` answers the same body.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -40,6 +40,25 @@ async fn health_v1(State(services): State<AppState>) -> (StatusCode, Json<Health
     liveness(&services).await
 }
 
+/// Liveness: is this process serving HTTP?
+///
+/// Always 200 while the process answers; it does not touch the database or the model, so a database outage
+/// does not restart every pod (readiness, `GET /api/v1/ready`, takes the pod out of service instead). The
+/// liveness probe of the Kubernetes manifests.
+#[utoipa::path(get, path = "/livez", tag = "health", security(()),
+    responses((status = 200, description = "The process serves HTTP", body = Live, example = json!({"status": "ok"}))))]
+async fn livez() -> Json<Live> {
+    Json(Live { status: "ok" })
+}
+
+/// The liveness body.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct Live {
+    /// Always `ok`.
+    #[schema(example = "ok")]
+    pub status: &'static str,
+}
+
 /// Readiness: can this instance serve every request now?
 ///
 /// 200 when the database answers and the embedding model is loaded (or none is configured); 503 while the
@@ -57,5 +76,9 @@ async fn ready(State(services): State<AppState>) -> (StatusCode, Json<Health>) {
 }
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(health)).routes(routes!(health_v1)).routes(routes!(ready))
+    OpenApiRouter::new()
+        .routes(routes!(health))
+        .routes(routes!(health_v1))
+        .routes(routes!(ready))
+        .routes(routes!(livez))
 }

@@ -109,7 +109,7 @@ fn surfaces_are_tagged_and_carry_the_seeds_examples() {
     let paths = doc["paths"].as_object().unwrap();
     for (path, item) in paths {
         let expected = match path.as_str() {
-            "/health" | "/metrics" => continue,
+            "/health" | "/livez" | "/metrics" => continue,
             "/mcp" => "mcp",
             p if p.starts_with("/admin/v1/") => "admin",
             p if p.starts_with("/api/v1/") => continue,

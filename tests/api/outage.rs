@@ -62,6 +62,9 @@ async fn an_unreachable_database_is_a_503_and_the_server_recovers() {
     app.post(&app.a.key, "/api/v1/recall", &body).await.assert_error(503, "database unavailable");
     let health = app.send(Method::GET, "/health", None, None).await;
     assert_eq!((health.status, health.body["database"].as_str()), (503, Some("unreachable")));
+    // Liveness does not depend on the database: an outage must not restart every pod.
+    let live = app.send(Method::GET, "/livez", None, None).await;
+    assert_eq!((live.status, live.body["status"].as_str()), (200, Some("ok")));
     assert_eq!(
         (health.body["falkordb"].as_str(), health.body["qdrant"].as_str()),
         (Some("disconnected"), Some("disconnected"))

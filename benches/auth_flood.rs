@@ -20,7 +20,6 @@ use cairn::server::Application;
 use cairn::store::tenants;
 use rand::Rng;
 use reqwest::Client;
-use secrecy::SecretString;
 use sqlx::{Connection, Executor, PgConnection};
 
 fn env_u64(name: &str, default: u64) -> u64 {
@@ -176,11 +175,8 @@ async fn main() -> anyhow::Result<()> {
 async fn run(db_url: &str) -> anyhow::Result<()> {
     let secs = env_u64("CAIRN_BENCH_FLOOD_SECS", 5);
     let clients = env_u64("CAIRN_BENCH_FLOOD_CLIENTS", 500);
-    let db_args = DbArgs {
-        database_url: SecretString::from(db_url.to_owned()),
-        db_max_connections: 16,
-        db_acquire_timeout_secs: 5,
-    };
+    let db_name = db_url.rsplit('/').next().unwrap_or_default();
+    let db_args = DbArgs { db_acquire_timeout_secs: 5, ..DbArgs::scratch(db_name) };
     let config = AppArgs { client_ip_header: Some("x-forwarded-for".into()), ..AppArgs::default() };
     let app =
         Application::build_with_embedder(&db_args, config, "127.0.0.1:0".parse()?, EmbedderSlot::disabled()).await?;

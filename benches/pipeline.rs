@@ -25,7 +25,6 @@ use cairn::models::embed::local::LocalEmbedder;
 use cairn::models::embed::{Embedder, EmbedderSlot, LocalModel};
 use cairn::server::Application;
 use cairn::store::tenants;
-use secrecy::SecretString;
 use serde_json::{json, Value};
 use sqlx::{Connection, Executor, PgConnection};
 
@@ -274,11 +273,8 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
     let embed_p50 = p50;
     println!("model, one query:                    p50 {p50:6.1} ms  p95 {p95:6.1} ms  p99 {p99:6.1} ms");
 
-    let db_args = DbArgs {
-        database_url: SecretString::from(db_url.to_owned()),
-        db_max_connections: 16,
-        db_acquire_timeout_secs: 5,
-    };
+    let db_name = db_url.rsplit('/').next().unwrap_or_default();
+    let db_args = DbArgs { db_acquire_timeout_secs: 5, ..DbArgs::scratch(db_name) };
     let slot = EmbedderSlot::ready(model.clone());
     let app = Application::build_with_embedder(&db_args, app_args, "127.0.0.1:0".parse()?, slot).await?;
     let url = format!("http://{}", app.local_addr());

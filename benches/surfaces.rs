@@ -15,7 +15,6 @@ use cairn::models::embed::EmbedderSlot;
 use cairn::server::Application;
 use cairn::store::tenants;
 use reqwest::{Client, Method};
-use secrecy::SecretString;
 use serde_json::{json, Value};
 use sqlx::{Connection, Executor, PgConnection};
 
@@ -104,11 +103,8 @@ async fn main() -> anyhow::Result<()> {
 
 async fn run(db_url: &str, n: usize, q: usize) -> anyhow::Result<()> {
     println!("surfaces benchmark: {n} memories, {q} requests per surface, keyword recall (no model)");
-    let db_args = DbArgs {
-        database_url: SecretString::from(db_url.to_owned()),
-        db_max_connections: 16,
-        db_acquire_timeout_secs: 5,
-    };
+    let db_name = db_url.rsplit('/').next().unwrap_or_default();
+    let db_args = DbArgs { db_acquire_timeout_secs: 5, ..DbArgs::scratch(db_name) };
     let app = Application::build_with_embedder(
         &db_args,
         AppArgs::default(),

@@ -10,6 +10,8 @@
 #   DATABASE_URL      kept if already set (then it is only checked), else the first of:
 #                     postgres://postgres@127.0.0.1:5432/postgres (the system cluster, started if it is down),
 #                     or a project-local cluster in .local/ (5432 if free, else 54329)
+#   CAIRN_APP_DATABASE_URL  kept if already set, else DATABASE_URL with the user cairn_login: the tenant pool's
+#                     NOINHERIT login role, member of cairn_app only (created here, with cairn_app, if missing)
 #   CAIRN_MODEL_DIR   default $HOME/.cache/cairn/models/all-MiniLM-L6-v2 (downloaded once; CAIRN_SKIP_MODEL=1 skips)
 #   CARGO_TARGET_DIR  default $HOME/.cache/cairn/target, outside the clone so clean CI clones reuse builds
 #
@@ -22,7 +24,8 @@
 # caller's shell, then evaluate the exports it prints. CAIRN_SETUP_LIB=1 only defines the functions (for tests).
 if [[ "${BASH_SOURCE[0]}" != "$0" && "${CAIRN_SETUP_LIB:-}" != 1 ]]; then
   if _cairn_setup_exports="$(
-    DATABASE_URL="${DATABASE_URL:-}" CAIRN_MODEL_DIR="${CAIRN_MODEL_DIR:-}" \
+    DATABASE_URL="${DATABASE_URL:-}" CAIRN_APP_DATABASE_URL="${CAIRN_APP_DATABASE_URL:-}" \
+      CAIRN_MODEL_DIR="${CAIRN_MODEL_DIR:-}" \
       CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-}" CAIRN_SKIP_MODEL="${CAIRN_SKIP_MODEL:-}" \
       bash "${BASH_SOURCE[0]}"
   )"; then
@@ -434,6 +437,29 @@ ensure_service_database() {
   DATABASE_URL="$server/cairn"
 }
 
+# The tenant pool's login: a NOINHERIT role that can only `SET ROLE cairn_app` (the role row-level security
+# binds). cairn_app is created here as the first migration would create it, so the grant can precede it.
+ensure_login_role() {
+  if [[ -n "${CAIRN_APP_DATABASE_URL:-}" ]]; then
+    psql "$CAIRN_APP_DATABASE_URL" -X -q -At -c "SELECT 1" >/dev/null || die "CAIRN_APP_DATABASE_URL is set but does not connect"
+    return
+  fi
+  psql "$DATABASE_URL" -X -q -v ON_ERROR_STOP=1 >/dev/null 2>&1 <<'SQL' || die "could not create the login role cairn_login (needs CREATEROLE); create it by hand (deploy/README.md) and set CAIRN_APP_DATABASE_URL"
+DO $$ BEGIN
+    CREATE ROLE cairn_app NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
+EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+END $$;
+DO $$ BEGIN
+    CREATE ROLE cairn_login LOGIN NOINHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
+EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+END $$;
+GRANT cairn_app TO cairn_login;
+SQL
+  local scheme="${DATABASE_URL%%://*}" rest="${DATABASE_URL#*://}"
+  CAIRN_APP_DATABASE_URL="$scheme://cairn_login@${rest#*@}"
+  psql "$CAIRN_APP_DATABASE_URL" -X -q -At -c "SELECT 1" >/dev/null || die "cairn_login cannot connect: $CAIRN_APP_DATABASE_URL (pg_hba.conf must let it in)"
+}
+
 main() {
   local start=$SECONDS
   [[ -n "${DATABASE_URL:-}" ]] && CAIRN_URL_FROM_ENV=1
@@ -443,10 +469,12 @@ main() {
   export DATABASE_URL
   ensure_pgvector
   ensure_service_database
+  ensure_login_role
   ensure_model
   mkdir -p "$CARGO_TARGET_DIR"
   log "ready in $((SECONDS - start)) s: DATABASE_URL=$DATABASE_URL CAIRN_MODEL_DIR=$CAIRN_MODEL_DIR CARGO_TARGET_DIR=$CARGO_TARGET_DIR"
   printf 'export DATABASE_URL=%q\n' "$DATABASE_URL"
+  printf 'export CAIRN_APP_DATABASE_URL=%q\n' "$CAIRN_APP_DATABASE_URL"
   printf 'export CAIRN_MODEL_DIR=%q\n' "$CAIRN_MODEL_DIR"
   printf 'export CARGO_TARGET_DIR=%q\n' "$CARGO_TARGET_DIR"
 }

@@ -143,6 +143,62 @@ pub struct DbArgs {
     /// Seconds to wait for a pooled connection before answering 503.
     #[arg(long, env = "CAIRN_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 3)]
     pub db_acquire_timeout_secs: u64,
+
+    /// Postgres URL of the tenant pool: a NOINHERIT login role that is a member of `cairn_app` only (not the
+    /// owner, not superuser, not CREATEROLE; `scripts/setup.sh` creates `cairn_login` locally). Serving
+    /// tenants refuses to start without it, or when its role could reach the owner's privileges.
+    #[arg(long, env = "CAIRN_APP_DATABASE_URL", hide_env_values = true, value_parser = parse_secret)]
+    pub app_database_url: Option<SecretString>,
+
+    /// Milliseconds a statement of a request's tenant transaction may run before Postgres cancels it (the
+    /// request answers 503): Postgres stops working when the client is gone.
+    #[arg(long, env = "CAIRN_DB_STATEMENT_TIMEOUT_MS", default_value_t = 5_000,
+          value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
+    pub db_statement_timeout_ms: u64,
+
+    /// As `CAIRN_DB_STATEMENT_TIMEOUT_MS`, for background jobs (re-indexing, consolidation, retention).
+    #[arg(long, env = "CAIRN_DB_JOB_STATEMENT_TIMEOUT_MS", default_value_t = 120_000,
+          value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
+    pub db_job_statement_timeout_ms: u64,
+}
+
+/// The local owner URL when `DATABASE_URL` is unset (tests and benchmarks).
+pub const LOCAL_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+/// The local tenant-pool URL when `CAIRN_APP_DATABASE_URL` is unset (`scripts/setup.sh` creates the role).
+pub const LOCAL_APP_DATABASE_URL: &str = "postgres://cairn_login@127.0.0.1:5432/postgres";
+
+/// `url` with its database name replaced.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (head, query) = url.split_once('?').map_or((url, ""), |(h, q)| (h, q));
+    let server = head.rsplit_once('/').map_or(head, |(server, _)| server);
+    if query.is_empty() {
+        format!("{server}/{name}")
+    } else {
+        format!("{server}/{name}?{query}")
+    }
+}
+
+impl DbArgs {
+    /// Settings for database `name` on the servers of `DATABASE_URL` and `CAIRN_APP_DATABASE_URL` (or the
+    /// local defaults), everything else at its default: for tests and benchmarks, which each create a
+    /// database of their own.
+    pub fn scratch(name: &str) -> Self {
+        let owner = std::env::var("DATABASE_URL").unwrap_or_else(|_| LOCAL_DATABASE_URL.into());
+        let app = std::env::var("CAIRN_APP_DATABASE_URL").unwrap_or_else(|_| LOCAL_APP_DATABASE_URL.into());
+        Self::new(&with_database(&owner, name), &with_database(&app, name))
+    }
+
+    /// Settings for `database_url` with the defaults of everything else (tests and benches).
+    pub fn new(database_url: &str, app_database_url: &str) -> Self {
+        Self {
+            database_url: SecretString::from(database_url.to_owned()),
+            app_database_url: Some(SecretString::from(app_database_url.to_owned())),
+            db_max_connections: 16,
+            db_acquire_timeout_secs: 3,
+            db_statement_timeout_ms: 5_000,
+            db_job_statement_timeout_ms: 120_000,
+        }
+    }
 }
 
 /// Settings of the HTTP server.
@@ -182,6 +238,12 @@ pub struct AppArgs {
     /// Seconds after which a request is abandoned with 503.
     #[arg(long, env = "CAIRN_REQUEST_TIMEOUT_SECS", default_value_t = 30)]
     pub request_timeout_secs: u64,
+
+    /// Seconds a client may take to send a request's headers before its connection is closed (slow clients
+    /// cannot hold connections).
+    #[arg(long, env = "CAIRN_HEADER_READ_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub header_read_timeout_secs: u64,
 
     /// Dimension of embedding vectors; a supplied embedding of another length is a 400, and a model of
     /// another dimension is refused at start-up.
@@ -447,6 +509,7 @@ impl Default for AppArgs {
         Self {
             key_cache_ttl_secs: 30,
             max_body_bytes: 4 * 1024 * 1024,
+            header_read_timeout_secs: 10,
             request_timeout_secs: 30,
             embedding_dim: 384,
             embedder: EmbedderKind::Local,

@@ -241,7 +241,8 @@ async fn delete_by_tag(
     Writer(tenant): Writer,
     ApiQuery(query): ApiQuery<TagParams>,
 ) -> ApiResult<Json<DeletedByTag>> {
-    let (tags, deleted_count) = memories::remove_by_tag(&services, &tenant, &query.tags.0).await?;
+    let (tags, deleted_count) =
+        memories::remove_by_tag(&services, &tenant, &query.tags.0, query.confirm.unwrap_or(false)).await?;
     Ok(Json(DeletedByTag { status: "success", tags, deleted_count }))
 }
 

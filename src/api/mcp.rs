@@ -176,6 +176,8 @@ pub struct DeleteArgs {
     pub memory_id: Option<String>,
     /// Delete every memory with any of these tags (exact, case-insensitive; not with `memory_id`).
     pub tags: Option<Vec<String>>,
+    /// With `tags`: `true` to delete more than 1000 memories at once.
+    pub confirm: Option<bool>,
 }
 
 /// A memory id.
@@ -306,7 +308,8 @@ impl CairnMcp {
 
     #[tool(
         description = "Delete one memory (memory_id) or every memory carrying any of the tags (tags; exact, \
-        case-insensitive). Give exactly one of the two. Permanent.",
+        case-insensitive). Give exactly one of the two. Restorable for the tenant's undo window (7 days by \
+        default), then erased; more than 1000 by tag needs confirm=true.",
         annotations(destructive_hint = true)
     )]
     async fn delete_memory(
@@ -324,7 +327,8 @@ impl CairnMcp {
                     Ok(DeleteReply::One(MemoryIdResponse { status: "success", memory_id: id }))
                 }
                 (None, Some(tags)) => {
-                    let (tags, deleted_count) = memories::remove_by_tag(services, &tenant, &tags).await?;
+                    let (tags, deleted_count) =
+                        memories::remove_by_tag(services, &tenant, &tags, args.confirm.unwrap_or(false)).await?;
                     Ok(DeleteReply::Tags(DeletedByTag { status: "success", tags, deleted_count }))
                 }
                 _ => Err(Error::invalid("memory_id: give exactly one of memory_id and tags")),

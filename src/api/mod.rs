@@ -20,7 +20,6 @@ pub mod views;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{HeaderName, StatusCode};
 use axum::routing::get;
@@ -220,12 +219,70 @@ async fn deadline(
     }
 }
 
-/// Serves the API on `listener` until `shutdown` resolves.
+/// Serves the API on `listener` until `shutdown` resolves, then stops accepting and lets in-flight requests
+/// finish, for at most the request timeout and a grace period (an import, which has no request timeout, is
+/// cut off then).
+///
+/// Hand-written over hyper-util rather than `axum::serve`, which sets no timer and so cannot bound how long
+/// a client may take to send its request headers: a slow client (one byte a minute), or one that connects
+/// and sends nothing, would hold a connection and its task forever. Here a connection whose headers take
+/// longer than `CAIRN_HEADER_READ_TIMEOUT_SECS`, counted from the connection's start or its first byte, is
+/// closed. (An idle keep-alive connection between requests is not: hyper only polls it for its close.)
+/// HTTP/1.1 only: sniffing for HTTP/2's preface has no timeout, and HTTP/2 belongs to the proxy in front.
 pub async fn serve(
     listener: TcpListener,
     services: Services,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let app = router(services).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await.context("serving HTTP")
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use hyper_util::server::conn::auto::Builder;
+    use hyper_util::service::TowerToHyperService;
+
+    let header_timeout = Duration::from_secs(services.config.header_read_timeout_secs);
+    let drain_for = Duration::from_secs(services.config.request_timeout_secs + 5);
+    let app = router(services);
+    let mut builder = Builder::new(TokioExecutor::new()).http1_only();
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(err) => {
+                    // Out of file descriptors and the like: back off instead of spinning.
+                    tracing::warn!(error = %err, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let service = tower::ServiceExt::map_request(app.clone(), move |mut req: Request<hyper::body::Incoming>| {
+            req.extensions_mut().insert(axum::extract::ConnectInfo(remote));
+            req.map(axum::body::Body::new)
+        });
+        let builder = builder.clone();
+        let watcher = graceful.watcher();
+        tokio::spawn(async move {
+            // hyper's header timer starts with the first byte: a client that connects and sends nothing is
+            // closed here.
+            // (`readable()` would not do: a new socket starts out marked ready.)
+            let mut first = [0_u8; 1];
+            if !matches!(tokio::time::timeout(header_timeout, stream.peek(&mut first)).await, Ok(Ok(1..))) {
+                return;
+            }
+            let connection =
+                builder.serve_connection_with_upgrades(TokioIo::new(stream), TowerToHyperService::new(service));
+            if let Err(err) = watcher.watch(connection.into_owned()).await {
+                tracing::debug!(error = %err, %remote, "connection ended with an error");
+            }
+        });
+    }
+    drop(listener);
+    if tokio::time::timeout(drain_for, graceful.shutdown()).await.is_err() {
+        tracing::warn!(seconds = drain_for.as_secs(), "connections still open after the drain period; closing them");
+    }
+    Ok(())
 }

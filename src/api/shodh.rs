@@ -289,6 +289,8 @@ pub struct TagsRequest {
     pub tags: StringList,
     /// 1..=100, default 20.
     pub limit: Option<i64>,
+    /// `/api/forget/by-tags` only: `true` to delete more than 1000 memories at once.
+    pub confirm: Option<bool>,
 }
 
 /// Memories with any of the tags, newest first (SHODH).
@@ -378,7 +380,8 @@ async fn forget_by_tags(
     Writer(tenant): Writer,
     ApiJson(body): ApiJson<TagsRequest>,
 ) -> ApiResult<Json<ForgottenByTags>> {
-    let (_, deleted_count) = memories::remove_by_tag(&services, &tenant, &body.tags.0).await?;
+    let (_, deleted_count) =
+        memories::remove_by_tag(&services, &tenant, &body.tags.0, body.confirm.unwrap_or(false)).await?;
     Ok(Json(ForgottenByTags { success: true, deleted_count }))
 }
 

@@ -137,7 +137,9 @@ pub async fn run_workers(
         }
     };
     let mut tasks = tokio::task::JoinSet::new();
-    let db = Arc::new(services.db.clone());
+    // Jobs' statements may run longer than a request's (CAIRN_DB_JOB_STATEMENT_TIMEOUT_MS).
+    let jobs_db = services.db.for_jobs();
+    let db = Arc::new(jobs_db.clone());
     // One listener connection wakes the queues whose work is rare and wanted at once (`WOKEN`) when a job is
     // enqueued (`cairn_enqueue` and the clock notify with the queue's name). The busy queues are not
     // subscribed: apalis fetches once per notification, so under a write load polling is cheaper, and it
@@ -185,7 +187,7 @@ pub async fn run_workers(
         tracing::info!("no embedder configured: this process does not take embedding jobs");
     } else {
         let ctx = Arc::new(embed::EmbedContext {
-            db: services.db.clone(),
+            db: jobs_db.clone(),
             embedder: services.embedder.clone(),
             usage: services.usage.clone(),
             episode_context: services.config.episode_context,
@@ -194,11 +196,11 @@ pub async fn run_workers(
     }
     // A chat model is remote: several requests may be in flight. The local rules take microseconds.
     let enrich_concurrency = if matches!(extractor, enrich::Extractor::Llm(_)) { 4 } else { 1 };
-    let ctx = Arc::new(enrich::EnrichContext { db: services.db.clone(), extractor, usage: services.usage.clone() });
+    let ctx = Arc::new(enrich::EnrichContext { db: jobs_db.clone(), extractor, usage: services.usage.clone() });
     spawn_queue!(enrich::QUEUE, enrich::EnrichJob, 500, ctx, enrich_concurrency, enrich::handle);
     spawn_queue!(similar::QUEUE, similar::SimilarJob, 500, db.clone(), 1, similar::handle);
     let ctx = Arc::new(summarize::SummarizeContext {
-        db: services.db.clone(),
+        db: jobs_db.clone(),
         embedder: services.embedder.clone(),
         chat: services.chat.clone(),
         usage: services.usage.clone(),
@@ -224,7 +226,7 @@ pub async fn run_workers(
     let periodic: Vec<clock::Periodic> = periodic(&services).into_iter().filter(|p| workers.runs(p.queue)).collect();
     if !periodic.is_empty() {
         let name = format!("cairn-clock-{}", uuid::Uuid::new_v4());
-        tasks.spawn(clock::run(services.db.clone(), periodic, name, stopper()));
+        tasks.spawn(clock::run(jobs_db.clone(), periodic, name, stopper()));
     }
     tokio::spawn(async move {
         shutdown.await;

@@ -1,6 +1,7 @@
-//! Retention (periodic queue `cairn::retention`, hourly by default): deletes for good the memories archived
-//! longer than their tenant's `archive_retention_days` (off unless a tenant sets it), and forgets the
-//! periodic jobs' claims of past periods.
+//! Retention (periodic queue `cairn::retention`, hourly by default): deletes the memories archived longer
+//! than their tenant's `archive_retention_days` (off unless a tenant sets it), erases for good the deleted
+//! memories past their tenant's undo window (`undo_days`), and forgets the periodic jobs' claims of past
+//! periods.
 
 use std::sync::Arc;
 
@@ -24,6 +25,9 @@ pub async fn handle(_tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
     let report = lifecycle::apply(&db, now, Rules::RETENTION).await.map_err(|e| clock::failed("retention", e))?;
     if report.purged > 0 {
         tracing::info!(purged = report.purged, "deleted memories past their archive retention");
+    }
+    if report.erased > 0 {
+        tracing::info!(erased = report.erased, "erased deleted memories past their undo window");
     }
     pruned.map_err(|e| clock::failed("retention", e))?;
     Ok(())

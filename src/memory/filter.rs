@@ -96,4 +96,7 @@ pub struct TagParams {
     /// Memories to skip (default 0). Ignored by DELETE.
     #[schemars(range(min = 0, max = crate::validate::MAX_OFFSET))]
     pub offset: Option<i64>,
+    /// DELETE only: `true` to delete more than 1000 memories in one call (each stays restorable for the
+    /// tenant's undo window). Ignored by GET.
+    pub confirm: Option<bool>,
 }

@@ -7,8 +7,10 @@ pub struct TenantSettings {
     pub forgetting_enabled: bool,
     /// Memories younger than this are never forgotten (0..=3650, default 90).
     pub forgetting_grace_days: i32,
-    /// Archived memories older than this are deleted for good (1..=36500; null, the default: never).
+    /// Archived memories older than this are deleted (1..=36500; null, the default: never).
     pub archive_retention_days: Option<i32>,
+    /// Days a deleted memory can be restored before it is erased for good (0..=365, default 7).
+    pub undo_days: i32,
 }
 
 /// How many memories of one classification.

@@ -54,10 +54,15 @@ impl Endpoint {
         if let Some(key) = &self.api_key {
             req = req.bearer_auth(key.expose_secret());
         }
-        let res = req.send().await.map_err(|e| Failure {
-            retryable: true,
-            retry_after: None,
-            message: format!("{what} request to {url} failed: {e}"),
+        // Messages reach tenants (a memory's `embedding_error`, job errors): no URL, no provider text. Both go
+        // to the log, where operators find them by the request or job.
+        let res = req.send().await.map_err(|e| {
+            tracing::warn!(%url, error = %e, "{what} request failed");
+            Failure {
+                retryable: true,
+                retry_after: None,
+                message: format!("{what} request failed: {}", e.without_url()),
+            }
         })?;
         let status = res.status();
         if !status.is_success() {
@@ -68,16 +73,20 @@ impl Endpoint {
                 .and_then(|v| v.parse::<u64>().ok())
                 .map(|s| Duration::from_secs(s.min(60)));
             let text: String = res.text().await.unwrap_or_default().chars().take(300).collect();
+            tracing::warn!(%url, %status, answer = %text, "{what} server refused a request");
             return Err(Failure {
                 retryable: status.as_u16() == 429 || status.is_server_error(),
                 retry_after,
-                message: format!("{what} server answered {status}: {text}"),
+                message: format!("{what} server answered {status}"),
             });
         }
-        res.json().await.map_err(|e| Failure {
-            retryable: false,
-            retry_after: None,
-            message: format!("unreadable {what} response: {e}"),
+        res.json().await.map_err(|e| {
+            tracing::warn!(%url, error = %e, "unreadable {what} response");
+            Failure {
+                retryable: false,
+                retry_after: None,
+                message: format!("unreadable {what} response: {}", e.without_url()),
+            }
         })
     }
 

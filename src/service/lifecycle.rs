@@ -27,8 +27,12 @@ pub enum Change {
 
 /// Applies a lifecycle change to one memory and returns it as it is afterwards (not found when the tenant
 /// has no such memory). A change that does not apply (promoting a long-term memory) returns it unchanged.
+/// Restore brings an archived memory back, or a deleted one while the tenant's undo window lasts.
 pub async fn change(svc: &Services, t: &Tenant, id: Uuid, change: Change) -> Result<Memory> {
     t.require(Scope::Write)?;
+    if matches!(change, Change::Restore) {
+        return restore(svc, t, id).await;
+    }
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let actor = t.actor();
     let memory = match change {
@@ -39,6 +43,17 @@ pub async fn change(svc: &Services, t: &Tenant, id: Uuid, change: Change) -> Res
     let memory = memory.ok_or_else(|| Error::not_found(format!("memory {id} not found")))?;
     tx.commit().await?;
     Ok(memory)
+}
+
+/// Restores an archived memory, or else a deleted one from the trash.
+async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    if let Some(memory) = lifecycle::restore(&mut tx, id, &t.actor()).await? {
+        tx.commit().await?;
+        return Ok(memory);
+    }
+    tx.rollback().await?;
+    super::trash::restore(svc, t, id).await
 }
 
 /// The tenant's lifecycle settings.
@@ -53,6 +68,7 @@ pub struct SettingsChange {
     pub forgetting_enabled: Option<bool>,
     pub forgetting_grace_days: Option<i64>,
     pub archive_retention_days: Option<Option<i64>>,
+    pub undo_days: Option<i64>,
 }
 
 impl SettingsChange {
@@ -64,6 +80,9 @@ impl SettingsChange {
         if let Some(days) = self.archive_retention_days.flatten().filter(|d| !(1..=36500).contains(d)) {
             return Err(bad("archive_retention_days", format!("must be between 1 and 36500, or null (got {days})")));
         }
+        if let Some(days) = self.undo_days.filter(|d| !(0..=365).contains(d)) {
+            return Err(bad("undo_days", format!("must be between 0 and 365 (got {days})")));
+        }
         Ok(())
     }
 
@@ -71,6 +90,7 @@ impl SettingsChange {
         self.forgetting_enabled.is_none()
             && self.forgetting_grace_days.is_none()
             && self.archive_retention_days.is_none()
+            && self.undo_days.is_none()
     }
 }
 
@@ -88,6 +108,9 @@ pub async fn update_settings(svc: &Services, t: &Tenant, change: SettingsChange)
     if let Some(retention) = change.archive_retention_days {
         settings.archive_retention_days = retention.map(|d| d as i32);
     }
+    if let Some(days) = change.undo_days {
+        settings.undo_days = days as i32;
+    }
     tenants::set_settings(svc.db.owner(), t.id, &settings).await?;
     Ok(settings)
 }
@@ -98,6 +121,8 @@ pub struct LifecycleReport {
     pub decayed: u64,
     pub forgotten: u64,
     pub purged: u64,
+    /// Deleted memories erased for good (their undo window passed).
+    pub erased: u64,
 }
 
 /// Which rules a pass applies.
@@ -120,9 +145,6 @@ pub async fn apply(db: &Db, now: DateTime<Utc>, rules: Rules) -> Result<Lifecycl
     for (tenant_id, settings) in tenants::all_settings(db.owner()).await? {
         let forget = rules.forget && settings.forgetting_enabled;
         let purge = settings.archive_retention_days.filter(|_| rules.purge);
-        if !rules.decay && !forget && purge.is_none() {
-            continue;
-        }
         let applied = async {
             let mut tx = db.begin_tenant(tenant_id).await?;
             let mut done = LifecycleReport::default();
@@ -135,6 +157,9 @@ pub async fn apply(db: &Db, now: DateTime<Utc>, rules: Rules) -> Result<Lifecycl
             if let Some(days) = purge {
                 done.purged = lifecycle::purge_archived(&mut tx, now, days).await?;
             }
+            if rules.purge {
+                done.erased = super::trash::erase_expired(&mut tx, now, settings.undo_days).await?;
+            }
             tx.commit().await?;
             Ok(done)
         };
@@ -142,6 +167,7 @@ pub async fn apply(db: &Db, now: DateTime<Utc>, rules: Rules) -> Result<Lifecycl
             report.decayed += done.decayed;
             report.forgotten += done.forgotten;
             report.purged += done.purged;
+            report.erased += done.erased;
         }
     }
     pass.finish(report)

@@ -366,7 +366,8 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
     Ok(memory)
 }
 
-/// Deletes a memory and its relations for good (the audit trail stays).
+/// Deletes a memory with its relations and entity links: gone from every read, restorable for the tenant's
+/// undo window (`service::trash`), then erased.
 pub async fn delete(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
     t.require(Scope::Write)?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
@@ -396,11 +397,13 @@ pub async fn by_tag(
 }
 
 /// Deletes every memory with any of the tags (archived ones too); returns the normalised tags and how
-/// many were deleted.
-pub async fn remove_by_tag(svc: &Services, t: &Tenant, tags: &[String]) -> Result<(Vec<String>, i64)> {
+/// many were deleted. More than [`super::trash::BY_TAG_CAP`] needs `confirm` (a misled agent cannot wipe a
+/// tenant with one call); each stays restorable for the undo window.
+pub async fn remove_by_tag(svc: &Services, t: &Tenant, tags: &[String], confirm: bool) -> Result<(Vec<String>, i64)> {
     t.require(Scope::Write)?;
     let tags = required_tags(tags)?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
+    super::trash::check_cap(memories::count_with_tags(&mut tx, &tags).await?, confirm, "delete")?;
     let deleted = memories::delete_by_tags(&mut tx, &tags, &t.actor()).await?;
     tx.commit().await?;
     Ok((tags, deleted))

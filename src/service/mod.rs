@@ -26,6 +26,7 @@ pub mod recall;
 pub mod stats;
 pub mod tenants;
 pub mod transfer;
+pub mod trash;
 pub mod usage;
 
 use std::sync::Arc;

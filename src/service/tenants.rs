@@ -122,6 +122,7 @@ pub async fn update(svc: &Services, op: &Operator, id: Uuid, change: &TenantChan
         "forgetting_enabled": change.settings.forgetting_enabled,
         "forgetting_grace_days": change.settings.forgetting_grace_days,
         "archive_retention_days": change.settings.archive_retention_days,
+        "undo_days": change.settings.undo_days,
     }});
     audit::record(svc, &op.actor(), Some(id), "tenant.update", Some(id.to_string()), details).await;
     get(svc, op, id).await

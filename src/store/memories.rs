@@ -391,14 +391,41 @@ pub async fn list_by_tags(
     Ok((memories, total))
 }
 
+/// How many memories carry any of the tags (archived ones too).
+pub async fn count_with_tags(tx: &mut TenantTx, tags: &[String]) -> Result<i64, Error> {
+    let tenant_id = tx.tenant_id();
+    Ok(sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND tags && $2")
+        .bind(tenant_id)
+        .bind(tags)
+        .fetch_one(tx.conn())
+        .await?)
+}
+
 /// Deletes every memory carrying any of the tags; returns how many.
+/// In batches of this many rows, so each statement stays well inside the statement timeout (every deleted
+/// row is copied to the trash, its cascades and its episode's successor updated).
+const DELETE_BATCH: i64 = 1000;
+
 pub async fn delete_by_tags(tx: &mut TenantTx, tags: &[String], actor: &str) -> Result<i64, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
-        "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND tags && $2 RETURNING *) {}",
+        "WITH d AS (DELETE FROM memories WHERE tenant_id = $1 AND id IN (
+                        SELECT id FROM memories WHERE tenant_id = $1 AND tags && $2 ORDER BY id LIMIT $4)
+                    RETURNING *) {}",
         events::record_deleted_from_d()
     );
-    let deleted: Vec<Uuid> =
-        sqlx::query_scalar(&sql).bind(tenant_id).bind(tags).bind(actor).fetch_all(tx.conn()).await?;
-    Ok(deleted.len() as i64)
+    let mut total = 0_i64;
+    loop {
+        let deleted: Vec<Uuid> = sqlx::query_scalar(&sql)
+            .bind(tenant_id)
+            .bind(tags)
+            .bind(actor)
+            .bind(DELETE_BATCH)
+            .fetch_all(tx.conn())
+            .await?;
+        total += deleted.len() as i64;
+        if (deleted.len() as i64) < DELETE_BATCH {
+            return Ok(total);
+        }
+    }
 }

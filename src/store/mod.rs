@@ -1,9 +1,11 @@
 //! SQL, one file per table family, and the tenant boundary.
 //!
-//! The server holds two pools on `DATABASE_URL`: `owner` (migrations and the control plane: tenants, keys)
-//! and `app`, whose connections `SET ROLE cairn_app` as soon as they open. Tenant data is only reachable
-//! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` set by `set_config(.., true)`, so the
-//! setting dies with the transaction and can never leak to the next borrower of the connection.
+//! The server holds two pools: `owner` on `DATABASE_URL` (migrations and the control plane: tenants, keys)
+//! and `app` on `CAIRN_APP_DATABASE_URL`, a NOINHERIT login role whose connections `SET ROLE cairn_app` as
+//! soon as they open (and which cannot `RESET ROLE` to anything more). Tenant data is only reachable
+//! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` and its statement timeout set by
+//! `set_config(.., true)`, so the settings die with the transaction and can never leak to the next borrower
+//! of the connection.
 
 pub mod admins;
 pub mod audit;
@@ -21,6 +23,7 @@ pub mod stats;
 pub mod tenants;
 pub mod terms;
 pub mod transfer;
+pub mod trash;
 pub mod usage;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -40,8 +43,16 @@ use crate::error::Error;
 pub const APP_ROLE: &str = "cairn_app";
 
 /// The tables under row-level security (the isolation test fails when one is missing).
-pub const TENANT_TABLES: &[&str] =
-    &["memories", "relations", "entities", "entity_aliases", "memory_entities", "memory_events", "consolidation_runs"];
+pub const TENANT_TABLES: &[&str] = &[
+    "memories",
+    "relations",
+    "entities",
+    "entity_aliases",
+    "memory_entities",
+    "memory_events",
+    "consolidation_runs",
+    "memory_trash",
+];
 
 /// Both pools of one deployment.
 #[derive(Clone, Debug)]
@@ -50,6 +61,12 @@ pub struct Db {
     app: PgPool,
     /// Tenant transactions opened by this process, and how many of them were read-only snapshots.
     opened: Arc<TransactionCounts>,
+    /// Each tenant transaction's `statement_timeout` (requests; [`Db::for_jobs`] has the jobs' one).
+    statement_timeout_ms: u64,
+    job_statement_timeout_ms: u64,
+    /// The tenant pool logs in as the owner (no `CAIRN_APP_DATABASE_URL`): fine for the control-plane CLI,
+    /// refused by [`Db::check_app_role`].
+    shared_login: bool,
 }
 
 /// Tenant transactions a process has opened (for operators, and for tests that check how many a use case
@@ -73,7 +90,11 @@ impl Db {
                 .acquire_timeout(Duration::from_secs(args.db_acquire_timeout_secs))
                 .idle_timeout(Duration::from_secs(300))
         };
-        let owner = pool().connect_lazy_with(options.clone());
+        let owner = pool().connect_lazy_with(options);
+        let app_options: PgConnectOptions = match &args.app_database_url {
+            Some(url) => url.expose_secret().parse().context("CAIRN_APP_DATABASE_URL is not a valid Postgres URL")?,
+            None => args.database_url.expose_secret().parse().context("DATABASE_URL is not a valid Postgres URL")?,
+        };
         let app = pool()
             .after_connect(|conn, _meta| {
                 Box::pin(async move {
@@ -81,8 +102,20 @@ impl Db {
                     Ok(())
                 })
             })
-            .connect_lazy_with(options);
-        Ok(Self { owner, app, opened: Arc::default() })
+            .connect_lazy_with(app_options.application_name("cairn"));
+        Ok(Self {
+            owner,
+            app,
+            opened: Arc::default(),
+            statement_timeout_ms: args.db_statement_timeout_ms,
+            job_statement_timeout_ms: args.db_job_statement_timeout_ms,
+            shared_login: args.app_database_url.is_none(),
+        })
+    }
+
+    /// The same pools, whose tenant transactions get the background jobs' statement timeout.
+    pub fn for_jobs(&self) -> Self {
+        Self { statement_timeout_ms: self.job_statement_timeout_ms, ..self.clone() }
     }
 
     /// The owner pool: control-plane tables only. Never use it for tenant data.
@@ -112,26 +145,71 @@ impl Db {
         self.owner.clone()
     }
 
-    /// Refuses to go on unless tenant queries run as a role that row-level security binds: not superuser,
-    /// not BYPASSRLS, and without the privileges of any tenant table's owner.
+    /// Refuses to go on unless tenant queries run as a role that row-level security binds, from a login
+    /// that cannot reach more: the tenant pool logs in (`CAIRN_APP_DATABASE_URL`) as a NOINHERIT role that
+    /// is not superuser, BYPASSRLS or CREATEROLE and is a member of `cairn_app` only, and `cairn_app` owns
+    /// no tenant table. (A login as the owner could `RESET ROLE`; any other membership could `SET ROLE`.)
     pub async fn check_app_role(&self) -> anyhow::Result<()> {
+        if self.shared_login {
+            bail!(
+                "refusing to start: CAIRN_APP_DATABASE_URL is not set, so tenant queries would log in as \
+                 DATABASE_URL's user, which owns the tables and could RESET ROLE; set it to a NOINHERIT login \
+                 role that is a member of {APP_ROLE} only (scripts/setup.sh creates cairn_login; see deploy/README.md)"
+            );
+        }
         let mut conn = self.app.acquire().await.context("connecting as the application role")?;
-        let (user, superuser, bypass): (String, bool, bool) = sqlx::query_as(
-            "SELECT current_user::text, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user",
+        let (current, login, superuser, bypass, createrole, inherit, replication): (
+            String,
+            String,
+            bool,
+            bool,
+            bool,
+            bool,
+            bool,
+        ) = sqlx::query_as(
+            "SELECT current_user::text, session_user::text, rolsuper, rolbypassrls, rolcreaterole, rolinherit,
+                    rolreplication
+               FROM pg_roles WHERE rolname = session_user",
         )
         .fetch_one(&mut *conn)
         .await?;
+        let (app_superuser, app_bypass): (bool, bool) =
+            sqlx::query_as("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user")
+                .fetch_one(&mut *conn)
+                .await?;
         let owners: Vec<String> = sqlx::query_scalar(
             "SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()
-               AND tablename = ANY($1) AND pg_has_role(current_user, tableowner, 'USAGE')",
+               AND tablename = ANY($1) AND pg_has_role(session_user, tableowner, 'MEMBER')",
         )
         .bind(TENANT_TABLES)
         .fetch_all(&mut *conn)
         .await?;
-        if superuser || bypass || !owners.is_empty() {
+        let others: Vec<String> = sqlx::query_scalar(
+            "SELECT rolname::text FROM pg_roles
+              WHERE pg_has_role(session_user, oid, 'MEMBER') AND rolname NOT IN (session_user, $1) ORDER BY 1",
+        )
+        .bind(APP_ROLE)
+        .fetch_all(&mut *conn)
+        .await?;
+        let problems: Vec<String> = [
+            (current != APP_ROLE).then(|| format!("runs as {current:?}, not {APP_ROLE}")),
+            superuser.then(|| "is superuser".to_owned()),
+            bypass.then(|| "has BYPASSRLS".to_owned()),
+            createrole.then(|| "has CREATEROLE".to_owned()),
+            replication.then(|| "has REPLICATION".to_owned()),
+            inherit.then(|| "is INHERIT (create it NOINHERIT)".to_owned()),
+            (app_superuser || app_bypass).then(|| format!("{APP_ROLE} is superuser or BYPASSRLS")),
+            (!owners.is_empty()).then(|| format!("reaches the owner of {}", owners.join(", "))),
+            (!others.is_empty()).then(|| format!("is also a member of {}", others.join(", "))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !problems.is_empty() {
             bail!(
-                "refusing to start: tenant queries would run as role {user:?} (superuser: {superuser}, \
-                 bypassrls: {bypass}, owns: {owners:?}), which row-level security does not bind"
+                "refusing to start: the tenant pool's login role {login:?} {}; row-level security must bind \
+                 every tenant query",
+                problems.join("; ")
             );
         }
         Ok(())
@@ -185,13 +263,20 @@ impl Db {
         // A snapshot serves recall, whose statements' best plans depend on their values (how many memories
         // a word selects, a LIMIT): a generic plan chose a sequential scan of the tenant for a keyword search
         // a custom plan answers from the index (22 ms against 6.5 ms at 10k memories, pipeline bench).
+        // Every statement is bounded: Postgres cancels one that runs past the timeout (the caller answers
+        // 503), so it stops working for a client that is gone.
         let sql = match begin {
             Some(_) => {
-                "SELECT set_config('app.tenant_id', $1, true), set_config('plan_cache_mode', 'force_custom_plan', true)"
+                "SELECT set_config('app.tenant_id', $1, true), set_config('statement_timeout', $2, true),
+                        set_config('plan_cache_mode', 'force_custom_plan', true)"
             }
-            None => "SELECT set_config('app.tenant_id', $1, true)",
+            None => "SELECT set_config('app.tenant_id', $1, true), set_config('statement_timeout', $2, true)",
         };
-        sqlx::query(sql).bind(tenant_id.to_string()).execute(&mut *tx).await?;
+        sqlx::query(sql)
+            .bind(tenant_id.to_string())
+            .bind(self.statement_timeout_ms.to_string())
+            .execute(&mut *tx)
+            .await?;
         Ok(TenantTx { tx, tenant_id })
     }
 
@@ -251,6 +336,14 @@ impl From<sqlx::Error> for Error {
             if matches!(db.code().as_deref(), Some("40P01" | "40001")) {
                 return Self::Unavailable("the write conflicted with a concurrent one; retry".into());
             }
+            if db.code().as_deref() == Some("57014") {
+                tracing::warn!(error = %db.message(), "a statement ran past its timeout and was cancelled");
+                return Self::Unavailable(
+                    "the request took longer than the database allows and was stopped; narrow it (a smaller \
+                     limit, depth or time range) or retry later"
+                        .into(),
+                );
+            }
         }
         if let Some(rejected) = rejected_input(&err) {
             return rejected;
@@ -275,14 +368,26 @@ fn rejected_input(err: &sqlx::Error) -> Option<Error> {
             message: "content: a memory with the same content already exists".into(),
             existing_id: None,
         },
-        // Unique violations elsewhere, checks, NUL or unencodable characters, out-of-range values.
+        // Unique violations elsewhere, checks, NUL or unencodable characters, out-of-range values. The client
+        // learns what kind of value was refused, never Postgres' own text (that goes to the log below).
         "23505" | "23503" | "23514" | "23502" | "22000" | "22021" | "22P05" | "22003" | "22008" | "22007" | "22P02"
         | "54000" => {
-            let what = db.constraint().map_or_else(|| db.message().to_owned(), |c| format!("violates {c}"));
-            Error::Invalid(format!("body: value rejected by the database ({what})"))
+            let what = match code.as_ref() {
+                "23505" => "a value that must be unique is already taken",
+                "23503" => "it refers to something that does not exist",
+                "23514" => "a value is out of its allowed range",
+                "23502" => "a required value is missing",
+                "22021" | "22P05" | "22000" => "text holds characters that cannot be stored (such as NUL)",
+                "22003" => "a number is out of range",
+                "22008" | "22007" => "a date or time is out of range",
+                "54000" => "a value is too large",
+                _ => "a value has the wrong form",
+            };
+            Error::Invalid(format!("body: value rejected by the database: {what}"))
         }
         _ => return None,
     };
-    tracing::warn!(code = %code, error = %db.message(), "database rejected input that passed validation");
+    tracing::warn!(code = %code, error = %db.message(), constraint = ?db.constraint(),
+        "database rejected input that passed validation");
     Some(rejected)
 }

@@ -202,6 +202,7 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Err
         "relations",
         "entity_aliases",
         "memories",
+        "memory_trash",
         "memory_events",
         "entities",
         "consolidation_runs",
@@ -241,9 +242,17 @@ async fn delete_all_of(pool: &PgPool, table: &str, id: Uuid) -> Result<i64, Erro
         "WITH doomed AS (SELECT ctid FROM {table} WHERE tenant_id = $1 LIMIT 5000)
          DELETE FROM {table} WHERE ctid IN (SELECT ctid FROM doomed)"
     );
+    // Erasing, not deleting: the memories do not go to the trash (`cairn.erase`, for this transaction only).
+    let batch = || async {
+        let mut tx = pool.begin().await?;
+        sqlx::query("SELECT set_config('cairn.erase', 'on', true)").execute(&mut *tx).await?;
+        let done = sqlx::query(&sql).bind(id).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok::<_, sqlx::Error>(done)
+    };
     let (mut total, mut attempt) = (0_i64, 0);
     loop {
-        match sqlx::query(&sql).bind(id).execute(pool).await {
+        match batch().await {
             Ok(done) if done.rows_affected() == 0 => return Ok(total),
             Ok(done) => total += done.rows_affected() as i64,
             Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("40P01") && attempt < 5 => {
@@ -260,7 +269,15 @@ async fn delete_all_of(pool: &PgPool, table: &str, id: Uuid) -> Result<i64, Erro
 pub async fn delete_tenant(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
     let mut attempt = 0;
     loop {
-        match sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(pool).await {
+        // Erasing, not deleting: the cascaded memories do not go to the trash (which goes with the tenant).
+        let cascade = async {
+            let mut tx = pool.begin().await?;
+            sqlx::query("SELECT set_config('cairn.erase', 'on', true)").execute(&mut *tx).await?;
+            let done = sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(&mut *tx).await?;
+            tx.commit().await?;
+            Ok::<_, sqlx::Error>(done)
+        };
+        match cascade.await {
             Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("40P01") && attempt < 5 => {
                 attempt += 1;
                 tokio::time::sleep(std::time::Duration::from_millis(100 * attempt)).await;
@@ -407,7 +424,7 @@ pub async fn tenant_ids(pool: &PgPool) -> sqlx::Result<Vec<Uuid>> {
 /// A tenant's settings.
 pub async fn settings(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Option<TenantSettings>> {
     sqlx::query_as(
-        "SELECT forgetting_enabled, forgetting_grace_days, archive_retention_days FROM tenants WHERE id = $1",
+        "SELECT forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days FROM tenants WHERE id = $1",
     )
     .bind(tenant_id)
     .fetch_optional(pool)
@@ -416,16 +433,16 @@ pub async fn settings(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Option<Ten
 
 /// Every tenant's settings, by id.
 pub async fn all_settings(pool: &PgPool) -> sqlx::Result<Vec<(Uuid, TenantSettings)>> {
-    let rows: Vec<(Uuid, bool, i32, Option<i32>)> = sqlx::query_as(
-        "SELECT id, forgetting_enabled, forgetting_grace_days, archive_retention_days FROM tenants
+    let rows: Vec<(Uuid, bool, i32, Option<i32>, i32)> = sqlx::query_as(
+        "SELECT id, forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days FROM tenants
          WHERE status IN ('active', 'suspended') ORDER BY id",
     )
     .fetch_all(pool)
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, forgetting_enabled, forgetting_grace_days, archive_retention_days)| {
-            (id, TenantSettings { forgetting_enabled, forgetting_grace_days, archive_retention_days })
+        .map(|(id, forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days)| {
+            (id, TenantSettings { forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days })
         })
         .collect())
 }
@@ -433,12 +450,14 @@ pub async fn all_settings(pool: &PgPool) -> sqlx::Result<Vec<(Uuid, TenantSettin
 /// Replaces a tenant's settings (validated by the caller).
 pub async fn set_settings(pool: &PgPool, tenant_id: Uuid, s: &TenantSettings) -> sqlx::Result<()> {
     sqlx::query(
-        "UPDATE tenants SET forgetting_enabled = $2, forgetting_grace_days = $3, archive_retention_days = $4 WHERE id = $1",
+        "UPDATE tenants SET forgetting_enabled = $2, forgetting_grace_days = $3, archive_retention_days = $4,
+                undo_days = $5 WHERE id = $1",
     )
     .bind(tenant_id)
     .bind(s.forgetting_enabled)
     .bind(s.forgetting_grace_days)
     .bind(s.archive_retention_days)
+    .bind(s.undo_days)
     .execute(pool)
     .await?;
     Ok(())

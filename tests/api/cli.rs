@@ -10,6 +10,7 @@ fn cairn(db_url: &str, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(args)
         .env("DATABASE_URL", db_url)
+        .env("CAIRN_APP_DATABASE_URL", crate::helpers::app_url(db_url))
         .env("RUST_LOG", "warn")
         .output()
         .expect("cairn runs")

@@ -355,6 +355,7 @@ async fn revocation_reaches_another_instance_and_the_cli_within_a_second() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(["key", "revoke", &cli_key_id])
         .env("DATABASE_URL", &app.db_url)
+        .env("CAIRN_APP_DATABASE_URL", crate::helpers::app_url(&app.db_url))
         .env("RUST_LOG", "warn")
         .output()
         .unwrap();

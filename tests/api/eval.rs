@@ -48,7 +48,8 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
     let out = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_cairn"))
             .args(["eval", "locomo", "--data", path.to_str().unwrap(), "--url", &url])
-            .env("DATABASE_URL", db_url)
+            .env("DATABASE_URL", &db_url)
+            .env("CAIRN_APP_DATABASE_URL", crate::helpers::app_url(&db_url))
             .env("RUST_LOG", "warn")
             .output()
             .unwrap()

@@ -11,24 +11,14 @@ use cairn::server::Application;
 use cairn::service::Services;
 use cairn::store::{tenants, Db};
 use reqwest::Method;
-use secrecy::SecretString;
 use serde_json::Value;
 use sqlx::{Connection, Executor, PgConnection};
 use uuid::Uuid;
 
-pub fn base_url() -> String {
-    std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
-}
+pub use cairn::config::with_database;
 
-/// `url` with its database name replaced.
-pub fn with_database(url: &str, name: &str) -> String {
-    let (head, query) = url.split_once('?').map_or((url, ""), |(h, q)| (h, q));
-    let (server, _) = head.rsplit_once('/').expect("DATABASE_URL has a path");
-    if query.is_empty() {
-        format!("{server}/{name}")
-    } else {
-        format!("{server}/{name}?{query}")
-    }
+pub fn base_url() -> String {
+    std::env::var("DATABASE_URL").unwrap_or_else(|_| cairn::config::LOCAL_DATABASE_URL.into())
 }
 
 /// `url` with its host:port replaced (for the outage proxy).
@@ -113,8 +103,19 @@ pub fn drop_database(name: &str) {
     .join();
 }
 
+/// Settings for the owner URL `url`; the tenant pool logs in on the same server and database as the login
+/// role of `CAIRN_APP_DATABASE_URL` (default `cairn_login`, which `scripts/setup.sh` creates).
 pub fn db_args(url: &str) -> DbArgs {
-    DbArgs { database_url: SecretString::from(url.to_owned()), db_max_connections: 5, db_acquire_timeout_secs: 2 }
+    DbArgs { db_max_connections: 5, db_acquire_timeout_secs: 2, ..DbArgs::new(url, &app_url(url)) }
+}
+
+/// `url` (an owner URL) with the tenant pool's login instead of its user.
+pub fn app_url(url: &str) -> String {
+    let app = std::env::var("CAIRN_APP_DATABASE_URL").unwrap_or_else(|_| cairn::config::LOCAL_APP_DATABASE_URL.into());
+    let login = app.split_once("://").and_then(|(_, rest)| rest.split_once('@')).map_or("cairn_login", |(u, _)| u);
+    let (scheme, rest) = url.split_once("://").expect("a URL");
+    let host = rest.split_once('@').map_or(rest, |(_, host)| host);
+    format!("{scheme}://{login}@{host}")
 }
 
 /// A server with `app` settings; `server_db_url` overrides the URL the server uses (the outage test points
@@ -160,12 +161,29 @@ async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: Embe
     spawn_workers(app, server_db_url, embedder, prepare, workers).await
 }
 
+/// A server whose database settings `tune` changes (e.g. a short statement timeout), after `prepare` ran.
+pub async fn spawn_tuned(app: AppArgs, tune: fn(DbArgs) -> DbArgs, prepare: &[&str]) -> TestApp {
+    let workers = Workers::Only(vec![cairn::jobs::consolidate::QUEUE]);
+    spawn_full(app, None, EmbedderSlot::disabled(), prepare, workers, tune).await
+}
+
 async fn spawn_workers(
     app: AppArgs,
     server_db_url: Option<String>,
     embedder: EmbedderSlot,
     prepare: &[&str],
     workers: Workers,
+) -> TestApp {
+    spawn_full(app, server_db_url, embedder, prepare, workers, |args| args).await
+}
+
+async fn spawn_full(
+    app: AppArgs,
+    server_db_url: Option<String>,
+    embedder: EmbedderSlot,
+    prepare: &[&str],
+    workers: Workers,
+    tune: fn(DbArgs) -> DbArgs,
 ) -> TestApp {
     let (db_name, db_url) = create_database().await;
     if !prepare.is_empty() {
@@ -176,7 +194,7 @@ async fn spawn_workers(
     }
     let server_url = server_db_url.map(|u| with_database(&u, &db_name)).unwrap_or_else(|| db_url.clone());
     let application =
-        Application::build_with_embedder(&db_args(&server_url), app, "127.0.0.1:0".parse().unwrap(), embedder)
+        Application::build_with_embedder(&tune(db_args(&server_url)), app, "127.0.0.1:0".parse().unwrap(), embedder)
             .await
             .expect("application builds");
     let addr = application.local_addr();

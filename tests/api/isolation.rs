@@ -138,3 +138,83 @@ async fn the_server_role_cannot_read_the_control_plane() {
         assert!(err.to_string().contains("permission denied"), "{table}: {err}");
     }
 }
+
+#[tokio::test]
+async fn the_server_refuses_a_tenant_pool_that_logs_in_as_the_owner() {
+    let (name, url) = create_database().await;
+    let build = |args: cairn::config::DbArgs| async move {
+        Application::build(&args, AppArgs::default(), "127.0.0.1:0".parse().unwrap())
+            .await
+            .err()
+            .map(|e| format!("{e:#}"))
+    };
+    let unset = build(cairn::config::DbArgs { app_database_url: None, ..db_args(&url) }).await;
+    let as_owner = build(cairn::config::DbArgs::new(&url, &url)).await;
+    drop_database(&name);
+    let unset = unset.expect("start-up must fail without CAIRN_APP_DATABASE_URL");
+    assert!(unset.contains("refusing to start: CAIRN_APP_DATABASE_URL is not set"), "{unset}");
+    let as_owner = as_owner.expect("start-up must fail when the tenant pool logs in as the owner");
+    assert!(as_owner.contains("refusing to start") && as_owner.contains("is superuser"), "{as_owner}");
+}
+
+#[tokio::test]
+async fn the_server_refuses_a_login_role_that_inherits_or_reaches_further() {
+    let (name, url) = create_database().await;
+    let db = Db::connect_lazy(&db_args(&url)).unwrap();
+    db.migrate().await.unwrap();
+    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    let suffix = uuid::Uuid::new_v4().simple().to_string();
+    let (inherit, wider) = (format!("cairn_t_inherit_{suffix}"), format!("cairn_t_wider_{suffix}"));
+    for sql in [
+        format!("CREATE ROLE {inherit} LOGIN INHERIT"),
+        format!("GRANT cairn_app TO {inherit}"),
+        format!("CREATE ROLE {wider} LOGIN NOINHERIT"),
+        format!("GRANT cairn_app, pg_read_all_data TO {wider}"),
+    ] {
+        conn.execute(sql.as_str()).await.unwrap();
+    }
+    let as_login = |role: &str| {
+        let (scheme, rest) = url.split_once("://").unwrap();
+        let host = rest.split_once('@').map_or(rest, |(_, h)| h);
+        cairn::config::DbArgs::new(&url, &format!("{scheme}://{role}@{host}"))
+    };
+    let refused = |args: cairn::config::DbArgs| async move {
+        Application::build(&args, AppArgs::default(), "127.0.0.1:0".parse().unwrap())
+            .await
+            .err()
+            .map(|e| format!("{e:#}"))
+    };
+    let inheriting = refused(as_login(&inherit)).await;
+    let reaching = refused(as_login(&wider)).await;
+    drop(db);
+    for role in [&inherit, &wider] {
+        conn.execute(format!("DROP ROLE {role}").as_str()).await.unwrap();
+    }
+    drop(conn);
+    drop_database(&name);
+    let inheriting = inheriting.expect("an INHERIT login is refused");
+    assert!(inheriting.contains("is INHERIT"), "{inheriting}");
+    let reaching = reaching.expect("a login with another membership is refused");
+    assert!(reaching.contains("also a member of pg_read_all_data"), "{reaching}");
+}
+
+#[tokio::test]
+async fn the_tenant_pools_login_cannot_leave_the_application_role() {
+    let app = spawn().await;
+    app.store_text(&app.a.key, "something to protect").await;
+    let mut conn = sqlx::PgConnection::connect(&crate::helpers::app_url(&app.db_url)).await.unwrap();
+    let (login, super_user): (String, bool) =
+        sqlx::query_as("SELECT session_user::text, rolsuper FROM pg_roles WHERE rolname = session_user")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+    assert!(!super_user, "{login}");
+    // Without SET ROLE it holds no privilege of its own (NOINHERIT); it can become nothing but cairn_app.
+    let err = conn.execute("SELECT count(*) FROM memories").await.unwrap_err();
+    assert!(err.to_string().contains("permission denied"), "{err}");
+    let err = conn.execute("SET ROLE postgres").await.unwrap_err();
+    assert!(err.to_string().contains("permission denied"), "{err}");
+    conn.execute("SET ROLE cairn_app").await.unwrap();
+    let seen: i64 = sqlx::query_scalar("SELECT count(*) FROM memories").fetch_one(&mut conn).await.unwrap();
+    assert_eq!(seen, 0, "row-level security binds it: no tenant, no rows");
+}

@@ -489,3 +489,22 @@ async fn tool_schemas_are_the_shared_input_definitions_and_every_memory_field_re
     );
     assert_eq!((m["source_type"].as_str(), m["credibility"].as_f64()), (Some("system"), Some(0.8)));
 }
+
+#[tokio::test]
+async fn delete_by_tags_past_the_cap_needs_confirm_and_can_be_restored() {
+    let app = spawn().await;
+    for batch in 0..3 {
+        let items: Vec<Value> = (0..(if batch == 2 { 1 } else { 500 }))
+            .map(|i| json!({"content": format!("bulk note {batch}-{i}"), "tags": ["bulk"]}))
+            .collect();
+        app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": items})).await.ok(201);
+    }
+    let client = connect(&app, &app.a.key).await.unwrap();
+    failed(&call(&client, "delete_memory", json!({"tags": ["bulk"]})).await, 400, "confirm=true");
+    assert_eq!(app.count(&app.a.key).await, 1001);
+    let done = ok(&call(&client, "delete_memory", json!({"tags": ["bulk"], "confirm": true})).await);
+    assert_eq!(done["deleted_count"], 1001);
+    let path = "/api/v1/memories/by-tag/restore?tags=bulk";
+    assert_eq!(app.post(&app.a.key, path, &json!({})).await.ok(200)["restored_count"], 1000);
+    assert_eq!(app.post(&app.a.key, path, &json!({})).await.ok(200)["restored_count"], 1);
+}

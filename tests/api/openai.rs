@@ -114,9 +114,14 @@ async fn rate_limits_and_server_errors_are_retried_with_backoff() {
 async fn retries_end_and_other_client_errors_are_not_retried() {
     let script = Script { dim: 384, ..Script::default() };
     *script.failures.lock().unwrap() = vec![(500, None); 10];
-    let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
+    let base = serve(script.clone()).await;
+    let embedder = OpenAiEmbedder::new(config(base.clone())).unwrap();
     let err = embedder.embed(&texts(1)).await.unwrap_err();
     assert!(format!("{err:#}").contains("500"), "{err:#}");
+    // What reaches a tenant (a memory's embedding_error, a job's error) names neither the provider's address
+    // nor its answer: those go to the log.
+    let (host, text) = (base.trim_start_matches("http://").split('/').next().unwrap().to_owned(), format!("{err:#}"));
+    assert!(!text.contains("127.0.0.1") && !text.contains(&host) && !text.contains("scripted failure"), "{text}");
     assert_eq!(script.requests.load(Ordering::SeqCst), 4, "the first attempt and three retries");
 
     // A server that always asks to retry later is still given up on.
@@ -131,6 +136,10 @@ async fn retries_end_and_other_client_errors_are_not_retried() {
     let embedder = OpenAiEmbedder::new(config(serve(script.clone()).await)).unwrap();
     let err = embedder.embed(&texts(1)).await.unwrap_err();
     assert!(format!("{err:#}").contains("400"));
+    // Nobody listens here: the connection error names no address either.
+    let gone = OpenAiEmbedder::new(config("http://127.0.0.1:9/v1".into())).unwrap();
+    let err = format!("{:#}", gone.embed(&texts(1)).await.unwrap_err());
+    assert!(!err.contains("127.0.0.1"), "{err}");
     assert_eq!(script.requests.load(Ordering::SeqCst), 1);
 }
 

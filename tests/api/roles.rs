@@ -76,6 +76,7 @@ fn worker(app: &TestApp, queues: &str, expiry_ms: u64) -> Child {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(["worker", "--queues", queues])
         .env("DATABASE_URL", &app.db_url)
+        .env("CAIRN_APP_DATABASE_URL", crate::helpers::app_url(&app.db_url))
         .env("CAIRN_EMBEDDER", "none")
         .env("CAIRN_EXPIRY_INTERVAL_MS", expiry_ms.to_string())
         .env("RUST_LOG", "warn")

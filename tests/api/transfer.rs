@@ -175,6 +175,7 @@ async fn the_cli_exports_and_imports_with_vectors() {
         std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
             .args(args)
             .env("DATABASE_URL", &app.db_url)
+            .env("CAIRN_APP_DATABASE_URL", crate::helpers::app_url(&app.db_url))
             .env("RUST_LOG", "warn")
             .output()
             .unwrap()

@@ -143,7 +143,7 @@ async fn delete_association(
     PathId(id): PathId,
 ) -> ApiResult<Json<Deleted>> {
     associations::delete(&services, &tenant, id).await?;
-    Ok(Json(Deleted { status: "success", id, deleted: true, hard: true }))
+    Ok(Json(Deleted { status: "success", id, deleted: true, hard: true, purged: true }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -39,15 +39,19 @@ async fn promote_memory(
     Ok(Json(lifecycle::change(&services, &tenant, id, Change::Promote).await?.into()))
 }
 
-/// Restore an archived memory.
+/// Restore an archived or deleted memory.
 ///
-/// It returns to default recall and listings; a short-term memory comes back as long-term (expiry would
-/// archive it again otherwise); the restore counts as an access, so forgetting starts over. Recorded as a `restored` event.
-/// A memory that is not archived is returned unchanged.
+/// An archived memory returns to default recall and listings; a short-term memory comes back as long-term
+/// (expiry would archive it again otherwise); the restore counts as an access, so forgetting starts over. A
+/// deleted memory (any surface's delete, by id or by tag, retention, forgetting) comes back as it was, with
+/// its vector, its relations whose other end exists and its entity links, while the tenant's undo window
+/// lasts (`undo_days`, default 7). Recorded as a `restored` event. A memory that is neither is returned
+/// unchanged.
 #[utoipa::path(post, path = "/api/v1/memories/{id}/restore", tag = "memories", params(("id" = uuid::Uuid, Path)),
     responses(
-        (status = 200, description = "The memory, no longer archived", body = Memory),
-        (status = 404, description = "No such memory in this tenant", body = crate::api::error::ErrorBody)
+        (status = 200, description = "The memory, no longer archived or deleted", body = Memory),
+        (status = 404, description = "No such memory in this tenant, or its undo window has passed", body = crate::api::error::ErrorBody),
+        (status = 409, description = "Its content is stored again in another memory", body = crate::api::error::ErrorBody)
     ))]
 async fn restore_memory(
     State(services): State<AppState>,

@@ -222,28 +222,38 @@ async fn put_memory(
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"status": "success", "id": "0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10", "deleted": true, "hard": true}))]
+#[schema(example = json!({"status": "success", "id": "0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10", "deleted": true, "hard": true,
+    "purged": false}))]
 pub struct Deleted {
     pub status: &'static str,
     pub id: Uuid,
     pub deleted: bool,
-    /// Whether the memory is gone for good (false: archived, restorable).
+    /// Whether the memory was deleted (true) or archived (false). A deleted memory is restorable for the
+    /// tenant's undo window, then erased.
     pub hard: bool,
+    /// Whether it was erased at once (`purge=true`): nothing of it remains, it cannot be restored.
+    pub purged: bool,
 }
 
 /// `?hard=` of a delete.
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct DeleteQuery {
-    /// `true`: remove the memory and its relations for good. `false` (default, remem's soft delete): archive
-    /// it, so it leaves recall and listings but `POST /api/v1/memories/{id}/restore` brings it back (archives
-    /// are purged after the tenant's retention).
+    /// `true`: delete the memory with its relations; it leaves every read at once and
+    /// `POST /api/v1/memories/{id}/restore` brings it back for the tenant's undo window (`undo_days`, default
+    /// 7), after which it is erased. `false` (default, remem's soft delete): archive it, so it leaves recall
+    /// and listings until restored (archives are deleted after the tenant's retention, if set).
     pub hard: Option<bool>,
+    /// `true` (admin scope): erase it now, without the undo window (implies `hard`); also erases a memory
+    /// already deleted. Nothing of it remains but ids, content hashes and event types in its history.
+    pub purge: Option<bool>,
 }
 
-/// Delete a memory: archive it (default) or, with `hard=true`, remove it and its relations.
+/// Delete a memory: archive it (default), delete it (`hard=true`, restorable for the undo window) or erase it
+/// (`purge=true`).
 ///
-/// The audit trail stays either way. A soft delete of a memory that is already archived is a no-op.
+/// The audit trail stays, without content once erased. A soft delete of a memory that is already archived
+/// is a no-op.
 #[utoipa::path(delete, path = "/api/v1/memories/{id}", tag = "memories",
     params(("id" = Uuid, Path, description = "Memory id"), DeleteQuery),
     responses(
@@ -257,13 +267,16 @@ async fn delete_memory(
     PathId(id): PathId,
     ApiQuery(query): ApiQuery<DeleteQuery>,
 ) -> ApiResult<Json<Deleted>> {
-    let hard = query.hard.unwrap_or(false);
-    if hard {
+    let purged = query.purge.unwrap_or(false);
+    let hard = purged || query.hard.unwrap_or(false);
+    if purged {
+        crate::service::trash::purge(&services, &tenant, id).await?;
+    } else if hard {
         memories::delete(&services, &tenant, id).await?;
     } else {
         lifecycle::change(&services, &tenant, id, Change::Archive).await?;
     }
-    Ok(Json(Deleted { status: "success", id, deleted: true, hard }))
+    Ok(Json(Deleted { status: "success", id, deleted: true, hard, purged }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -299,7 +312,8 @@ async fn delete_by_tag(
     Writer(tenant): Writer,
     ApiQuery(query): ApiQuery<TagParams>,
 ) -> ApiResult<Json<DeletedByTag>> {
-    let (tags, deleted_count) = memories::remove_by_tag(&services, &tenant, &query.tags.0).await?;
+    let (tags, deleted_count) =
+        memories::remove_by_tag(&services, &tenant, &query.tags.0, query.confirm.unwrap_or(false)).await?;
     Ok(Json(DeletedByTag { status: "success", tags, deleted_count }))
 }
 

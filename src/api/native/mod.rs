@@ -9,6 +9,7 @@ pub(crate) mod lifecycle;
 pub(crate) mod memories;
 pub(crate) mod recall;
 mod transfer;
+mod trash;
 mod usage;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -27,4 +28,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(consolidation::router())
         .merge(usage::router())
         .merge(transfer::router())
+        .merge(trash::router())
 }

@@ -75,6 +75,8 @@ pub struct SettingsPatch {
     #[serde(default, deserialize_with = "crate::memory::nullable")]
     #[schema(value_type = Option<i64>, nullable)]
     pub archive_retention_days: Option<Option<i64>>,
+    /// Days a deleted memory can be restored before it is erased for good (0..=365).
+    pub undo_days: Option<i64>,
 }
 
 impl From<SettingsPatch> for SettingsChange {
@@ -83,6 +85,7 @@ impl From<SettingsPatch> for SettingsChange {
             forgetting_enabled: p.forgetting_enabled,
             forgetting_grace_days: p.forgetting_grace_days,
             archive_retention_days: p.archive_retention_days,
+            undo_days: p.undo_days,
         }
     }
 }

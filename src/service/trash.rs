@@ -1,0 +1,172 @@
+//! Undo, then real erasure: every delete leaves the memory restorable for the tenant's undo window
+//! (`undo_days`, default 7); after it, or at once on an explicit purge, the memory is erased for good.
+//!
+//! Deletes fill the trash in the database itself (see `store::trash`); this module decides who may restore or
+//! purge what, and when.
+
+use chrono::{DateTime, Duration, Utc};
+use uuid::Uuid;
+
+use super::{usage, Page, Services};
+use crate::auth::{Scope, Tenant};
+use crate::error::{bad, Error, Result};
+use crate::jobs::{embed, enrich};
+use crate::memory::filter::required_tags;
+use crate::memory::Memory;
+use crate::store::trash::{self, Erase, Restored, Trashed};
+use crate::store::{memories, tenants, TenantTx};
+use crate::validate;
+
+/// Most memories one by-tag delete touches without `confirm=true`, and most one by-tag restore brings back
+/// (a larger restore takes several calls; each answers how many remain).
+pub const BY_TAG_CAP: i64 = 1000;
+
+/// The tenant's undo window, as the earliest deletion time still restorable.
+async fn window_start(svc: &Services, t: &Tenant, now: DateTime<Utc>) -> Result<DateTime<Utc>> {
+    let settings =
+        tenants::settings(svc.db.owner(), t.id).await?.ok_or_else(|| Error::not_found("tenant not found"))?;
+    Ok(now - Duration::days(i64::from(settings.undo_days)))
+}
+
+/// Restores a deleted memory in `tx` while the undo window lasts (with the jobs it still waited for); None
+/// when the trash does not hold it. A memory whose content (or id) is live again is a conflict, which
+/// leaves the transaction usable.
+async fn restore_in(t: &Tenant, tx: &mut TenantTx, id: Uuid, since: DateTime<Utc>) -> Result<Option<Memory>> {
+    let Some(entry) = trash::entry(tx, id).await? else { return Ok(None) };
+    if entry.deleted_at <= since {
+        return Err(Error::not_found(format!(
+            "memory {id} not found: it was deleted at {} and its undo window has passed",
+            entry.deleted_at.to_rfc3339()
+        )));
+    }
+    let conflict = |existing: Option<Uuid>| Error::Conflict {
+        message: match existing {
+            Some(existing) => {
+                format!("content: memory {existing} holds the same content now; delete it to restore {id}")
+            }
+            None => format!("content: a live memory has the id or the content of {id}"),
+        },
+        existing_id: existing,
+    };
+    if let Some(existing) = entry.duplicate_of {
+        return Err(conflict(Some(existing)));
+    }
+    match trash::restore(tx, id, &t.actor()).await? {
+        Restored::Absent => Ok(None),
+        Restored::Conflict => Err(conflict(None)),
+        Restored::Restored(memory) => {
+            if memory.embedding_status == "pending" {
+                embed::enqueue(tx, &[id]).await?;
+            }
+            if memory.enrichment_status == "pending" {
+                enrich::enqueue(tx, &[id]).await?;
+            }
+            Ok(Some(*memory))
+        }
+    }
+}
+
+/// Restores one deleted memory (write scope): its content, vector, relations whose other end exists, and
+/// entity links. Not found when the trash does not hold it or its undo window has passed.
+pub async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
+    t.require(Scope::Write)?;
+    let since = window_start(svc, t, Utc::now()).await?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let memory = restore_in(t, &mut tx, id, since)
+        .await?
+        .ok_or_else(|| Error::not_found(format!("memory {id} not found (neither archived nor deleted)")))?;
+    usage::check_storage(&mut tx, &t.limits, true).await?;
+    tx.commit().await?;
+    Ok(memory)
+}
+
+/// What a by-tag restore did.
+#[derive(Debug, Clone, Default)]
+pub struct RestoredByTag {
+    pub tags: Vec<String>,
+    pub restored: Vec<Uuid>,
+    /// Deleted memories whose content is live again (stored since), left in the trash.
+    pub conflicts: Vec<Uuid>,
+    /// Deleted memories with these tags still in the trash after this call (call again for more).
+    pub remaining: i64,
+}
+
+/// Restores up to [`BY_TAG_CAP`] deleted memories with any of the tags still in the undo window (write scope),
+/// the earliest deleted first, and says how many remain.
+pub async fn restore_by_tag(svc: &Services, t: &Tenant, tags: &[String]) -> Result<RestoredByTag> {
+    t.require(Scope::Write)?;
+    let tags = required_tags(tags)?;
+    let since = window_start(svc, t, Utc::now()).await?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let (ids, total) = trash::ids_by_tags(&mut tx, &tags, since, BY_TAG_CAP).await?;
+    let mut done = RestoredByTag { tags, ..Default::default() };
+    for id in ids {
+        match restore_in(t, &mut tx, id, since).await {
+            Ok(Some(_)) => done.restored.push(id),
+            Ok(None) => {}
+            Err(Error::Conflict { .. }) => done.conflicts.push(id),
+            Err(other) => return Err(other),
+        }
+    }
+    usage::check_storage(&mut tx, &t.limits, !done.restored.is_empty()).await?;
+    tx.commit().await?;
+    done.remaining = total - done.restored.len() as i64;
+    Ok(done)
+}
+
+/// Refuses to touch more than [`BY_TAG_CAP`] memories by tag without `confirm`.
+pub fn check_cap(count: i64, confirm: bool, verb: &str) -> Result<()> {
+    if count > BY_TAG_CAP && !confirm {
+        return Err(bad(
+            "confirm",
+            format!("these tags would {verb} {count} memories, more than {BY_TAG_CAP}; repeat with confirm=true"),
+        ));
+    }
+    Ok(())
+}
+
+/// A page of the tenant's deleted memories still in the undo window, latest deletion first (read scope),
+/// with the time each will be erased.
+pub async fn list(
+    svc: &Services,
+    t: &Tenant,
+    limit: Option<i64>,
+    offset: Option<i64>,
+) -> Result<(Page<Trashed>, Duration)> {
+    t.require(Scope::Read)?;
+    let (limit, offset) = validate::page(limit, offset, super::memories::MAX_PAGE, super::memories::DEFAULT_PAGE)?;
+    let now = Utc::now();
+    let since = window_start(svc, t, now).await?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let (items, total) = trash::list(&mut tx, since, limit, offset).await?;
+    tx.commit().await?;
+    Ok((Page { items, total, limit, offset }, now - since))
+}
+
+/// Deletes a memory and erases it at once (admin scope: a write key's deletes stay undoable): nothing of it stays but ids, hashes and event types
+/// in its history. A memory already deleted (in the trash) is erased too; not found when neither.
+pub async fn purge(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
+    t.require(Scope::Admin)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let live = memories::delete(&mut tx, id, &t.actor()).await?;
+    let erased = trash::erase(&mut tx, Erase::Ids(&[id])).await?;
+    if !live && erased == 0 {
+        return Err(Error::not_found(format!("memory {id} not found")));
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Erases everything in the tenant's trash now (admin scope); returns how many memories.
+pub async fn purge_all(svc: &Services, t: &Tenant) -> Result<u64> {
+    t.require(Scope::Admin)?;
+    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let erased = trash::erase(&mut tx, Erase::All).await?;
+    tx.commit().await?;
+    Ok(erased)
+}
+
+/// Erases a tenant's deleted memories whose undo window has passed (`undo_days` before `now`).
+pub async fn erase_expired(tx: &mut TenantTx, now: DateTime<Utc>, undo_days: i32) -> Result<u64> {
+    trash::erase(tx, Erase::DeletedBefore(now - Duration::days(i64::from(undo_days)))).await
+}

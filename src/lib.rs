@@ -24,5 +24,8 @@ pub mod service;
 pub mod store;
 pub mod validate;
 
+#[cfg(test)]
+mod properties;
+
 /// The crate version, reported by `/health` and the OpenAPI document.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -14,6 +14,17 @@ if [[ -d .sqlx ]]; then
   export SQLX_OFFLINE="${SQLX_OFFLINE:-true}"
 fi
 
+# schemathesis fuzzes the live API from its OpenAPI document (tests/api/fuzz.rs): a pinned version in a venv
+# under the cache, installed once from PyPI.
+CAIRN_SCHEMATHESIS_VERSION="${CAIRN_SCHEMATHESIS_VERSION:-4.32.5}"
+fuzz_venv="$HOME/.cache/cairn/fuzz-venv"
+if ! "$fuzz_venv/bin/schemathesis" --version 2>/dev/null | grep -qF "$CAIRN_SCHEMATHESIS_VERSION"; then
+  printf '[test] installing schemathesis %s into %s\n' "$CAIRN_SCHEMATHESIS_VERSION" "$fuzz_venv" >&2
+  python3 -m venv "$fuzz_venv"
+  "$fuzz_venv/bin/pip" install -q "schemathesis==$CAIRN_SCHEMATHESIS_VERSION" >&2
+fi
+export CAIRN_SCHEMATHESIS="$fuzz_venv/bin/schemathesis"
+
 printf '[test] cargo test --locked --no-fail-fast%s (target: %s)\n' "${*:+ $*}" "$CARGO_TARGET_DIR" >&2
 status=0
 cargo test --locked --no-fail-fast "$@" || status=$?

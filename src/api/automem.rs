@@ -20,7 +20,9 @@ use uuid::Uuid;
 use super::auth::{Admin, Writer};
 use super::error::ApiResult;
 use super::extract::{batch_values, ApiJson, ApiQuery, PathId};
-use super::views::automem::{AutoMemMemory, AutoMemMemoryList, BatchStored, MemoryIdResponse, RecallAnswer, Stored};
+use super::views::automem::{
+    AutoMemBatchStored, AutoMemMemory, AutoMemMemoryList, MemoryIdResponse, RecallAnswer, Stored,
+};
 use super::views::{self, Association, DeletedByTag, MemoryPage, RelatedMemory};
 use super::AppState;
 use crate::auth::Tenant;
@@ -62,7 +64,8 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses(
         (status = 201, description = "Stored", body = Stored),
         (status = 200, description = "Content already stored: the existing memory, `deduplicated: true`", body = Stored),
-        (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody)
+        (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
+        (status = 404, description = "`supersedes_memory_id` names no memory of this tenant", body = crate::api::error::ErrorBody)
     ))]
 async fn store(
     State(services): State<AppState>,
@@ -94,18 +97,18 @@ pub struct AutoMemBatch {
             {"content": "Prefer PostgreSQL for transactional workloads", "type": "Preference", "importance": 0.9},
             {"content": "Redis used for session caching layer", "type": "Context", "importance": 0.6}]})),
     responses(
-        (status = 201, description = "Stored", body = BatchStored),
+        (status = 201, description = "Stored", body = AutoMemBatchStored),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody)
     ))]
 async fn store_batch(
     State(services): State<AppState>,
     Writer(tenant): Writer,
     ApiJson(body): ApiJson<Value>,
-) -> ApiResult<(StatusCode, Json<BatchStored>)> {
+) -> ApiResult<(StatusCode, Json<AutoMemBatchStored>)> {
     let started = Instant::now();
     let items = batch_values(body, "memories", MAX_BATCH)?;
     let outcome = memories::store_batch(&services, &tenant, items, BatchRules::AUTOMEM).await?;
-    Ok((StatusCode::CREATED, Json(BatchStored::new(&services.embedder.state(), outcome, started))))
+    Ok((StatusCode::CREATED, Json(AutoMemBatchStored::new(&services.embedder.state(), outcome, started))))
 }
 
 /// A relation as `GET /memory/{id}` lists it.

@@ -32,7 +32,7 @@ use uuid::Uuid;
 use super::auth::tenant_of;
 use super::error::{body_of, ApiError};
 use super::extract::{batch_values, parse_uuid};
-use super::views::automem::{BatchStored, MemoryIdResponse, RecallAnswer, Stored};
+use super::views::automem::{AutoMemBatchStored, MemoryIdResponse, RecallAnswer, Stored};
 use super::views::shodh::ContextResponse;
 use super::views::{Association, DeletedByTag, EntityRecallResponse, Health, Memory, TenantStats};
 use super::AppState;
@@ -191,7 +191,7 @@ pub struct MemoryIdArgs {
 #[serde(untagged)]
 enum StoreReply {
     One(Stored),
-    Many(BatchStored),
+    Many(AutoMemBatchStored),
 }
 
 #[derive(Serialize)]
@@ -253,7 +253,7 @@ impl CairnMcp {
                     }
                     let items = batch_values(serde_json::json!({ "memories": items }), "memories", MAX_BATCH)?;
                     let outcome = memories::store_batch(services, &tenant, items, BatchRules::AUTOMEM).await?;
-                    Ok(StoreReply::Many(BatchStored::new(&embedder, outcome, started)))
+                    Ok(StoreReply::Many(AutoMemBatchStored::new(&embedder, outcome, started)))
                 }
                 None => {
                     let outcome = memories::store(services, &tenant, args.parse()?, Duplicates::Reuse).await?;

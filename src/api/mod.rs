@@ -128,7 +128,13 @@ impl Modify for ErrorResponses {
                         .entry("401".into())
                         .or_insert_with(|| error("Missing, invalid, revoked or expired API key"));
                 }
+                if !public {
+                    responses.entry("403".into()).or_insert_with(|| error("The key lacks the scope this call needs"));
+                }
                 responses.entry("400".into()).or_insert_with(|| error("Invalid request; the message names the field"));
+                responses.entry("429".into()).or_insert_with(|| {
+                    error("A rate limit or a daily quota is spent; `Retry-After` says when to retry")
+                });
                 responses.entry("503".into()).or_insert_with(|| error("Database unavailable; retry later"));
                 if op.request_body.is_some() {
                     responses.entry("413".into()).or_insert_with(|| error("Body over the size limit"));

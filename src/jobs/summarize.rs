@@ -65,6 +65,7 @@ pub async fn process(ctx: &SummarizeContext, job: &SummarizeJob) -> Result<usize
             continue;
         }
         let mut tx = ctx.db.begin_tenant(job.tenant_id).await?;
+        crate::store::memories::lock_episodes(&mut tx, &[read.id]).await?;
         if enrichment::replace_summary(&mut tx, &read, &summary, "system:summarize").await? {
             // The new text needs its own vector, entities and links.
             super::embed::enqueue(&mut tx, &[read.id]).await?;

@@ -147,6 +147,10 @@ pub async fn apply(db: &Db, now: DateTime<Utc>, rules: Rules) -> Result<Lifecycl
         let purge = settings.archive_retention_days.filter(|_| rules.purge);
         let applied = async {
             let mut tx = db.begin_tenant(tenant_id).await?;
+            if let Some(days) = purge {
+                // Deleting re-indexes episode neighbours under the episode's lock: taken before any row.
+                lifecycle::lock_purge_episodes(&mut tx, now, days).await?;
+            }
             let mut done = LifecycleReport::default();
             if rules.decay {
                 done.decayed = lifecycle::decay_importance(&mut tx, now).await?;

@@ -332,6 +332,9 @@ pub async fn get(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
 pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) -> Result<Memory> {
     t.require(Scope::Write)?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
+    // The episode it is in and the one it moves to, before its row (store::memories::lock_episodes).
+    let target: Vec<String> = patch.episode_id.clone().flatten().into_iter().collect();
+    memories::lock_episodes_and(&mut tx, &[id], &target).await?;
     let current = memories::get(&mut tx, id, true).await?.ok_or_else(|| not_found(id))?;
     if let Some(metadata) = &patch.metadata {
         summarize::check_reserved(metadata, "metadata")?;

@@ -72,6 +72,7 @@ pub async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
     t.require(Scope::Write)?;
     let since = window_start(svc, t, Utc::now()).await?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
+    trash::lock_episodes(&mut tx, &[id]).await?;
     let memory = restore_in(t, &mut tx, id, since)
         .await?
         .ok_or_else(|| Error::not_found(format!("memory {id} not found (neither archived nor deleted)")))?;
@@ -99,6 +100,7 @@ pub async fn restore_by_tag(svc: &Services, t: &Tenant, tags: &[String]) -> Resu
     let since = window_start(svc, t, Utc::now()).await?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let (ids, total) = trash::ids_by_tags(&mut tx, &tags, since, BY_TAG_CAP).await?;
+    trash::lock_episodes(&mut tx, &ids).await?;
     let mut done = RestoredByTag { tags, ..Default::default() };
     for id in ids {
         match restore_in(t, &mut tx, id, since).await {

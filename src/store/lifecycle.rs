@@ -94,6 +94,23 @@ pub async fn forget(tx: &mut TenantTx, now: DateTime<Utc>, grace_days: i32) -> R
     Ok(done.rows_affected())
 }
 
+/// Takes the episode locks of the memories [`purge_archived`] would delete (store::memories::lock_episodes).
+pub async fn lock_purge_episodes(tx: &mut TenantTx, now: DateTime<Utc>, days: i32) -> Result<(), Error> {
+    let tenant_id = tx.tenant_id();
+    sqlx::query(
+        "SELECT cairn_lock_episode($1, x.e) FROM (
+             SELECT DISTINCT episode_id AS e FROM memories
+              WHERE tenant_id = $1 AND archived_at <= $2 - make_interval(days => $3) AND episode_id IS NOT NULL) x
+         ORDER BY x.e",
+    )
+    .bind(tenant_id)
+    .bind(now)
+    .bind(days)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
 /// Deletes the tenant's memories archived at least `days` before `now` (retention; off unless set).
 pub async fn purge_archived(tx: &mut TenantTx, now: DateTime<Utc>, days: i32) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();

@@ -120,6 +120,12 @@ pub async fn insert(
         return Ok((Inserted::default(), Vec::new()));
     }
     let total = rows.len() as u64;
+    if table == "memories" {
+        // The episodes these memories join, before any row (store::memories::lock_episodes).
+        let episodes: Vec<String> =
+            rows.iter().filter_map(|r| r.get("episode_id").and_then(Value::as_str).map(str::to_owned)).collect();
+        super::memories::lock_episodes_and(tx, &[], &episodes).await?;
+    }
     let rows: Vec<Value> = rows
         .into_iter()
         .map(|mut row| {

@@ -45,6 +45,23 @@ pub async fn entry(tx: &mut TenantTx, id: Uuid) -> Result<Option<TrashEntry>, Er
     .await?)
 }
 
+/// Takes the episode locks of these trashed memories, in name order, before a restore writes any row
+/// (store::memories::lock_episodes).
+pub async fn lock_episodes(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error> {
+    let tenant_id = tx.tenant_id();
+    sqlx::query(
+        "SELECT cairn_lock_episode($1, x.e) FROM (
+             SELECT DISTINCT memory->>'episode_id' AS e FROM memory_trash
+              WHERE tenant_id = $1 AND memory_id = ANY($2) AND memory->>'episode_id' IS NOT NULL) x
+         ORDER BY x.e",
+    )
+    .bind(tenant_id)
+    .bind(ids)
+    .execute(tx.conn())
+    .await?;
+    Ok(())
+}
+
 /// What a restore did.
 pub enum Restored {
     /// The trash does not hold it.

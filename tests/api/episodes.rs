@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use cairn::models::embed::{EmbedFuture, Embedder};
 use serde_json::json;
 
-use crate::helpers::{spawn_with_embedder, TestApp};
+use crate::helpers::{spawn, spawn_with_embedder, TestApp};
 
 /// Records every text it embeds; answers a fixed vector.
 #[derive(Default)]
@@ -183,4 +183,47 @@ async fn a_memory_keeps_its_own_vector_and_is_also_found_by_its_context() {
     .await
     .unwrap();
     assert_eq!(vectors, (None, None), "both vectors wait for the new content");
+}
+
+#[tokio::test]
+async fn concurrent_edits_of_neighbours_in_an_episode_do_not_deadlock() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let mut ids = Vec::new();
+    for seq in 1..=3 {
+        let stored = app
+            .store(key, json!({"content": format!("turn {seq}"), "episode_id": "talk", "sequence_number": seq}))
+            .await;
+        ids.push(stored["id"].as_str().unwrap().to_owned());
+    }
+    // Editing a turn re-indexes the next one: two edits of neighbours at once used to lock in opposite orders.
+    for round in 0..15 {
+        let (path0, path1) = (format!("/api/v1/memories/{}", ids[0]), format!("/api/v1/memories/{}", ids[1]));
+        let (body0, body1) = (
+            json!({"content": format!("turn one, edit {round}")}),
+            json!({"content": format!("turn two, edit {round}")}),
+        );
+        let (first, second) = tokio::join!(app.patch(key, &path0, &body0), app.patch(key, &path1, &body1));
+        first.ok(200);
+        second.ok(200);
+    }
+    let third = app.get(key, &format!("/api/v1/memories/{}", ids[2])).await.ok(200).clone();
+    assert_eq!(third["content"], "turn 3");
+
+    // Moves between two episodes in opposite directions at once, and a delete racing an edit.
+    let other = app.store(key, json!({"content": "other talk", "episode_id": "other", "sequence_number": 1})).await;
+    let other = other["id"].as_str().unwrap().to_owned();
+    for round in 0..10 {
+        let (a, b) = if round % 2 == 0 { ("other", "talk") } else { ("talk", "other") };
+        let (path0, path1) = (format!("/api/v1/memories/{}", ids[0]), format!("/api/v1/memories/{other}"));
+        let (body0, body1) = (json!({"episode_id": a}), json!({"episode_id": b}));
+        let (first, second) = tokio::join!(app.patch(key, &path0, &body0), app.patch(key, &path1, &body1));
+        first.ok(200);
+        second.ok(200);
+    }
+    let (path1, path2) = (format!("/api/v1/memories/{}?hard=true", ids[1]), format!("/api/v1/memories/{}", ids[2]));
+    let body = json!({"content": "turn three, last edit"});
+    let (deleted, edited) = tokio::join!(app.delete(key, &path1), app.patch(key, &path2, &body));
+    deleted.ok(200);
+    edited.ok(200);
 }

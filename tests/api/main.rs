@@ -19,6 +19,7 @@ mod episodes;
 mod errors;
 mod eval;
 mod forgetting;
+mod fuzz;
 mod governance;
 mod graph;
 mod health;

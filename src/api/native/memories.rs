@@ -43,6 +43,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses(
         (status = 201, description = "Stored", body = Memory),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
+        (status = 404, description = "`supersedes_memory_id` names no memory of this tenant", body = crate::api::error::ErrorBody),
         (status = 409, description = "Same content already stored; `existing_id` names it", body = crate::api::error::ErrorBody),
         (status = 413, description = "Body over the limit", body = crate::api::error::ErrorBody),
         (status = 415, description = "Body is not JSON", body = crate::api::error::ErrorBody)

@@ -114,7 +114,7 @@ impl Stored {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"status": "success", "stored": 2, "memory_ids": ["abc-123", "def-456"],
     "qdrant": "queued (2)", "enrichment": "queued", "query_time_ms": 45.2}))]
-pub struct BatchStored {
+pub struct AutoMemBatchStored {
     pub status: &'static str,
     /// Memories written (items that repeated stored content are not counted).
     pub stored: usize,
@@ -128,7 +128,7 @@ pub struct BatchStored {
     pub deduplicated: Vec<usize>,
 }
 
-impl BatchStored {
+impl AutoMemBatchStored {
     pub fn new(embedder: &SlotState, outcome: BatchOutcome, started: Instant) -> Self {
         let queued = outcome.stored.iter().filter(|m| m.embedding_status == "pending").count();
         let qdrant = match embedder {

@@ -121,6 +121,9 @@ pub fn periodic(services: &Services) -> Vec<clock::Periodic> {
     ]
 }
 
+/// Jobs a queue fetches per poll.
+const JOBS_PER_POLL: usize = 100;
+
 /// Serves the selected queues until `shutdown` resolves, and ticks the clock of the selected periodic
 /// jobs. The embedding queue is skipped where no embedder is configured.
 pub async fn run_workers(
@@ -158,7 +161,12 @@ pub async fn run_workers(
     macro_rules! spawn_queue {
         ($queue:expr, $job:ty, $poll_ms:expr, $data:expr, $concurrency:expr, $handler:path) => {
             if workers.runs($queue) {
-                let config = Config::new($queue).set_poll_interval(Duration::from_millis($poll_ms));
+                // apalis fetches `buffer_size` jobs per poll: at its default (10) and a 500 ms poll a queue ran
+                // at most 20 jobs/s, less than one store per second per client under load (the load bench's
+                // queues never drained). A fetched job that its worker never finishes is re-enqueued.
+                let config = Config::new($queue)
+                    .set_poll_interval(Duration::from_millis($poll_ms))
+                    .set_buffer_size(JOBS_PER_POLL);
                 let mut storage: PostgresStorage<$job> =
                     PostgresStorage::new_with_config(services.db.queue_pool(), config);
                 if let Some(listener) = listener.as_mut().filter(|_| WOKEN.contains(&$queue)) {

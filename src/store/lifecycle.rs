@@ -97,12 +97,9 @@ pub async fn forget(tx: &mut TenantTx, now: DateTime<Utc>, grace_days: i32) -> R
 /// Takes the episode locks of the memories [`purge_archived`] would delete (store::memories::lock_episodes).
 pub async fn lock_purge_episodes(tx: &mut TenantTx, now: DateTime<Utc>, days: i32) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
-    sqlx::query(
-        "SELECT cairn_lock_episode($1, x.e) FROM (
-             SELECT DISTINCT episode_id AS e FROM memories
-              WHERE tenant_id = $1 AND archived_at <= $2 - make_interval(days => $3) AND episode_id IS NOT NULL) x
-         ORDER BY x.e",
-    )
+    sqlx::query(&super::memories::episode_locks(
+        "SELECT episode_id FROM memories WHERE tenant_id = $1 AND archived_at <= $2 - make_interval(days => $3)",
+    ))
     .bind(tenant_id)
     .bind(now)
     .bind(days)

@@ -212,17 +212,22 @@ pub async fn lock_episodes(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error>
     lock_episodes_and(tx, ids, &[]).await
 }
 
+/// The statement that takes the episode locks of the tenant `$1` for the episodes `select` names (one text
+/// column; nulls and repeats ignored), in name order: every writer locks episodes the same way.
+pub(crate) fn episode_locks(select: &str) -> String {
+    format!(
+        "SELECT cairn_lock_episode($1, x.e) FROM (SELECT DISTINCT e FROM ({select}) s(e) WHERE e IS NOT NULL) x
+         ORDER BY x.e"
+    )
+}
+
 /// [`lock_episodes`] of `ids` together with the episodes named in `also` (where a write moves a memory, or
 /// new memories arrive), all in name order.
 pub async fn lock_episodes_and(tx: &mut TenantTx, ids: &[Uuid], also: &[String]) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
-    sqlx::query(
-        "SELECT cairn_lock_episode($1, x.e) FROM (
-             SELECT DISTINCT e FROM (
-                 SELECT episode_id AS e FROM memories WHERE tenant_id = $1 AND id = ANY($2) AND episode_id IS NOT NULL
-                 UNION ALL SELECT unnest($3::text[])) u) x
-         ORDER BY x.e",
-    )
+    sqlx::query(&episode_locks(
+        "SELECT episode_id FROM memories WHERE tenant_id = $1 AND id = ANY($2) UNION ALL SELECT unnest($3::text[])",
+    ))
     .bind(tenant_id)
     .bind(ids)
     .bind(also)
@@ -234,16 +239,11 @@ pub async fn lock_episodes_and(tx: &mut TenantTx, ids: &[Uuid], also: &[String])
 /// [`lock_episodes`] for the memories carrying any of `tags`.
 pub async fn lock_episodes_tagged(tx: &mut TenantTx, tags: &[String]) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
-    sqlx::query(
-        "SELECT cairn_lock_episode($1, x.e) FROM (
-             SELECT DISTINCT episode_id AS e FROM memories
-              WHERE tenant_id = $1 AND tags && $2 AND episode_id IS NOT NULL) x
-         ORDER BY x.e",
-    )
-    .bind(tenant_id)
-    .bind(tags)
-    .execute(tx.conn())
-    .await?;
+    sqlx::query(&episode_locks("SELECT episode_id FROM memories WHERE tenant_id = $1 AND tags && $2"))
+        .bind(tenant_id)
+        .bind(tags)
+        .execute(tx.conn())
+        .await?;
     Ok(())
 }
 

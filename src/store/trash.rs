@@ -49,12 +49,9 @@ pub async fn entry(tx: &mut TenantTx, id: Uuid) -> Result<Option<TrashEntry>, Er
 /// (store::memories::lock_episodes).
 pub async fn lock_episodes(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
-    sqlx::query(
-        "SELECT cairn_lock_episode($1, x.e) FROM (
-             SELECT DISTINCT memory->>'episode_id' AS e FROM memory_trash
-              WHERE tenant_id = $1 AND memory_id = ANY($2) AND memory->>'episode_id' IS NOT NULL) x
-         ORDER BY x.e",
-    )
+    sqlx::query(&super::memories::episode_locks(
+        "SELECT memory->>'episode_id' FROM memory_trash WHERE tenant_id = $1 AND memory_id = ANY($2)",
+    ))
     .bind(tenant_id)
     .bind(ids)
     .execute(tx.conn())

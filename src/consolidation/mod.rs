@@ -153,8 +153,33 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
     dot / (na.sqrt() * nb.sqrt())
 }
 
-/// Connected components of the graph "cosine ≥ threshold", by union-find.
-pub fn components(items: &[Item], threshold: f64) -> Vec<Vec<usize>> {
+/// Nearest neighbours each considered memory gets from the vector index; their pairs are the run's
+/// candidates (not every pair: a run costs one index probe per memory, [`MAX_CONSIDERED`] at most).
+pub const NEIGHBOURS: i64 = 16;
+
+/// A candidate pair: indexes of two of the run's items (the lower first) and their cosine.
+pub type Edge = (usize, usize, f64);
+
+/// The candidate pairs among `items` from the index probes' (memory, neighbour, cosine) rows: each unordered
+/// pair once, both ends among the items (a neighbour outside the run's set — a summary, an older memory — is
+/// no candidate), the most similar first.
+pub fn candidate_edges(items: &[Item], neighbours: &[(Uuid, Uuid, f64)]) -> Vec<Edge> {
+    let index: HashMap<Uuid, usize> = items.iter().enumerate().map(|(i, item)| (item.id, i)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut edges: Vec<Edge> = neighbours
+        .iter()
+        .filter_map(|(a, b, c)| {
+            let (i, j) = (*index.get(a)?, *index.get(b)?);
+            (i != j && seen.insert((i.min(j), i.max(j)))).then_some((i.min(j), i.max(j), *c))
+        })
+        .collect();
+    edges.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
+    edges
+}
+
+/// Connected components of the graph "cosine ≥ threshold" over the candidate `edges` of `n` items, by
+/// union-find.
+pub fn components(n: usize, edges: &[Edge], threshold: f64) -> Vec<Vec<usize>> {
     fn find(parent: &mut [usize], i: usize) -> usize {
         let mut root = i;
         while parent[root] != root {
@@ -168,19 +193,17 @@ pub fn components(items: &[Item], threshold: f64) -> Vec<Vec<usize>> {
         }
         root
     }
-    let mut parent: Vec<usize> = (0..items.len()).collect();
-    for i in 0..items.len() {
-        for j in i + 1..items.len() {
-            if cosine(items[i].embedding.as_slice(), items[j].embedding.as_slice()) >= threshold {
-                let (a, b) = (find(&mut parent, i), find(&mut parent, j));
-                if a != b {
-                    parent[a] = b;
-                }
+    let mut parent: Vec<usize> = (0..n).collect();
+    for &(i, j, c) in edges {
+        if c >= threshold {
+            let (a, b) = (find(&mut parent, i), find(&mut parent, j));
+            if a != b {
+                parent[a] = b;
             }
         }
     }
     let mut groups: HashMap<usize, Vec<usize>> = HashMap::new();
-    for i in 0..items.len() {
+    for i in 0..n {
         let root = find(&mut parent, i);
         groups.entry(root).or_default().push(i);
     }
@@ -216,21 +239,13 @@ pub fn cluster_summary(items: &[Item], members: &[usize]) -> String {
 
 /// Creative candidates: pairs (as `[i, j]`) of memories of different types in the cosine band, the most
 /// similar first.
-pub fn creative_pairs(items: &[Item]) -> Vec<Vec<usize>> {
-    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
-    for i in 0..items.len() {
-        for j in i + 1..items.len() {
-            if items[i].kind == items[j].kind {
-                continue;
-            }
-            let c = cosine(items[i].embedding.as_slice(), items[j].embedding.as_slice());
-            if (CREATIVE_RANGE.0..CREATIVE_RANGE.1).contains(&c) {
-                pairs.push((c, i, j));
-            }
-        }
-    }
-    pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    pairs.into_iter().map(|(_, i, j)| vec![i, j]).collect()
+pub fn creative_pairs(items: &[Item], edges: &[Edge]) -> Vec<Vec<usize>> {
+    // `edges` come most similar first.
+    edges
+        .iter()
+        .filter(|(i, j, c)| items[*i].kind != items[*j].kind && (CREATIVE_RANGE.0..CREATIVE_RANGE.1).contains(c))
+        .map(|&(i, j, _)| vec![i, j])
+        .collect()
 }
 
 /// A consolidation run, as recorded.
@@ -269,5 +284,35 @@ mod tests {
         assert_eq!(Mode::parse("sleep"), None);
         assert_eq!(Horizon::parse("weekly").map(Horizon::span), Some(Duration::days(7)));
         assert!(Mode::Full.has(Mode::Forget) && !Mode::Decay.has(Mode::Forget));
+    }
+
+    fn item(id: u128, kind: &str) -> Item {
+        Item {
+            id: Uuid::from_u128(id),
+            content: String::new(),
+            kind: kind.into(),
+            embedding: Vector::from(vec![1.0, 0.0]),
+        }
+    }
+
+    #[test]
+    fn candidates_are_neighbour_pairs_once_each_among_the_items() {
+        let items = vec![item(1, "A"), item(2, "B"), item(3, "A"), item(4, "B")];
+        let u = Uuid::from_u128;
+        // Both directions of a pair, a neighbour outside the run's items, a self-match.
+        let rows = vec![
+            (u(1), u(2), 0.9),
+            (u(2), u(1), 0.9),
+            (u(3), u(9), 0.99),
+            (u(4), u(3), 0.65),
+            (u(2), u(3), 0.77),
+            (u(1), u(1), 1.0),
+        ];
+        let edges = candidate_edges(&items, &rows);
+        assert_eq!(edges, vec![(0, 1, 0.9), (1, 2, 0.77), (2, 3, 0.65)]);
+        // A cluster follows chains of neighbours: 1-2 and 2-3 are at or above 0.75, 3-4 is not.
+        assert_eq!(components(4, &edges, 0.75), vec![vec![0, 1, 2], vec![3]]);
+        // Creative: different types in [0.6, 0.8), the most similar first.
+        assert_eq!(creative_pairs(&items, &edges), vec![vec![1, 2], vec![2, 3]]);
     }
 }

@@ -16,8 +16,8 @@ use super::Services;
 use crate::auth::{Scope, Tenant};
 use crate::consolidation::RunRecord;
 use crate::consolidation::{
-    cluster_summary, components, cosine, creative_pairs, Horizon, Item, Mode, Report, CLUSTER_MIN, CLUSTER_THRESHOLD,
-    CREATIVE_MAX, MAX_CONSIDERED, SCHEDULE, SUMMARY_MIN, SUMMARY_TAG,
+    candidate_edges, cluster_summary, components, cosine, creative_pairs, Horizon, Item, Mode, Report, CLUSTER_MIN,
+    CLUSTER_THRESHOLD, CREATIVE_MAX, MAX_CONSIDERED, NEIGHBOURS, SCHEDULE, SUMMARY_MIN, SUMMARY_TAG,
 };
 use crate::error::{bad, Error, Result};
 use crate::jobs::{consolidate as job, embed};
@@ -251,25 +251,18 @@ async fn consolidate(
         }
     }
     if mode.has(Mode::Creative) || mode.has(Mode::Cluster) {
-        let items = store::items(tx, now - horizon.span(), SUMMARY_TAG, MAX_CONSIDERED).await?;
+        let since = now - horizon.span();
+        let items = store::items(tx, since, SUMMARY_TAG, MAX_CONSIDERED).await?;
         report.processed = items.len();
-        // The pairwise comparisons are CPU work (up to 2M dot products): off the async runtime.
-        let items = std::sync::Arc::new(items);
-        let cpu = |f: fn(&[Item]) -> Vec<Vec<usize>>| {
-            let items = items.clone();
-            async move {
-                tokio::task::spawn_blocking(move || f(&items))
-                    .await
-                    .map_err(|e| Error::internal(format!("consolidation worker: {e}")))
-            }
-        };
+        // Candidate pairs from the vector index: each memory's nearest neighbours, not every pair.
+        let ids: Vec<Uuid> = items.iter().map(|i| i.id).collect();
+        let edges = candidate_edges(&items, &store::neighbours(tx, &ids, since, SUMMARY_TAG, NEIGHBOURS).await?);
         if mode.has(Mode::Creative) {
-            let pairs = cpu(creative_pairs).await?;
+            let pairs = creative_pairs(&items, &edges);
             report.associations_created += discover(tx, &items, pairs).await?;
         }
         if mode.has(Mode::Cluster) {
-            let clusters: Vec<Vec<usize>> = cpu(|items| components(items, CLUSTER_THRESHOLD))
-                .await?
+            let clusters: Vec<Vec<usize>> = components(items.len(), &edges, CLUSTER_THRESHOLD)
                 .into_iter()
                 .filter(|g| g.len() >= CLUSTER_MIN)
                 .collect();

@@ -28,6 +28,46 @@ pub async fn items(tx: &mut TenantTx, since: DateTime<Utc>, summary_tag: &str, l
     .await?)
 }
 
+/// Each listed memory's `k` nearest among the memories a run considers (the tenant's unarchived memories
+/// with a vector created since `since`, neither summaries tagged `summary_tag` nor memories a summary
+/// already covers), found by the HNSW index: (memory, neighbour, cosine). One index probe per memory: the
+/// run's cost grows with its memories, not their pairs. The index holds every tenant's vectors, so its
+/// iterative scan may read past other tenants' rows; it reads up to 100,000 per probe (pgvector's default
+/// is 20,000), so a small tenant in a large deployment still finds its neighbours.
+pub async fn neighbours(
+    tx: &mut TenantTx,
+    ids: &[Uuid],
+    since: DateTime<Utc>,
+    summary_tag: &str,
+    k: i64,
+) -> Result<Vec<(Uuid, Uuid, f64)>, Error> {
+    sqlx::query(
+        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
+                set_config('hnsw.max_scan_tuples', '100000', true)",
+    )
+    .execute(tx.conn())
+    .await?;
+    Ok(sqlx::query_as(
+        "SELECT s.id, n.id, n.cosine FROM memories s
+           CROSS JOIN LATERAL (
+               SELECT c.id, 1 - (c.embedding <=> s.embedding) AS cosine FROM memories c
+                WHERE c.tenant_id = $1 AND c.id <> s.id AND c.embedding IS NOT NULL AND c.archived_at IS NULL
+                  AND c.created_at >= $3 AND NOT ($4 = ANY(c.tags))
+                  AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.tenant_id = $1 AND r.target_id = c.id
+                                    AND r.rel_type = 'SUMMARIZES')
+                ORDER BY c.embedding <=> s.embedding LIMIT $5
+           ) n
+          WHERE s.tenant_id = $1 AND s.id = ANY($2) AND s.embedding IS NOT NULL",
+    )
+    .bind(tx.tenant_id())
+    .bind(ids)
+    .bind(since)
+    .bind(summary_tag)
+    .bind(k)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
 /// The pairs among `ids` already linked (in either direction), as (source, target).
 pub async fn links_among(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, Uuid)>, Error> {
     Ok(sqlx::query_as(

@@ -178,3 +178,26 @@ async fn creative_runs_past_the_cap_find_the_pairs_left_over() {
     assert_eq!(consolidate(&app, key, json!({"mode": "creative"})).await["associations_created"], 14, "the rest");
     assert_eq!(consolidate(&app, key, json!({"mode": "creative"})).await["associations_created"], 0);
 }
+
+#[tokio::test]
+async fn a_runs_candidates_are_each_memorys_nearest_neighbours_from_the_index() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    // 21 memories of one type close together (cosine ≥ 0.92 among them), and one of another type at about
+    // 0.67-0.70 to each of them: 21 pairs in the creative band. The lone memory's 16 nearest neighbours are
+    // its candidates; the others' nearest are each other. All pairs would discover 21 links.
+    let unit = 1.0 / 1.09_f64.sqrt();
+    let mut v = vec![0.0; 384];
+    v[0] = 1.0;
+    store(&app, key, "the hub", "Context", v).await;
+    for i in 0..20 {
+        let mut v = vec![0.0; 384];
+        v[0] = unit;
+        v[10 + i] = 0.3 * unit;
+        store(&app, key, &format!("around the hub {i}"), "Context", v).await;
+    }
+    store(&app, key, "the outsider", "Insight", vector(0, 0.7, 200)).await;
+    let report = consolidate(&app, key, json!({"mode": "creative"})).await;
+    assert_eq!(report["processed"], 22);
+    assert_eq!(report["associations_created"], cairn::consolidation::NEIGHBOURS, "{report}");
+}

@@ -160,6 +160,16 @@ pub struct DbArgs {
     #[arg(long, env = "CAIRN_DB_JOB_STATEMENT_TIMEOUT_MS", default_value_t = 120_000,
           value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
     pub db_job_statement_timeout_ms: u64,
+
+    /// Seconds after which a job still marked running is handed back to its queue by the expiry pass: a
+    /// worker that lost it in a database outage (its fetch committed as the connection dropped, or its
+    /// acknowledgement was lost) never finishes it, and apalis re-enqueues only a dead worker's jobs. A job
+    /// counts as running from its fetch (a worker fetches up to 100 at once and runs them in turn), so this
+    /// must exceed a full fetch's run time; a job handed back while still waiting or running runs twice,
+    /// which every job tolerates (the second run finds its work done).
+    #[arg(long, env = "CAIRN_JOB_STALE_AFTER_SECS", default_value_t = 3600,
+          value_parser = clap::value_parser!(u64).range(5..=86_400))]
+    pub job_stale_after_secs: u64,
 }
 
 /// The local owner URL when `DATABASE_URL` is unset (tests and benchmarks).
@@ -197,6 +207,7 @@ impl DbArgs {
             db_acquire_timeout_secs: 3,
             db_statement_timeout_ms: 5_000,
             db_job_statement_timeout_ms: 120_000,
+            job_stale_after_secs: 3600,
         }
     }
 }

@@ -331,6 +331,8 @@ pub struct Authenticated {
 #[derive(Clone)]
 pub struct KeyVerifier {
     pool: PgPool,
+    /// Fails lookups fast while the database is known to be unreachable.
+    breaker: Arc<crate::store::Breaker>,
     cache: Option<moka::sync::Cache<[u8; 32], Arc<Verified>>>,
     failures: moka::sync::Cache<[u8; 32], ()>,
     tenants: Option<moka::sync::Cache<Uuid, Arc<TenantAccess>>>,
@@ -354,7 +356,7 @@ const TENANT_CACHE_TTL: Duration = Duration::from_secs(60);
 const BLOCKED_FOR: Duration = Duration::from_secs(1);
 
 impl KeyVerifier {
-    pub fn new(pool: PgPool, settings: &VerifierSettings) -> Self {
+    pub fn new(pool: PgPool, breaker: Arc<crate::store::Breaker>, settings: &VerifierSettings) -> Self {
         let cache = (!settings.cache_ttl.is_zero()).then(|| {
             moka::sync::Cache::builder()
                 .max_capacity(100_000)
@@ -376,6 +378,7 @@ impl KeyVerifier {
         let burst = std::num::NonZeroU32::new(settings.per_ip_burst.max(1)).unwrap_or(std::num::NonZeroU32::MIN);
         Self {
             pool,
+            breaker,
             cache,
             failures,
             tenants,
@@ -428,7 +431,7 @@ impl KeyVerifier {
             });
         }
         let generation = self.generation();
-        let Some(record) = tenants::find_key(&self.pool, prefix).await? else {
+        let Some(record) = self.breaker.guard(&self.pool, tenants::find_key(&self.pool, prefix)).await? else {
             self.failed(fingerprint, client);
             return Err(unauthorized());
         };
@@ -513,7 +516,8 @@ impl KeyVerifier {
         }
         let generation = self.generation();
         let access = Arc::new(
-            tenants::access(&self.pool, tenant_id)
+            self.breaker
+                .guard(&self.pool, tenants::access(&self.pool, tenant_id))
                 .await?
                 .ok_or_else(|| Error::Unauthenticated("the API key's tenant no longer exists".into()))?,
         );

@@ -29,6 +29,14 @@ pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, Error
             tx.commit().await?;
             Ok(outcomes)
         };
+        // The stats' and tags' counts, folded as often as expiry runs (their reads stay a few rows); in a
+        // transaction of its own, so that neither can undo the other.
+        let folded = async {
+            let mut tx = db.begin_tenant(tenant_id).await?;
+            crate::store::stats::fold_counts(&mut tx).await?;
+            tx.commit().await
+        };
+        pass.note(tenant_id, "count folding", folded.await);
         for outcome in pass.note(tenant_id, "expiry", expired.await).unwrap_or_default() {
             if outcome == "promoted" {
                 report.promoted += 1;
@@ -45,6 +53,12 @@ pub async fn handle(
     _tick: super::clock::Tick,
     db: apalis::prelude::Data<std::sync::Arc<Db>>,
 ) -> Result<(), apalis::prelude::Error> {
+    // Jobs a live worker lost (an outage cut its fetch or its acknowledgement) go back to their queues.
+    match crate::store::queue::requeue_stale(&db.queue_pool(), db.job_stale_after()).await {
+        Ok(0) => {}
+        Ok(handed_back) => tracing::warn!(handed_back, "handed back jobs marked running for too long"),
+        Err(err) => tracing::warn!(error = %err, "could not hand back stale jobs"),
+    }
     match run_once(&db, Utc::now()).await {
         Ok(report) => {
             if report.promoted + report.archived > 0 {

@@ -173,9 +173,10 @@ pub async fn run_workers(
                     listener.subscribe_with(&mut storage);
                 }
                 let (data, signal, concurrency) = ($data, stopper(), $concurrency);
+                let pool = services.db.queue_pool();
                 tasks.spawn(async move {
                     let name = format!("{}-{}", $queue.replace("::", "-"), uuid::Uuid::new_v4());
-                    let worker = WorkerBuilder::new(name)
+                    let worker = WorkerBuilder::new(name.clone())
                         .data(data)
                         .concurrency(concurrency)
                         .backend(storage)
@@ -186,6 +187,12 @@ pub async fn run_workers(
                     };
                     if let Err(err) = Monitor::new().register(worker).run_with_signal(signal).await {
                         tracing::error!(error = %err, queue = $queue, "worker stopped");
+                    }
+                    // In-flight jobs have finished; those fetched but not started go back to the queue now.
+                    match crate::store::queue::release_fetched(&pool, &name).await {
+                        Ok(0) => {}
+                        Ok(released) => tracing::info!(queue = $queue, released, "handed unstarted jobs back"),
+                        Err(err) => tracing::warn!(error = %err, queue = $queue, "could not hand unstarted jobs back"),
                     }
                 });
             }

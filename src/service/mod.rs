@@ -68,7 +68,7 @@ pub struct Services {
 
 impl Services {
     pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> crate::error::Result<Self> {
-        let keys = KeyVerifier::new(db.owner().clone(), &config.verifier());
+        let keys = KeyVerifier::new(db.owner().clone(), db.owner_breaker(), &config.verifier());
         let tokens = Arc::new(TokenKeys::new(
             config.jwt_secret.as_ref().map(secrecy::ExposeSecret::expose_secret),
             config.jwt_previous_secrets.as_ref().map(secrecy::ExposeSecret::expose_secret),

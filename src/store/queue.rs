@@ -97,6 +97,35 @@ pub async fn claim_period(
     Ok(claimed)
 }
 
+/// Hands back the jobs a stopping worker fetched and did not finish (apalis marks a whole fetched batch
+/// `Running` under the worker's name; those still queued in its buffer would otherwise wait for another
+/// worker to start, or for the orphan sweep minutes later). A job that did finish but whose acknowledgement
+/// was not written yet runs again, which every job tolerates. Returns how many were handed back.
+pub async fn release_fetched(pool: &PgPool, worker: &str) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Pending', lock_by = NULL, lock_at = NULL, done_at = NULL
+          WHERE status = 'Running' AND lock_by = $1",
+    )
+    .bind(worker)
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
+/// Hands back jobs marked running for longer than `stale_after` by the database's clock (lost by a live
+/// worker, see `CAIRN_JOB_STALE_AFTER_SECS`). Returns how many.
+pub async fn requeue_stale(pool: &PgPool, stale_after: std::time::Duration) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "UPDATE apalis.jobs SET status = 'Pending', lock_by = NULL, lock_at = NULL, done_at = NULL,
+                last_error = 'handed back: marked running for too long (lost by its worker?)'
+          WHERE status = 'Running' AND lock_at < now() - make_interval(secs => $1)",
+    )
+    .bind(stale_after.as_secs_f64())
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
 /// Forgets period claims older than `before`, but never a job's latest (its current period, however long).
 pub async fn prune_periods(pool: &PgPool, before: DateTime<Utc>) -> Result<u64, Error> {
     Ok(sqlx::query(

@@ -4,63 +4,91 @@ use super::TenantTx;
 use crate::error::Error;
 use crate::memory::{EmbeddingCounts, TenantStats, TypeCount};
 
-const ACTIVE: &str = "archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
-
-/// The tenant's statistics (a handful of index-assisted counts).
+/// The tenant's statistics, from the counts the triggers of `memory_counts` maintain (a read of a few rows per
+/// count, whatever the tenant's size). A memory counts as active until archived (one past its TTL until the
+/// expiry pass archives it); "the last 7 days" is counted to the hour.
 pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
-    let tenant_id = tx.tenant_id();
-    let sql = format!(
-        "SELECT count(*) FILTER (WHERE {ACTIVE}),
-                count(*) FILTER (WHERE {ACTIVE} AND created_at > now() - interval '7 days'),
-                count(*) FILTER (WHERE NOT ({ACTIVE})),
-                count(*) FILTER (WHERE {ACTIVE} AND memory_type = 'short_term'),
-                count(*) FILTER (WHERE {ACTIVE} AND memory_type = 'long_term'),
-                count(*) FILTER (WHERE {ACTIVE} AND embedding_status = 'ready'),
-                count(*) FILTER (WHERE {ACTIVE} AND embedding_status = 'pending'),
-                count(*) FILTER (WHERE {ACTIVE} AND embedding_status = 'failed')
-         FROM memories WHERE tenant_id = $1"
-    );
-    let row: (i64, i64, i64, i64, i64, i64, i64, i64) =
-        sqlx::query_as(&sql).bind(tenant_id).fetch_one(tx.conn()).await?;
-    let by_type: Vec<TypeCount> = sqlx::query_as(&format!(
-        "SELECT type AS memory_type, count(*) AS count FROM memories WHERE tenant_id = $1 AND {ACTIVE}
-         GROUP BY type ORDER BY count(*) DESC, type"
-    ))
-    .bind(tenant_id)
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+        "SELECT kind, key, sum(n)::bigint FROM memory_counts
+          WHERE tenant_id = $1 AND kind <> 'tag'
+            AND (kind <> 'hour' OR key >= to_char(now() AT TIME ZONE 'UTC' - interval '7 days', 'YYYY-MM-DD\"T\"HH24'))
+          GROUP BY kind, key HAVING sum(n) <> 0",
+    )
+    .bind(tx.tenant_id())
     .fetch_all(tx.conn())
     .await?;
-    let (associations, entities, tags): (i64, i64, i64) = sqlx::query_as(&format!(
-        "SELECT (SELECT count(*) FROM relations WHERE tenant_id = $1),
-                (SELECT count(*) FROM entities WHERE tenant_id = $1),
-                (SELECT count(DISTINCT t) FROM memories, unnest(tags) t WHERE tenant_id = $1 AND {ACTIVE})"
-    ))
-    .bind(tenant_id)
+    let count = |kind: &str, key: &str| rows.iter().find(|r| r.0 == kind && r.1 == key).map_or(0, |r| r.2);
+    let mut by_type: Vec<TypeCount> = rows
+        .iter()
+        .filter(|r| r.0 == "type" && r.2 > 0)
+        .map(|r| TypeCount { memory_type: r.1.clone(), count: r.2 })
+        .collect();
+    by_type.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.memory_type.cmp(&b.memory_type)));
+    let tags: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM (SELECT 1 FROM memory_counts WHERE tenant_id = $1 AND kind = 'tag'
+                                 GROUP BY key HAVING sum(n) > 0) t",
+    )
+    .bind(tx.tenant_id())
     .fetch_one(tx.conn())
     .await?;
     Ok(TenantStats {
-        total_memories: row.0,
-        memories_last_7_days: row.1,
-        archived: row.2,
-        short_term: row.3,
-        long_term: row.4,
-        embeddings: EmbeddingCounts { ready: row.5, pending: row.6, failed: row.7 },
+        total_memories: count("active", ""),
+        memories_last_7_days: rows.iter().filter(|r| r.0 == "hour").map(|r| r.2).sum(),
+        archived: count("archived", ""),
+        short_term: count("lifecycle", "short_term"),
+        long_term: count("lifecycle", "long_term"),
+        embeddings: EmbeddingCounts {
+            ready: count("embedding", "ready"),
+            pending: count("embedding", "pending"),
+            failed: count("embedding", "failed"),
+        },
         by_type,
-        associations,
-        entities,
+        associations: count("relations", ""),
+        entities: count("entities", ""),
         tags,
     })
 }
 
-/// Every distinct tag on the tenant's active memories, alphabetically, at most `limit`, with the total.
+/// Every distinct tag on the tenant's active memories, alphabetically, at most `limit`, with the total (from
+/// the maintained counts).
 pub async fn tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), Error> {
-    let tenant_id = tx.tenant_id();
-    let sql = format!(
-        "WITH t AS (SELECT DISTINCT unnest(tags) AS tag FROM memories WHERE tenant_id = $1 AND {ACTIVE})
-         SELECT tag, count(*) OVER () FROM t ORDER BY tag LIMIT $2"
-    );
-    let rows: Vec<(String, i64)> = sqlx::query_as(&sql).bind(tenant_id).bind(limit).fetch_all(tx.conn()).await?;
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "WITH t AS (SELECT key FROM memory_counts WHERE tenant_id = $1 AND kind = 'tag'
+                     GROUP BY key HAVING sum(n) > 0)
+         SELECT key, count(*) OVER () FROM t ORDER BY key LIMIT $2",
+    )
+    .bind(tx.tenant_id())
+    .bind(limit)
+    .fetch_all(tx.conn())
+    .await?;
     let total = rows.first().map_or(0, |r| r.1);
     Ok((rows.into_iter().map(|r| r.0).collect(), total))
+}
+
+/// Folds the tenant's count deltas into one row per count, drops counts that reached zero (a tag no memory
+/// has any more leaves no trace) and hours older than the stats window. Concurrent writers are not blocked:
+/// the deltas they commit meanwhile are not in this statement's snapshot and wait for the next fold. Returns
+/// how many delta rows it folded.
+pub async fn fold_counts(tx: &mut TenantTx) -> Result<u64, Error> {
+    let folded: i64 = sqlx::query_scalar(
+        "WITH gone AS (
+             DELETE FROM memory_counts
+              WHERE tenant_id = $1
+                AND ((kind, key) IN (SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND NOT folded)
+                     OR (kind = 'hour' AND key < to_char(now() AT TIME ZONE 'UTC' - interval '8 days', 'YYYY-MM-DD\"T\"HH24')))
+             RETURNING kind, key, n
+         ), kept AS (
+             INSERT INTO memory_counts (tenant_id, kind, key, n, folded)
+             SELECT $1, kind, key, sum(n), true FROM gone
+              WHERE NOT (kind = 'hour' AND key < to_char(now() AT TIME ZONE 'UTC' - interval '8 days', 'YYYY-MM-DD\"T\"HH24'))
+              GROUP BY kind, key HAVING sum(n) <> 0
+         )
+         SELECT count(*) FROM gone",
+    )
+    .bind(tx.tenant_id())
+    .fetch_one(tx.conn())
+    .await?;
+    Ok(folded as u64)
 }
 
 /// The tenant's memories by pipeline state (`embedding_status` or `enrichment_status`): (state, count).

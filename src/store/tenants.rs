@@ -205,6 +205,7 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Err
         "memory_trash",
         "memory_events",
         "entities",
+        "memory_counts",
         "consolidation_runs",
         "tenant_usage_delta",
         "tenant_usage",

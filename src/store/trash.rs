@@ -212,6 +212,10 @@ pub async fn erase(tx: &mut TenantTx, which: Erase<'_>) -> Result<u64, Error> {
         .await?;
         erased += count as u64;
         if count < ERASE_BATCH {
+            // A tag only the erased memories had must not outlive them in the tag counts.
+            if erased > 0 {
+                super::stats::fold_counts(tx).await?;
+            }
             return Ok(erased);
         }
     }

@@ -12,7 +12,7 @@ use tokio::task::JoinHandle;
 
 use crate::helpers::{base_url, spawn_with, with_port};
 
-fn upstream() -> String {
+pub(crate) fn upstream() -> String {
     let url = base_url();
     let rest = url.split_once("://").unwrap().1;
     let authority = rest.split('/').next().unwrap();

@@ -1,0 +1,159 @@
+//! `/api/v1/stats` and the tag listings read counts that triggers maintain (`memory_counts`), not a scan of
+//! the tenant: after every kind of write they equal what a scan finds, concurrent writers included, and the
+//! expiry pass folds them to one row per count.
+
+use chrono::Utc;
+use serde_json::{json, Value};
+use sqlx::PgConnection;
+
+use crate::helpers::{new_key, spawn, TestApp};
+
+const ACTIVE: &str = "archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
+
+/// The statistics as a scan of the tenant computes them (the queries the routes ran before the counts).
+async fn scanned(conn: &mut PgConnection, tenant: uuid::Uuid) -> Value {
+    let sql = format!(
+        "SELECT count(*) FILTER (WHERE {ACTIVE}),
+                count(*) FILTER (WHERE {ACTIVE} AND created_at > now() - interval '7 days'),
+                count(*) FILTER (WHERE NOT ({ACTIVE})),
+                count(*) FILTER (WHERE {ACTIVE} AND memory_type = 'short_term'),
+                count(*) FILTER (WHERE {ACTIVE} AND memory_type = 'long_term'),
+                count(*) FILTER (WHERE {ACTIVE} AND embedding_status = 'pending'),
+                (SELECT count(*) FROM relations WHERE tenant_id = $1),
+                (SELECT count(*) FROM entities WHERE tenant_id = $1)
+         FROM memories WHERE tenant_id = $1"
+    );
+    let row: (i64, i64, i64, i64, i64, i64, i64, i64) =
+        sqlx::query_as(&sql).bind(tenant).fetch_one(&mut *conn).await.unwrap();
+    let tags: Vec<String> = sqlx::query_scalar(&format!(
+        "SELECT DISTINCT unnest(tags) AS tag FROM memories WHERE tenant_id = $1 AND {ACTIVE} ORDER BY 1"
+    ))
+    .bind(tenant)
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    let by_type: Vec<(String, i64)> = sqlx::query_as(&format!(
+        "SELECT type, count(*) FROM memories WHERE tenant_id = $1 AND {ACTIVE} GROUP BY type ORDER BY count(*) DESC, type"
+    ))
+    .bind(tenant)
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    json!({
+        "total_memories": row.0, "memories_last_7_days": row.1, "archived": row.2, "short_term": row.3,
+        "long_term": row.4, "pending": row.5, "associations": row.6, "entities": row.7, "tags": tags,
+        "by_type": by_type.into_iter().map(|(t, n)| json!({"memory_type": t, "count": n})).collect::<Vec<_>>(),
+    })
+}
+
+/// The statistics and tags as the routes answer them, in the shape of [`scanned`].
+async fn served(app: &TestApp, key: &str) -> Value {
+    let stats = app.get(key, "/api/v1/stats").await.ok(200).clone();
+    let tags = app.get(key, "/api/tags").await.ok(200).clone();
+    assert_eq!(stats["tags"], tags["tags"].as_array().unwrap().len(), "{stats} vs {tags}");
+    json!({
+        "total_memories": stats["total_memories"], "memories_last_7_days": stats["memories_last_7_days"],
+        "archived": stats["archived"], "short_term": stats["short_term"], "long_term": stats["long_term"],
+        "pending": stats["embeddings"]["pending"], "associations": stats["associations"],
+        "entities": stats["entities"], "tags": tags["tags"], "by_type": stats["by_type"],
+    })
+}
+
+async fn unfolded(conn: &mut PgConnection, tenant: uuid::Uuid) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM memory_counts WHERE tenant_id = $1 AND NOT folded")
+        .bind(tenant)
+        .fetch_one(conn)
+        .await
+        .unwrap()
+}
+
+async fn assert_counts_match(app: &TestApp, conn: &mut PgConnection, when: &str) {
+    for tenant in [&app.a, &app.b] {
+        let (scan, read) = (scanned(conn, tenant.id).await, served(app, &tenant.key).await);
+        assert_eq!(read, scan, "{when}: the maintained counts differ from a scan");
+    }
+}
+
+#[tokio::test]
+async fn stats_and_tags_are_maintained_counts_that_equal_a_scan() {
+    let app = spawn().await;
+    let mut conn = app.owner_conn().await;
+    let key = app.a.key.clone();
+    let kinds = ["Decision", "Pattern", "Context", "Insight"];
+    let batch: Vec<Value> = (0..40)
+        .map(|i| {
+            let mut m = json!({"content": format!("counted note {i}"), "type": kinds[i % 4],
+                               "tags": [format!("t{}", i % 5), "shared"]});
+            if i % 6 == 0 {
+                m["memory_type"] = json!("short_term");
+                m["ttl"] = json!(3600);
+            }
+            m
+        })
+        .collect();
+    let ids: Vec<String> = app.post(&key, "/api/v1/memories/batch", &json!({"memories": batch})).await.ok(201)
+        ["memory_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
+    app.store(&app.b.key, json!({"content": "the other tenant's note", "tags": ["theirs"]})).await;
+    assert_counts_match(&app, &mut conn, "after a batch").await;
+
+    // Tags changed, a memory archived, one deleted to the trash, one restored, an association, a purge.
+    app.patch(&key, &format!("/api/v1/memories/{}", ids[1]), &json!({"tags": ["renamed", "shared"]})).await.ok(200);
+    app.patch(&key, &format!("/api/v1/memories/{}", ids[2]), &json!({"type": "Decision"})).await.ok(200);
+    app.delete(&key, &format!("/api/v1/memories/{}", ids[3])).await.ok(200);
+    app.delete(&key, &format!("/api/v1/memories/{}?hard=true", ids[4])).await.ok(200);
+    app.delete(&key, &format!("/api/v1/memories/{}?hard=true", ids[5])).await.ok(200);
+    app.post(&key, &format!("/api/v1/memories/{}/restore", ids[5]), &json!({})).await.ok(200);
+    let link = json!({"memory1_id": ids[6], "memory2_id": ids[7], "type": "RelatedTo", "strength": 0.7});
+    app.post(&key, "/api/v1/associations", &link).await.ok(201);
+    let secret = app.store(&key, json!({"content": "a secret stored by mistake", "tags": ["secret-project-x"]})).await;
+    assert_counts_match(&app, &mut conn, "after updates, deletes, a restore and an association").await;
+    let admin = new_key(&app.db, app.a.id, &["read", "write", "admin"]).await;
+    app.delete(&admin, &format!("/api/v1/memories/{}?purge=true", secret["id"].as_str().unwrap())).await.ok(200);
+    let trace: i64 = sqlx::query_scalar("SELECT count(*) FROM memory_counts WHERE key = 'secret-project-x'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(trace, 0, "a purged memory's tag leaves no trace in the counts");
+
+    // Concurrent writers with the same tags: each statement appends its own delta, nobody waits, nothing is lost.
+    let writers: Vec<_> = (0..4)
+        .map(|w| {
+            let (client, url, key) = (app.client.clone(), app.url("/api/v1/memories/batch"), key.clone());
+            tokio::spawn(async move {
+                for round in 0..3 {
+                    let memories: Vec<Value> = (0..25)
+                        .map(|i| json!({"content": format!("writer {w} round {round} item {i}"), "tags": ["shared", format!("w{w}")]}))
+                        .collect();
+                    let res = client.post(&url).bearer_auth(&key).json(&json!({"memories": memories})).send().await.unwrap();
+                    assert_eq!(res.status(), 201);
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.await.unwrap();
+    }
+    assert_counts_match(&app, &mut conn, "after concurrent batches").await;
+
+    // The expiry pass folds the deltas: one row per count, the same figures.
+    assert!(unfolded(&mut conn, app.a.id).await > 10);
+    cairn::jobs::expire::run_once(&app.db, Utc::now()).await.unwrap();
+    assert_eq!(unfolded(&mut conn, app.a.id).await, 0);
+    let (rows, keys): (i64, i64) =
+        sqlx::query_as("SELECT count(*), count(DISTINCT (kind, key)) FROM memory_counts WHERE tenant_id = $1")
+            .bind(app.a.id)
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+    assert_eq!(rows, keys, "one row per count after a fold");
+    assert_counts_match(&app, &mut conn, "after the fold").await;
+
+    // Tenant isolation holds for the counts too.
+    let theirs = app.get(&app.b.key, "/api/tags").await.ok(200)["tags"].clone();
+    assert_eq!(theirs, json!(["theirs"]));
+}

@@ -157,3 +157,29 @@ async fn stats_and_tags_are_maintained_counts_that_equal_a_scan() {
     let theirs = app.get(&app.b.key, "/api/tags").await.ok(200)["tags"].clone();
     assert_eq!(theirs, json!(["theirs"]));
 }
+
+#[tokio::test]
+async fn counting_accesses_never_waits_for_a_row_another_transaction_holds() {
+    use sqlx::Connection;
+    let app = spawn().await;
+    let held = app.store_text(&app.a.key, "a memory someone is editing").await;
+    let free = app.store_text(&app.a.key, "a memory nobody holds").await;
+    let (held, free): (uuid::Uuid, uuid::Uuid) = (held.parse().unwrap(), free.parse().unwrap());
+    let mut owner = app.owner_conn().await;
+    let mut lock = owner.begin().await.unwrap();
+    sqlx::query("SELECT 1 FROM memories WHERE id = $1 FOR UPDATE").bind(held).execute(&mut *lock).await.unwrap();
+
+    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
+    let ids = [held, free];
+    let touched = tokio::time::timeout(std::time::Duration::from_secs(2), cairn::store::recall::touch(&mut tx, &ids));
+    touched.await.expect("the bump does not wait for the held row").unwrap();
+    tx.commit().await.unwrap();
+    lock.rollback().await.unwrap();
+    let counts: Vec<(uuid::Uuid, i64)> =
+        sqlx::query_as("SELECT id, access_count FROM memories WHERE id = ANY($1) ORDER BY access_count")
+            .bind(vec![held, free])
+            .fetch_all(&mut owner)
+            .await
+            .unwrap();
+    assert_eq!(counts, vec![(held, 0), (free, 1)], "the held row is skipped, the other counted");
+}

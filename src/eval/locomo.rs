@@ -225,7 +225,13 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                 if (1..=4).contains(&qa.category) {
                     conversation.add(&evidence, &ranked, started.elapsed());
                     if opts.sweep {
-                        asked.push(Asked { conversation: by_conversation.len(), evidence: evidence.clone(), answered });
+                        asked.push(Asked {
+                            conversation: by_conversation.len(),
+                            category: qa.category,
+                            question: qa.question.clone(),
+                            evidence: evidence.clone(),
+                            answered,
+                        });
                     }
                 }
             }
@@ -281,6 +287,21 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         } else {
             // Each question was asked for 100 results (a wider candidate pool than the 20 of a plain run).
             sweep(&asked);
+            // For experiments outside the service (CAIRN_EVAL_DUMP=FILE): one JSON line per question, with its
+            // category, conversation, evidence and ranked candidates (dia ids and score components).
+            if let Ok(path) = std::env::var("CAIRN_EVAL_DUMP") {
+                let lines: Vec<String> = asked
+                    .iter()
+                    .map(|q| {
+                        let answered: Vec<Value> =
+                            q.answered.iter().map(|a| json!({"dias": a.dias, "components": a.components})).collect();
+                        json!({"conversation": q.conversation, "category": q.category, "question": q.question,
+                               "evidence": q.evidence, "answered": answered})
+                        .to_string()
+                    })
+                    .collect();
+                std::fs::write(&path, lines.join("\n")).with_context(|| format!("writing {path}"))?;
+            }
         }
     }
     println!(
@@ -388,6 +409,8 @@ async fn ask(
 /// A question kept for the sweep: its conversation, evidence and answered candidates.
 struct Asked {
     conversation: usize,
+    category: u8,
+    question: String,
     evidence: Vec<String>,
     answered: Vec<Answered>,
 }
@@ -401,6 +424,12 @@ fn recall_at_10(asked: &[&Asked], a: f64, w_rel: f64) -> f64 {
 
 /// [`recall_at_10`] with the weight `t` of `time_match` (beside relevance and the priors, which sum to 1).
 fn recall_at_10_timed(asked: &[&Asked], a: f64, w_rel: f64, t: f64) -> f64 {
+    recall_at_10_lifted(asked, a, w_rel, t, crate::recall::score::W_NEIGHBOUR)
+}
+
+/// [`recall_at_10_timed`] with the neighbour lift's weight `lift` (each result moves that share of the way up
+/// to the best score of its episode's neighbours, `score_components.neighbour`, as the service scored them).
+fn recall_at_10_lifted(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64) -> f64 {
     let get = |c: &Value, k: &str| c.get(k).and_then(Value::as_f64);
     let mut total = 0.0;
     for q in asked {
@@ -420,7 +449,12 @@ fn recall_at_10_timed(asked: &[&Asked], a: f64, w_rel: f64, t: f64) -> f64 {
                     + 0.03 * get(c, "confidence").unwrap_or(0.5)
                     + 0.03 * get(c, "credibility").unwrap_or(0.5);
                 let time = t * get(c, "time_match").unwrap_or(0.0);
-                (w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time, &x.dias)
+                let own = w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time;
+                let lifted = match get(c, "neighbour") {
+                    Some(n) if n > own => own + lift * (n - own),
+                    _ => own,
+                };
+                (lifted, &x.dias)
             })
             .collect();
         scored.sort_by(|x, y| y.0.total_cmp(&x.0));
@@ -455,6 +489,13 @@ fn sweep(asked: &[Asked]) {
         let (a, w) = (0.7, 0.70 / 0.96);
         let (tuned, held) = (recall_at_10_timed(&tuning, a, w, t), recall_at_10_timed(&held, a, w, t));
         line.push_str(&format!(" t={t:.2} {tuned:.3}/{held:.3}"));
+    }
+    println!("{line}   (tuning/held-out recall@10)");
+    let mut line = "  neighbour lift (a=0.7, w=0.729):".to_owned();
+    for lift in [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8] {
+        let (a, w, t) = (0.7, 0.70 / 0.96, crate::recall::score::W_TIME / 0.96);
+        let (tuned, held) = (recall_at_10_lifted(&tuning, a, w, t, lift), recall_at_10_lifted(&held, a, w, t, lift));
+        line.push_str(&format!(" {lift:.1} {tuned:.3}/{held:.3}"));
     }
     println!("{line}   (tuning/held-out recall@10)");
     println!(

@@ -76,6 +76,9 @@ pub struct ScoreComponents {
     pub quality: Option<f64>,
     /// The reranker's relevance, when a rerank stage ordered this result (`CAIRN_RERANKER`).
     pub rerank: Option<f64>,
+    /// The best score among the other candidates of the memory's episode at most [`NEIGHBOUR_REACH`] places
+    /// away (before their own lift); the memory's score moved [`W_NEIGHBOUR`] of the way up to it.
+    pub neighbour: Option<f64>,
 }
 
 /// Scoring options of one request.
@@ -162,9 +165,71 @@ pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, Score
     (unit(value), c)
 }
 
+/// How far a memory's score moves towards a better-scoring neighbour of its episode.
+pub const W_NEIGHBOUR: f64 = 0.4;
+/// How many places either side in its episode a neighbour may sit.
+pub const NEIGHBOUR_REACH: i32 = 2;
+
+/// A candidate as the neighbour lift sees it: its episode and place, and its score.
+pub struct Placed<'a> {
+    pub episode: Option<&'a str>,
+    pub sequence: Option<i32>,
+    pub score: f64,
+}
+
+/// The neighbour lift: a memory of an episode (a conversation, a session, a document) means what it means
+/// with the memories around it — an answer next to its question, a detail two turns after the name it is
+/// about. Each candidate with an episode and a place in it moves [`W_NEIGHBOUR`] of the way up to the best
+/// score among the other candidates at most [`NEIGHBOUR_REACH`] places away (scores stay in [0, 1]; a
+/// memory is never lowered, and one without an episode is unchanged). Returns, per candidate, the lifted
+/// score and that best neighbour score. Chosen on the tuning half of the LoCoMo dev file (`cairn eval
+/// locomo --sweep`, weight 0.4 of 0.3-0.8, reach 2 of 1-3): recall@10 0.770 → 0.795 there, 0.715 → 0.744
+/// on the held-out half.
+pub fn lift_by_neighbours(candidates: &[Placed<'_>]) -> Vec<(f64, Option<f64>)> {
+    let mut best_at: std::collections::HashMap<(&str, i32), f64> = std::collections::HashMap::new();
+    for c in candidates {
+        if let (Some(episode), Some(seq)) = (c.episode, c.sequence) {
+            let slot = best_at.entry((episode, seq)).or_insert(f64::MIN);
+            *slot = slot.max(c.score);
+        }
+    }
+    candidates
+        .iter()
+        .map(|c| {
+            let (Some(episode), Some(seq)) = (c.episode, c.sequence) else { return (c.score, None) };
+            let neighbour = (-NEIGHBOUR_REACH..=NEIGHBOUR_REACH)
+                .filter(|k| *k != 0)
+                .filter_map(|k| best_at.get(&(episode, seq.saturating_add(k))).copied())
+                .reduce(f64::max);
+            match neighbour {
+                Some(n) if n > c.score => (c.score + W_NEIGHBOUR * (n - c.score), Some(n)),
+                other => (c.score, other),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_memory_moves_towards_its_best_neighbour_in_its_episode() {
+        let placed =
+            |episode: Option<&'static str>, sequence: Option<i32>, score: f64| Placed { episode, sequence, score };
+        let lifted = lift_by_neighbours(&[
+            placed(Some("s1"), Some(4), 0.9), // the question's best match
+            placed(Some("s1"), Some(5), 0.3), // its answer, next turn: lifted
+            placed(Some("s1"), Some(7), 0.2), // three places away: not a neighbour of 4, of 5 it is
+            placed(Some("s2"), Some(5), 0.2), // another episode
+            placed(None, None, 0.5),          // no episode
+        ]);
+        assert!((lifted[0].0 - 0.9).abs() < 1e-9 && lifted[0].1 == Some(0.3), "never lowered");
+        assert!((lifted[1].0 - (0.3 + W_NEIGHBOUR * 0.6)).abs() < 1e-9);
+        assert!((lifted[2].0 - (0.2 + W_NEIGHBOUR * 0.1)).abs() < 1e-9 && lifted[2].1 == Some(0.3));
+        assert_eq!(lifted[3], (0.2, None));
+        assert_eq!(lifted[4], (0.5, None));
+    }
 
     fn opts(fusion: Fusion) -> ScoreOptions {
         ScoreOptions {

@@ -493,6 +493,21 @@ async fn run(
             RecallHit { memory: c.memory, score: value, match_type, score_components: components, replaces: None }
         })
         .collect();
+    let mut hits = hits;
+    if svc.config.episode_context {
+        let placed: Vec<crate::recall::score::Placed<'_>> = hits
+            .iter()
+            .map(|h| crate::recall::score::Placed {
+                episode: h.memory.episode_id.as_deref(),
+                sequence: h.memory.sequence_number,
+                score: h.score,
+            })
+            .collect();
+        let lifted = crate::recall::score::lift_by_neighbours(&placed);
+        for (hit, (value, neighbour)) in hits.iter_mut().zip(lifted) {
+            (hit.score, hit.score_components.neighbour) = (value, neighbour);
+        }
+    }
     let mut hits = current_state(hits, heads);
     sort_hits(&mut hits, req.sort);
     let mode = if req.mode == Mode::Associative {

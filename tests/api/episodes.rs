@@ -227,3 +227,32 @@ async fn concurrent_edits_of_neighbours_in_an_episode_do_not_deadlock() {
     deleted.ok(200);
     edited.ok(200);
 }
+
+#[tokio::test]
+async fn a_memory_of_an_episode_is_lifted_towards_its_best_neighbour() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let turn = |content: &str, episode: &str, seq: i64| json!({"content": content, "episode_id": episode, "sequence_number": seq});
+    let question =
+        app.store(key, turn("Where did the old cookie jar on the kitchen shelf come from?", "chat", 1)).await;
+    let answer = app.store(key, turn("It belonged to my grandmother, she kept cookies in it.", "chat", 2)).await;
+    app.store(key, turn("We talked about the weather for a while.", "chat", 6)).await;
+    let other = app.store(key, turn("I keep spare buttons in a jar.", "other", 1)).await;
+    let res = app.post(key, "/api/v1/recall", &json!({"query": "cookie jar", "limit": 10})).await.ok(200).clone();
+    let results = res["results"].as_array().unwrap();
+    let hit = |id: &serde_json::Value| {
+        results.iter().find(|r| r["memory"]["id"] == *id).unwrap_or_else(|| panic!("{id} not recalled: {res}"))
+    };
+    let (q, a, o) = (hit(&question["id"]), hit(&answer["id"]), hit(&other["id"]));
+    let q_score = q["score"].as_f64().unwrap();
+    // The answer's best neighbour is the question; it moved 0.4 of the way up to that score.
+    assert_eq!(a["score_components"]["neighbour"].as_f64(), Some(q_score), "{a}");
+    assert!(a["score"].as_f64().unwrap() >= 0.4 * q_score - 1e-9, "{a}");
+    // The question's neighbour scored lower: it is not lowered, its score is its own.
+    assert!(q["score_components"]["neighbour"].as_f64().unwrap() <= q_score);
+    // A memory alone in its episode has no neighbour among the candidates.
+    assert!(o["score_components"].get("neighbour").is_none(), "{o}");
+    // The answer ranks right after the question.
+    assert_eq!(results[0]["memory"]["id"], question["id"]);
+    assert_eq!(results[1]["memory"]["id"], answer["id"], "{res}");
+}

@@ -792,6 +792,10 @@ pub struct ScoreComponents {
     /// The reranker's relevance, when a rerank stage ordered this result; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rerank: Option<f64>,
+    /// For a memory of an episode: the best score among the other candidates of its episode at most two
+    /// places away; the memory's score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub neighbour: Option<f64>,
 }
 
 impl From<Components> for ScoreComponents {
@@ -808,6 +812,7 @@ impl From<Components> for ScoreComponents {
             time_match,
             quality,
             rerank,
+            neighbour,
         } = c;
         Self {
             semantic,
@@ -821,6 +826,7 @@ impl From<Components> for ScoreComponents {
             time_match,
             quality,
             rerank,
+            neighbour,
         }
     }
 }

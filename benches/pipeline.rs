@@ -12,7 +12,7 @@
 //!    many in each of two other tenants; the mean time of each recall stage (`cairn_recall_stage_seconds`);
 //!    and the floor: the same top-10 by one hand-written statement through sqlx, with our overhead as a ratio.
 //!
-//! Knobs: CAIRN_BENCH_MEMORIES (10000), CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database
+//! Knobs: CAIRN_BENCH_MODEL_ONLY (stop after the model's figures), CAIRN_BENCH_MEMORIES (10000), CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database
 //! for EXPLAIN ANALYZE), CAIRN_BENCH_WORKER_MEMORIES (default: all): how many of the measured tenant's
 //! memories (stored last) go through the worker. The rest carry supplied vectors: the model's vector of
 //! their sentence template plus a little noise, so a 100k run takes minutes, not an hour of embedding.
@@ -272,6 +272,9 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
     let (p50, p95, p99) = percentiles(ms);
     let embed_p50 = p50;
     println!("model, one query:                    p50 {p50:6.1} ms  p95 {p95:6.1} ms  p99 {p99:6.1} ms");
+    if std::env::var_os("CAIRN_BENCH_MODEL_ONLY").is_some() {
+        return Ok(());
+    }
 
     let db_name = db_url.rsplit('/').next().unwrap_or_default();
     let db_args = DbArgs { db_acquire_timeout_secs: 5, ..DbArgs::scratch(db_name) };

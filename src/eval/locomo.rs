@@ -491,7 +491,10 @@ fn sweep(asked: &[Asked]) {
         line.push_str(&format!(" t={t:.2} {tuned:.3}/{held:.3}"));
     }
     println!("{line}   (tuning/held-out recall@10)");
-    let mut line = "  neighbour lift (a=0.7, w=0.729):".to_owned();
+    // The candidates are the service's top 100, ranked with its lift, and `neighbour` is scored at its weights:
+    // the lines above and "0.0" here are estimates around the service's ranking, not runs without the lift.
+    let mut line =
+        "  neighbour lift (a=0.7, w=0.729; candidates and neighbour scores as the service ranked them):".to_owned();
     for lift in [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8] {
         let (a, w, t) = (0.7, 0.70 / 0.96, crate::recall::score::W_TIME / 0.96);
         let (tuned, held) = (recall_at_10_lifted(&tuning, a, w, t, lift), recall_at_10_lifted(&held, a, w, t, lift));

@@ -493,7 +493,8 @@ async fn run(
             RecallHit { memory: c.memory, score: value, match_type, score_components: components, replaces: None }
         })
         .collect();
-    let mut hits = hits;
+    let mut hits = current_state(hits, heads);
+    // After the chains are resolved: a result lifts and is lifted from where its current version sits.
     if svc.config.episode_context {
         let placed: Vec<crate::recall::score::Placed<'_>> = hits
             .iter()
@@ -508,7 +509,6 @@ async fn run(
             (hit.score, hit.score_components.neighbour) = (value, neighbour);
         }
     }
-    let mut hits = current_state(hits, heads);
     sort_hits(&mut hits, req.sort);
     let mode = if req.mode == Mode::Associative {
         "associative"
@@ -660,11 +660,19 @@ pub fn count_access(db: &Db, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
     tokio::spawn(async move {
         let touched = async {
             let mut tx = db.begin_tenant(tenant_id).await?;
-            sql::touch(&mut tx, &ids).await?;
+            let counted = sql::touch(&mut tx, &ids).await?;
             if hebbian {
                 relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
             }
-            tx.commit().await
+            tx.commit().await?;
+            // The rows another transaction held: once more, each waiting a second at most.
+            let skipped: Vec<Uuid> = ids.iter().filter(|id| !counted.contains(id)).copied().collect();
+            if !skipped.is_empty() {
+                let mut tx = db.begin_tenant(tenant_id).await?;
+                sql::touch_waiting(&mut tx, &skipped).await?;
+                tx.commit().await?;
+            }
+            Ok::<_, Error>(())
         };
         if let Err(err) = touched.await {
             tracing::warn!(error = %err, "could not count recall accesses");

@@ -188,19 +188,36 @@ pub async fn matching(
     Ok(found.into_iter().collect())
 }
 
-/// Counts one access of each memory (of those no other transaction holds at the moment).
-pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error> {
+/// Counts one access of each memory no other transaction holds at the moment; returns those counted (see
+/// [`touch_waiting`] for the rest).
+pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
     // Rows another transaction holds are skipped, not waited for: recalls of one tenant return overlapping
     // memories, and their bumps queued behind each other until they ran into the statement timeout (seen in
-    // the LoCoMo evaluation: a convoy of 100-row bumps, each waiting seconds). An access count is a usage
-    // signal; one increment lost under contention is the price of never waiting.
-    sqlx::query(
+    // the LoCoMo evaluation: a convoy of 100-row bumps, each waiting seconds). FOR NO KEY UPDATE, the lock the
+    // UPDATE takes anyway: it does not conflict with the key-share locks of foreign-key checks (a relation
+    // being written to the memory).
+    Ok(sqlx::query_scalar(
         "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
           WHERE tenant_id = $1
-            AND id IN (SELECT id FROM memories WHERE tenant_id = $1 AND id = ANY($2) FOR UPDATE SKIP LOCKED)",
+            AND id IN (SELECT id FROM memories WHERE tenant_id = $1 AND id = ANY($2) FOR NO KEY UPDATE SKIP LOCKED)
+         RETURNING id",
     )
     .bind(tenant_id)
+    .bind(ids)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// Counts one access of each memory, waiting at most a second for a row another transaction holds (the
+/// second pass over those [`touch`] skipped: an access count decides a short-term memory's promotion).
+pub async fn touch_waiting(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error> {
+    sqlx::query("SELECT set_config('lock_timeout', '1s', true)").execute(tx.conn()).await?;
+    sqlx::query(
+        "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
+          WHERE tenant_id = $1 AND id = ANY($2)",
+    )
+    .bind(tx.tenant_id())
     .bind(ids)
     .execute(tx.conn())
     .await?;

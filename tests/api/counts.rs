@@ -172,14 +172,23 @@ async fn counting_accesses_never_waits_for_a_row_another_transaction_holds() {
     let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
     let ids = [held, free];
     let touched = tokio::time::timeout(std::time::Duration::from_secs(2), cairn::store::recall::touch(&mut tx, &ids));
-    touched.await.expect("the bump does not wait for the held row").unwrap();
+    let counted = touched.await.expect("the bump does not wait for the held row").unwrap();
+    assert_eq!(counted, vec![free], "the held row is skipped, the other counted");
     tx.commit().await.unwrap();
     lock.rollback().await.unwrap();
+    // The second pass (the service runs it for the skipped rows) counts the held row once it is free.
+    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
+    cairn::store::recall::touch_waiting(&mut tx, &[held]).await.unwrap();
+    tx.commit().await.unwrap();
     let counts: Vec<(uuid::Uuid, i64)> =
         sqlx::query_as("SELECT id, access_count FROM memories WHERE id = ANY($1) ORDER BY access_count")
             .bind(vec![held, free])
             .fetch_all(&mut owner)
             .await
             .unwrap();
-    assert_eq!(counts, vec![(held, 0), (free, 1)], "the held row is skipped, the other counted");
+    assert_eq!(counts.len(), 2);
+    assert!(
+        counts.iter().all(|(_, n)| *n == 1),
+        "the held row skipped at first, counted by the second pass: {counts:?}"
+    );
 }

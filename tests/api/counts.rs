@@ -91,13 +91,7 @@ async fn stats_and_tags_are_maintained_counts_that_equal_a_scan() {
             m
         })
         .collect();
-    let ids: Vec<String> = app.post(&key, "/api/v1/memories/batch", &json!({"memories": batch})).await.ok(201)
-        ["memory_ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_owned())
-        .collect();
+    let ids = app.store_batch(&key, &batch).await;
     app.store(&app.b.key, json!({"content": "the other tenant's note", "tags": ["theirs"]})).await;
     assert_counts_match(&app, &mut conn, "after a batch").await;
 

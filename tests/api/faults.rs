@@ -464,17 +464,17 @@ fn contents(n: usize) -> Vec<Value> {
         .collect()
 }
 
+/// The ids a batch store answered (asserting 201).
+fn stored_ids(res: &Res) -> Vec<uuid::Uuid> {
+    let ids = res.ok(201)["memory_ids"].as_array().expect("memory_ids");
+    ids.iter().map(|id| id.as_str().unwrap().parse().unwrap()).collect()
+}
+
 async fn store_all(app: &TestApp, key: &str, items: &[Value]) -> Vec<uuid::Uuid> {
     let mut ids = Vec::new();
     for chunk in items.chunks(200) {
         let res = app.post(key, "/api/v1/memories/batch", &json!({"memories": chunk})).await;
-        ids.extend(
-            res.ok(201)["memory_ids"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|id| id.as_str().unwrap().parse::<uuid::Uuid>().unwrap()),
-        );
+        ids.extend(stored_ids(&res));
     }
     ids
 }
@@ -565,13 +565,7 @@ async fn sigterm_stops_accepting_drains_requests_and_jobs_and_exits_0() {
     for chunk in items.chunks(150) {
         let res = api.send(Method::POST, "/api/v1/memories/batch", &app.a.key, Some(&json!({"memories": chunk}))).await;
         let res = res.unwrap();
-        ids.extend(
-            res.ok(201)["memory_ids"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|id| id.as_str().unwrap().parse::<uuid::Uuid>().unwrap()),
-        );
+        ids.extend(stored_ids(&res));
     }
     let mut conn = app.owner_conn().await;
     // The workers are busy.

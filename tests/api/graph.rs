@@ -329,13 +329,7 @@ async fn a_deep_walk_on_a_complete_graph_keeps_one_path_per_memory() {
     let app = spawn().await;
     let key = &app.a.key;
     let items: Vec<Value> = (0..120).map(|i| json!({"content": format!("node {i}")})).collect();
-    let ids: Vec<String> = app.post(key, "/api/v1/memories/batch", &json!({"memories": items})).await.ok(201)
-        ["memory_ids"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_owned())
-        .collect();
+    let ids = app.store_batch(key, &items).await;
     // Every pair linked at 0.5, except node 1 - node 2 at 1.0 and node 0 - node 1 at 0.9: node 2 is reached
     // more strongly through node 1 (0.9 * 1.0) than by its own edge (0.5).
     let mut edges = Vec::new();

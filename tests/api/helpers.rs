@@ -303,6 +303,13 @@ impl TestApp {
         self.post(key, "/api/v1/memories", &body).await.ok(201).clone()
     }
 
+    /// Stores `items` in one batch and returns their ids in order (asserting 201).
+    pub async fn store_batch(&self, key: &str, items: &[Value]) -> Vec<String> {
+        let res = self.post(key, "/api/v1/memories/batch", &serde_json::json!({ "memories": items })).await;
+        let ids = res.ok(201)["memory_ids"].as_array().expect("memory_ids").clone();
+        ids.iter().map(|v| v.as_str().unwrap().to_owned()).collect()
+    }
+
     /// Stores `content` and returns the new id.
     pub async fn store_text(&self, key: &str, content: &str) -> String {
         self.store(key, serde_json::json!({ "content": content })).await["id"].as_str().unwrap().to_owned()

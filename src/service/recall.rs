@@ -496,18 +496,7 @@ async fn run(
     let mut hits = current_state(hits, heads);
     // After the chains are resolved: a result lifts and is lifted from where its current version sits.
     if svc.config.episode_context {
-        let placed: Vec<crate::recall::score::Placed<'_>> = hits
-            .iter()
-            .map(|h| crate::recall::score::Placed {
-                episode: h.memory.episode_id.as_deref(),
-                sequence: h.memory.sequence_number,
-                score: h.score,
-            })
-            .collect();
-        let lifted = crate::recall::score::lift_by_neighbours(&placed);
-        for (hit, (value, neighbour)) in hits.iter_mut().zip(lifted) {
-            (hit.score, hit.score_components.neighbour) = (value, neighbour);
-        }
+        lift_by_neighbours(&mut hits);
     }
     sort_hits(&mut hits, req.sort);
     let mode = if req.mode == Mode::Associative {
@@ -557,6 +546,23 @@ async fn run_without_query(
     sort_hits(&mut hits, req.sort);
     let answer = page(hits, req, "filter", None);
     expand(tx, answer, req, filter).await
+}
+
+/// Moves each hit of an episode towards its best neighbour's score ([`score::lift_by_neighbours`]) and
+/// records that score in its components.
+fn lift_by_neighbours(hits: &mut [RecallHit]) {
+    let placed: Vec<score::Placed<'_>> = hits
+        .iter()
+        .map(|h| score::Placed {
+            episode: h.memory.episode_id.as_deref(),
+            sequence: h.memory.sequence_number,
+            score: h.score,
+        })
+        .collect();
+    let lifted = score::lift_by_neighbours(&placed);
+    for (hit, (value, neighbour)) in hits.iter_mut().zip(lifted) {
+        (hit.score, hit.score_components.neighbour) = (value, neighbour);
+    }
 }
 
 /// Spreading activation (SHODH's associative mode): the best semantic hits start with their cosine

@@ -4,16 +4,25 @@ use super::TenantTx;
 use crate::error::Error;
 use crate::memory::{EmbeddingCounts, TenantStats, TypeCount};
 
+/// The tenant's distinct live tags (a count above zero), for the listing and the stats' total.
+const LIVE_TAGS: &str =
+    "SELECT key FROM memory_counts WHERE tenant_id = $1 AND kind = 'tag' GROUP BY key HAVING sum(n) > 0";
+
+/// The `hour` key of the hour `$interval` before now (the same format the count trigger writes).
+fn hour_ago(interval: &str) -> String {
+    format!("to_char(now() AT TIME ZONE 'UTC' - interval '{interval}', 'YYYY-MM-DD\"T\"HH24')")
+}
+
 /// The tenant's statistics, from the counts the triggers of `memory_counts` maintain (a read of a few rows per
 /// count, whatever the tenant's size). A memory counts as active until archived (one past its TTL until the
 /// expiry pass archives it); "the last 7 days" is counted to the hour.
 pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
-    let rows: Vec<(String, String, i64)> = sqlx::query_as(
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(&format!(
         "SELECT kind, key, sum(n)::bigint FROM memory_counts
-          WHERE tenant_id = $1 AND kind <> 'tag'
-            AND (kind <> 'hour' OR key >= to_char(now() AT TIME ZONE 'UTC' - interval '7 days', 'YYYY-MM-DD\"T\"HH24'))
+          WHERE tenant_id = $1 AND kind <> 'tag' AND (kind <> 'hour' OR key >= {})
           GROUP BY kind, key HAVING sum(n) <> 0",
-    )
+        hour_ago("7 days")
+    ))
     .bind(tx.tenant_id())
     .fetch_all(tx.conn())
     .await?;
@@ -24,13 +33,10 @@ pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
         .map(|r| TypeCount { memory_type: r.1.clone(), count: r.2 })
         .collect();
     by_type.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.memory_type.cmp(&b.memory_type)));
-    let tags: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM (SELECT 1 FROM memory_counts WHERE tenant_id = $1 AND kind = 'tag'
-                                 GROUP BY key HAVING sum(n) > 0) t",
-    )
-    .bind(tx.tenant_id())
-    .fetch_one(tx.conn())
-    .await?;
+    let tags: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM ({LIVE_TAGS}) t"))
+        .bind(tx.tenant_id())
+        .fetch_one(tx.conn())
+        .await?;
     Ok(TenantStats {
         total_memories: count("active", ""),
         memories_last_7_days: rows.iter().filter(|r| r.0 == "hour").map(|r| r.2).sum(),
@@ -52,15 +58,12 @@ pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
 /// Every distinct tag on the tenant's active memories, alphabetically, at most `limit`, with the total (from
 /// the maintained counts).
 pub async fn tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), Error> {
-    let rows: Vec<(String, i64)> = sqlx::query_as(
-        "WITH t AS (SELECT key FROM memory_counts WHERE tenant_id = $1 AND kind = 'tag'
-                     GROUP BY key HAVING sum(n) > 0)
-         SELECT key, count(*) OVER () FROM t ORDER BY key LIMIT $2",
-    )
-    .bind(tx.tenant_id())
-    .bind(limit)
-    .fetch_all(tx.conn())
-    .await?;
+    let rows: Vec<(String, i64)> =
+        sqlx::query_as(&format!("WITH t AS ({LIVE_TAGS}) SELECT key, count(*) OVER () FROM t ORDER BY key LIMIT $2"))
+            .bind(tx.tenant_id())
+            .bind(limit)
+            .fetch_all(tx.conn())
+            .await?;
     let total = rows.first().map_or(0, |r| r.1);
     Ok((rows.into_iter().map(|r| r.0).collect(), total))
 }
@@ -70,21 +73,21 @@ pub async fn tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), E
 /// the deltas they commit meanwhile are not in this statement's snapshot and wait for the next fold. Returns
 /// how many delta rows it folded.
 pub async fn fold_counts(tx: &mut TenantTx) -> Result<u64, Error> {
-    let folded: i64 = sqlx::query_scalar(
+    let folded: i64 = sqlx::query_scalar(&format!(
         "WITH gone AS (
              DELETE FROM memory_counts
               WHERE tenant_id = $1
                 AND ((kind, key) IN (SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND NOT folded)
-                     OR (kind = 'hour' AND key < to_char(now() AT TIME ZONE 'UTC' - interval '8 days', 'YYYY-MM-DD\"T\"HH24')))
+                     OR (kind = 'hour' AND key < {old}))
              RETURNING kind, key, n
          ), kept AS (
              INSERT INTO memory_counts (tenant_id, kind, key, n, folded)
-             SELECT $1, kind, key, sum(n), true FROM gone
-              WHERE NOT (kind = 'hour' AND key < to_char(now() AT TIME ZONE 'UTC' - interval '8 days', 'YYYY-MM-DD\"T\"HH24'))
+             SELECT $1, kind, key, sum(n), true FROM gone WHERE NOT (kind = 'hour' AND key < {old})
               GROUP BY kind, key HAVING sum(n) <> 0
          )
          SELECT count(*) FROM gone",
-    )
+        old = hour_ago("8 days")
+    ))
     .bind(tx.tenant_id())
     .fetch_one(tx.conn())
     .await?;

@@ -430,6 +430,12 @@ fn recall_at_10_timed(asked: &[&Asked], a: f64, w_rel: f64, t: f64) -> f64 {
 /// [`recall_at_10_timed`] with the neighbour lift's weight `lift` (each result moves that share of the way up
 /// to the best score of its episode's neighbours, `score_components.neighbour`, as the service scored them).
 fn recall_at_10_lifted(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64) -> f64 {
+    recall_at_10_scored(asked, a, w_rel, t, lift, crate::recall::score::W_COVERAGE / 0.96)
+}
+
+/// [`recall_at_10_lifted`] with the weight `cov` of `coverage` (the share of the question's content words a
+/// result holds).
+fn recall_at_10_scored(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64, cov: f64) -> f64 {
     let get = |c: &Value, k: &str| c.get(k).and_then(Value::as_f64);
     let mut total = 0.0;
     for q in asked {
@@ -449,7 +455,8 @@ fn recall_at_10_lifted(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64) 
                     + 0.03 * get(c, "confidence").unwrap_or(0.5)
                     + 0.03 * get(c, "credibility").unwrap_or(0.5);
                 let time = t * get(c, "time_match").unwrap_or(0.0);
-                let own = w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time;
+                let coverage = cov * get(c, "coverage").unwrap_or(0.0);
+                let own = w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time + coverage;
                 let lifted = match get(c, "neighbour") {
                     Some(n) if n > own => own + lift * (n - own),
                     _ => own,
@@ -499,6 +506,16 @@ fn sweep(asked: &[Asked]) {
         let (a, w, t) = (0.7, 0.70 / 0.96, crate::recall::score::W_TIME / 0.96);
         let (tuned, held) = (recall_at_10_lifted(&tuning, a, w, t, lift), recall_at_10_lifted(&held, a, w, t, lift));
         line.push_str(&format!(" {lift:.1} {tuned:.3}/{held:.3}"));
+    }
+    println!("{line}   (tuning/held-out recall@10)");
+    let mut line = "  weight of coverage (a=0.7, w=0.729; as a share of relevance's weight):".to_owned();
+    for share in [0.0, 0.1, 0.2, 0.3, 0.4, 0.6] {
+        let (a, w, t, lift) =
+            (0.7, 0.70 / 0.96, crate::recall::score::W_TIME / 0.96, crate::recall::score::W_NEIGHBOUR);
+        let cov = share * 0.70 / 0.96;
+        let (tuned, held) =
+            (recall_at_10_scored(&tuning, a, w, t, lift, cov), recall_at_10_scored(&held, a, w, t, lift, cov));
+        line.push_str(&format!(" {share:.1} {tuned:.3}/{held:.3}"));
     }
     println!("{line}   (tuning/held-out recall@10)");
     println!(

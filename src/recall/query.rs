@@ -10,6 +10,11 @@
 //! - **A question about when** ("When did…", "Wann…", "what year…") prefers memories that state a time
 //!   ("yesterday", "last week", a date): an answer to *when* says when.
 //!
+//! - **Coverage**: the share of the question's content words (stop words aside, compared by their first
+//!   five letters, a crude stem that works for English and German alike) a memory holds. Keyword relevance
+//!   is BM25 relative to the best keyword match, so a memory holding every word of a question can score
+//!   below one holding its rarest word once; coverage says how much of the question a memory answers.
+//!
 //! Pure: `service::recall` applies the hints, `store::recall` the keyword weights.
 
 use chrono::{DateTime, Datelike, Duration, Utc};
@@ -61,6 +66,8 @@ pub struct QueryHints {
     pub names: Vec<String>,
     /// Quoted phrases, as written.
     pub phrases: Vec<String>,
+    /// The question's content words, stemmed ([`stem`]), each once.
+    pub terms: Vec<String>,
 }
 
 impl QueryHints {
@@ -75,6 +82,46 @@ impl QueryHints {
             (c, s) => c.or(s),
         }
     }
+
+    /// The share of the question's content words `content` holds, in [0, 1]; None when the question has
+    /// none (only stop words).
+    pub fn coverage(&self, content: &str) -> Option<f64> {
+        if self.terms.is_empty() {
+            return None;
+        }
+        let held: std::collections::HashSet<String> = content_terms(content).collect();
+        let found = self.terms.iter().filter(|t| held.contains(*t)).count();
+        Some(found as f64 / self.terms.len() as f64)
+    }
+}
+
+/// Function words of English and German that say nothing about what a memory is about.
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as", "is",
+    "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "i", "you", "he",
+    "she", "we", "they", "me", "him", "her", "us", "them", "my", "your", "his", "our", "their", "what", "which", "who",
+    "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "done", "have", "has", "had", "not", "no",
+    "yes", "so", "than", "then", "there", "here", "about", "into", "over", "after", "before", "up", "down", "out",
+    "just", "also", "very", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "am", "s", "t",
+    "don't", "i'm", "it's", "that's", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem",
+    "einer", "und", "oder", "aber", "wenn", "von", "zu", "im", "auf", "mit", "für", "aus", "ist", "sind", "war",
+    "waren", "sein", "hat", "haben", "hatte", "ich", "du", "er", "sie", "es", "wir", "ihr", "mich", "mir", "dich",
+    "dir", "uns", "wer", "was", "wann", "wo", "warum", "wie", "welche", "welcher", "nicht", "kein", "keine", "ja",
+    "nein", "auch", "sehr", "kann", "wird", "wurde", "hast",
+];
+
+/// The first five letters of a lowercased word: "painting", "painted" and "paints" meet at "paint",
+/// "Konzert" and "Konzerte" at "konze".
+fn stem(word: &str) -> String {
+    word.chars().take(5).collect()
+}
+
+/// A text's content words, lowercased and stemmed.
+fn content_terms(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .map(|w| w.trim_matches(['\'', '’']).to_lowercase().replace('’', "'"))
+        .filter(|w| !w.is_empty() && !STOP_WORDS.contains(&w.as_str()))
+        .map(|w| stem(&w))
 }
 
 /// Reads the hints of a query asked at `now`.
@@ -82,7 +129,19 @@ pub fn analyze(query: &str, now: DateTime<Utc>) -> QueryHints {
     let (phrases, rest) = quoted(query);
     let words = words(&rest);
     let lowered: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    QueryHints { time: time_hint(&lowered, now), asks_when: asks_when(&lowered, query), names: names(&words), phrases }
+    let mut terms: Vec<String> = Vec::new();
+    for term in content_terms(query) {
+        if !terms.contains(&term) {
+            terms.push(term);
+        }
+    }
+    QueryHints {
+        time: time_hint(&lowered, now),
+        asks_when: asks_when(&lowered, query),
+        names: names(&words),
+        phrases,
+        terms,
+    }
 }
 
 /// The quoted phrases ("…", “…”, „…“, «…»; an unclosed quote runs to the end), and the text around them.
@@ -316,6 +375,21 @@ pub fn mentions_time(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn coverage_is_the_share_of_the_questions_content_words_a_memory_holds() {
+        let now = chrono::Utc::now();
+        let hints = analyze("What did Caroline paint for the art show?", now);
+        assert_eq!(hints.terms, ["carol", "paint", "art", "show"], "stop words out, five-letter stems");
+        assert_eq!(hints.coverage("Caroline painted a sunset for the show."), Some(0.75));
+        assert_eq!(hints.coverage("Paintings! ART, show; caroline"), Some(1.0), "case, suffixes, punctuation");
+        assert_eq!(hints.coverage("Nothing in common here."), Some(0.0));
+        assert_eq!(analyze("what is it?", now).coverage("anything"), None, "only stop words: no signal");
+        let german = analyze("Wann war das Konzert in Berlin?", now);
+        assert_eq!(german.terms, ["konze", "berli"]);
+        assert_eq!(german.coverage("Die Konzerte in Berlin waren laut"), Some(1.0));
+        assert_eq!(analyze("Don’t forget Anna’s keys", now).terms, ["forge", "anna'", "keys"]);
+    }
+
     use super::*;
     use crate::recall::time::tests::{at, now};
 

@@ -30,6 +30,11 @@ const W_CREDIBILITY: f64 = 0.03;
 const W_TAGS: f64 = 0.04;
 /// Weight of the match with the question's time (`recall::query`), when it names one or asks when.
 pub const W_TIME: f64 = 0.10;
+/// Weight of coverage, the share of the question's content words a memory holds (`recall::query`), when
+/// keywords take part: 0.3 of relevance's weight, chosen on the tuning half of the LoCoMo dev file (flat from
+/// 0.2 to 0.4 of it, over each question's top 100 offline): recall@10 0.801 → 0.812 there, 0.747 → 0.763 held
+/// out.
+pub const W_COVERAGE: f64 = 0.21;
 
 /// One candidate's raw signals.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +56,8 @@ pub struct Signals {
     pub tag_match: Option<f64>,
     /// Match with the time the question names or asks about (None: it says nothing about time).
     pub time_match: Option<f64>,
+    /// Share of the question's content words the memory holds (None: no query words, or keywords are off).
+    pub coverage: Option<f64>,
 }
 
 /// Why a result scored as it did.
@@ -72,6 +79,8 @@ pub struct ScoreComponents {
     /// Match with the time the question names ("in May 2023": 1 inside that period, less the further
     /// outside) or asks about ("when…": 1 when the memory states a time).
     pub time_match: Option<f64>,
+    /// Share of the question's content words (stop words aside, first five letters) the memory holds.
+    pub coverage: Option<f64>,
     /// The quality score used when `quality_boost` is on.
     pub quality: Option<f64>,
     /// The reranker's relevance, when a rerank stage ordered this result (`CAIRN_RERANKER`).
@@ -136,6 +145,7 @@ pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, Score
         credibility: unit(s.credibility),
         tag_match: s.tag_match.map(unit),
         time_match: s.time_match.filter(|_| opts.has_query).map(unit),
+        coverage: s.coverage.filter(|_| opts.has_query && opts.use_keyword).map(unit),
         ..Default::default()
     };
     let mut parts: Vec<(f64, f64)> = vec![
@@ -154,6 +164,9 @@ pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, Score
     }
     if let Some(t) = c.time_match {
         parts.push((W_TIME, t));
+    }
+    if let Some(t) = c.coverage {
+        parts.push((W_COVERAGE, t));
     }
     let total_weight: f64 = parts.iter().map(|(w, _)| w).sum();
     let mut value = parts.iter().map(|(w, v)| w * v).sum::<f64>() / total_weight;
@@ -319,6 +332,24 @@ mod tests {
         assert!(score(&far_more_relevant, 0.1, &o).0 > lifted);
         // Without a time in the question the component is absent and changes nothing.
         assert_eq!(score(&signals(0.6, 0.05), 0.1, &o).1.time_match, None);
+    }
+
+    #[test]
+    fn coverage_lifts_a_memory_holding_more_of_the_question_when_keywords_take_part() {
+        let o = opts(Fusion::Weighted);
+        let mut whole = signals(0.6, 0.05);
+        whole.coverage = Some(1.0);
+        let mut rarest_word_only = signals(0.6, 0.1);
+        rarest_word_only.coverage = Some(0.25);
+        let (value, c) = score(&whole, 0.1, &o);
+        assert_eq!(c.coverage, Some(1.0));
+        assert!(value > score(&rarest_word_only, 0.1, &o).0, "all the question's words beat its rarest once");
+        let mut far_more_similar = signals(0.95, 0.1);
+        far_more_similar.coverage = Some(0.25);
+        assert!(score(&far_more_similar, 0.1, &o).0 > value, "meaning still leads");
+        // Semantic mode: a lexical signal takes no part.
+        let semantic = ScoreOptions { use_keyword: false, ..o };
+        assert_eq!(score(&whole, 0.1, &semantic).1.coverage, None);
     }
 
     #[test]

@@ -475,6 +475,7 @@ async fn run(
                 keyword: c.keyword.filter(|k| *k > 0.0),
                 keyword_rank,
                 time_match: req.hints.time_match(c.memory.created_at, &c.memory.content),
+                coverage: req.hints.coverage(&c.memory.content).filter(|_| use_keyword),
                 ..signals(&c.memory, &filter)
             };
             // Associative: a memory's relevance is the larger of its similarity and its activation.

@@ -787,6 +787,10 @@ pub struct ScoreComponents {
     /// or asks about ("when…": 1 when the memory states a time); absent when the query says nothing of time.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_match: Option<f64>,
+    /// Share of the query's content words (stop words aside, compared by their first five letters) the memory
+    /// holds; absent when keywords take no part or the query has only stop words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coverage: Option<f64>,
     /// The quality score used when `quality_boost` is on.
     pub quality: Option<f64>,
     /// The reranker's relevance, when a rerank stage ordered this result; absent otherwise.
@@ -810,6 +814,7 @@ impl From<Components> for ScoreComponents {
             credibility,
             tag_match,
             time_match,
+            coverage,
             quality,
             rerank,
             neighbour,
@@ -824,6 +829,7 @@ impl From<Components> for ScoreComponents {
             credibility,
             tag_match,
             time_match,
+            coverage,
             quality,
             rerank,
             neighbour,

@@ -57,7 +57,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// The native store: the same fields (AutoMem's `timestamp` is the memory's time), type classification,
 /// hierarchical tags, the 2000-character hard limit and summarisation past 500, supersede mode. Content the
 /// tenant already holds answers **200** with the existing memory's id and `"deduplicated": true`.
-#[utoipa::path(post, path = "/memory", tag = TAG, request_body(content = MemoryInput, example = json!({
+#[utoipa::path(post, path = "/memory", operation_id = "automem.store", tag = TAG, request_body(content = MemoryInput, example = json!({
         "content": "Chose PostgreSQL over MongoDB. Need ACID guarantees for transactions. Impact: ensures data consistency.",
         "type": "Decision", "tags": ["project-alpha", "database", "architecture"], "importance": 0.9,
         "metadata": {"files_modified": ["db/config.py"], "alternatives": ["MongoDB", "MySQL"]}})),
@@ -92,7 +92,7 @@ pub struct AutoMemBatch {
 /// Items take content, tags, importance, metadata, timestamp, type and confidence; `embedding`, `t_valid`
 /// and `t_invalid` are refused, a caller's `id` ignored. Items whose content is already stored resolve to
 /// the existing memory (listed in `deduplicated`).
-#[utoipa::path(post, path = "/memory/batch", tag = TAG, request_body(content = AutoMemBatch, example = json!({
+#[utoipa::path(post, path = "/memory/batch", operation_id = "automem.storeBatch", tag = TAG, request_body(content = AutoMemBatch, example = json!({
         "memories": [
             {"content": "Prefer PostgreSQL for transactional workloads", "type": "Preference", "importance": 0.9},
             {"content": "Redis used for session caching layer", "type": "Context", "importance": 0.6}]})),
@@ -143,7 +143,7 @@ pub struct GotMemory {
 }
 
 /// Get a memory with its relations (AutoMem).
-#[utoipa::path(get, path = "/memory/{id}", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
+#[utoipa::path(get, path = "/memory/{id}", operation_id = "automem.getMemory", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "The memory", body = GotMemory),
         (status = 404, description = "No such memory in this tenant", body = crate::api::error::ErrorBody)
@@ -178,7 +178,7 @@ async fn get_memory(
 /// The native partial update: `metadata` replaces the stored object; new content is re-embedded; new tags
 /// recompute their prefixes; the id never changes. AutoMem's `updated_at` and `last_accessed` are ignored:
 /// the service keeps those itself.
-#[utoipa::path(patch, path = "/memory/{id}", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
+#[utoipa::path(patch, path = "/memory/{id}", operation_id = "automem.updateMemory", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
     request_body(content = MemoryPatch, example = json!({"importance": 0.95,
         "tags": ["project-alpha", "database", "architecture", "reviewed"]})),
     responses(
@@ -198,7 +198,7 @@ async fn patch_memory(
 }
 
 /// Delete a memory and its relations (AutoMem; permanent, 404 when absent).
-#[utoipa::path(delete, path = "/memory/{id}", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
+#[utoipa::path(delete, path = "/memory/{id}", operation_id = "automem.deleteMemory", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "Deleted", body = MemoryIdResponse),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
@@ -222,7 +222,7 @@ pub struct ByTagResponse {
 }
 
 /// Memories with any of the tags, importance then time descending (AutoMem).
-#[utoipa::path(get, path = "/memory/by-tag", tag = TAG, params(TagParams),
+#[utoipa::path(get, path = "/memory/by-tag", operation_id = "automem.byTag", tag = TAG, params(TagParams),
     responses((status = 200, description = "A page", body = ByTagResponse)))]
 async fn by_tag(
     State(services): State<AppState>,
@@ -234,7 +234,7 @@ async fn by_tag(
 }
 
 /// Delete every memory with any of the tags (AutoMem).
-#[utoipa::path(delete, path = "/memory/by-tag", tag = TAG, params(TagParams),
+#[utoipa::path(delete, path = "/memory/by-tag", operation_id = "automem.deleteByTag", tag = TAG, params(TagParams),
     responses(
         (status = 200, description = "How many were deleted", body = DeletedByTag),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody)
@@ -254,7 +254,7 @@ async fn delete_by_tag(
 /// The native recall per query, on one snapshot; several queries merge (each memory once, best score).
 /// `time_query` is a period in words, `start`/`end` explicit bounds. `min_score` drops weak results;
 /// `context_tags` lifts results carrying those tags by 0.1.
-#[utoipa::path(get, path = "/recall", tag = TAG, params(MultiParams),
+#[utoipa::path(get, path = "/recall", operation_id = "automem.recall", tag = TAG, params(MultiParams),
     responses((status = 200, description = "Scored results", body = RecallAnswer)))]
 async fn recall_memories(
     State(services): State<AppState>,
@@ -280,7 +280,7 @@ pub struct Associated {
 }
 
 /// Associate two memories (AutoMem).
-#[utoipa::path(post, path = "/associate", tag = TAG, request_body(content = AssociationInput,
+#[utoipa::path(post, path = "/associate", operation_id = "automem.associate", tag = TAG, request_body(content = AssociationInput,
         example = json!({"memory1_id": "5d0f3f7c-2a8e-4b59-9a57-0e2a7c0b6f11",
             "memory2_id": "8c7e9a21-3b4d-4f6e-8a1b-2c3d4e5f6a7b", "type": "PREFERS_OVER", "strength": 0.9})),
     responses(
@@ -331,7 +331,7 @@ pub struct RelatedAnswer {
 }
 
 /// Memories related to a memory (AutoMem).
-#[utoipa::path(get, path = "/memories/{id}/related", tag = TAG,
+#[utoipa::path(get, path = "/memories/{id}/related", operation_id = "automem.related", tag = TAG,
     params(("id" = Uuid, Path, description = "Memory id"), AutoMemRelatedQuery),
     responses(
         (status = 200, description = "Related memories, strongest path first", body = RelatedAnswer),
@@ -356,7 +356,7 @@ async fn related(
 
 /// Consolidate (AutoMem): `mode` full (default), decay, creative, cluster or forget; `dry_run` reports only.
 /// Waits for the run up to 25 s; past that, 202 with its id.
-#[utoipa::path(post, path = "/consolidate", tag = TAG, request_body(content = ConsolidateParams,
+#[utoipa::path(post, path = "/consolidate", operation_id = "automem.consolidate", tag = TAG, request_body(content = ConsolidateParams,
         example = json!({"mode": "full", "dry_run": true})),
     responses(
         (status = 200, description = "What the run did (or would do)", body = views::ConsolidateResponse),
@@ -395,7 +395,7 @@ pub struct Reembedded {
 ///
 /// Queues the embeddings of up to `limit` memories again, `batch_size` per job; 503 when no embedder is
 /// configured.
-#[utoipa::path(post, path = "/admin/reembed", tag = TAG, request_body = ReembedRequest,
+#[utoipa::path(post, path = "/admin/reembed", operation_id = "automem.reembed", tag = TAG, request_body = ReembedRequest,
     responses(
         (status = 200, description = "Queued", body = Reembedded),
         (status = 403, description = "Key lacks the admin scope", body = crate::api::error::ErrorBody),

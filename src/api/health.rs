@@ -21,7 +21,7 @@ async fn liveness(services: &AppState) -> (StatusCode, Json<Health>) {
 ///
 /// 200 when the database answers within two seconds, 503 (same body) when it does not. Also AutoMem's
 /// `GET /health`, with its `falkordb` and `qdrant` (Postgres holds Cairn's graph and vectors).
-#[utoipa::path(get, path = "/health", tag = "health", security(()),
+#[utoipa::path(get, path = "/health", operation_id = "health.basic", tag = "health", security(()),
     responses(
         (status = 200, description = "Healthy", body = Health),
         (status = 503, description = "Database unreachable", body = Health)
@@ -31,7 +31,7 @@ async fn health(State(services): State<AppState>) -> (StatusCode, Json<Health>) 
 }
 
 /// Service health (remem's path; same body as `GET /health`).
-#[utoipa::path(get, path = "/api/v1/health", tag = "health", security(()),
+#[utoipa::path(get, path = "/api/v1/health", operation_id = "health.get", tag = "health", security(()),
     responses(
         (status = 200, description = "Healthy", body = Health),
         (status = 503, description = "Database unreachable", body = Health)
@@ -45,7 +45,7 @@ async fn health_v1(State(services): State<AppState>) -> (StatusCode, Json<Health
 /// Always 200 while the process answers; it does not touch the database or the model, so a database outage
 /// does not restart every pod (readiness, `GET /api/v1/ready`, takes the pod out of service instead). The
 /// liveness probe of the Kubernetes manifests.
-#[utoipa::path(get, path = "/livez", tag = "health", security(()),
+#[utoipa::path(get, path = "/livez", operation_id = "health.live", tag = "health", security(()),
     responses((status = 200, description = "The process serves HTTP", body = Live, example = json!({"status": "ok"}))))]
 async fn livez() -> Json<Live> {
     Json(Live { status: "ok" })
@@ -64,7 +64,7 @@ pub struct Live {
 /// 200 when the database answers and the embedding model is loaded (or none is configured); 503 while the
 /// model is still loading, when it failed to load, or when the database does not answer. Liveness is
 /// `GET /api/v1/health`. The readiness probe of a pod that embeds queries.
-#[utoipa::path(get, path = "/api/v1/ready", tag = "health", security(()),
+#[utoipa::path(get, path = "/api/v1/ready", operation_id = "health.ready", tag = "health", security(()),
     responses(
         (status = 200, description = "Ready", body = Health),
         (status = 503, description = "Not ready: database unreachable or model not loaded", body = Health)

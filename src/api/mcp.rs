@@ -436,7 +436,7 @@ impl ServerHandler for CairnMcp {
 /// `initialize`, `tools/list`, `tools/call` (tools: store_memory, recall_memory, update_memory,
 /// delete_memory, associate_memories, promote_to_longterm, recall_memories, proactive_context,
 /// memory_stats, check_database_health).
-#[utoipa::path(post, path = "/mcp", tag = "mcp",
+#[utoipa::path(post, path = "/mcp", operation_id = "mcp.call", tag = "mcp",
     request_body(content = Object, description = "A JSON-RPC 2.0 message",
         example = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "recall_memory", "arguments": {"query": "database decisions", "limit": 5}}})),

@@ -34,7 +34,7 @@ pub fn handle() -> Option<&'static PrometheusHandle> {
 }
 
 /// Prometheus metrics of this instance.
-#[utoipa::path(get, path = "/metrics", tag = "health", security((), ("metrics_token" = [])),
+#[utoipa::path(get, path = "/metrics", operation_id = "health.metrics", tag = "health", security((), ("metrics_token" = [])),
     responses(
         (status = 200, description = "Prometheus text format", content_type = "text/plain; version=0.0.4", body = String),
         (status = 401, description = "CAIRN_METRICS_TOKEN is set and was not presented", body = crate::api::error::ErrorBody)

@@ -62,7 +62,7 @@ pub struct SearchRequest {
 /// association away from that memory (its 200 strongest neighbours; 404 if the tenant has no such memory),
 /// and importance bounds filter. `query` is required unless `related_to` is given.
 /// Answers in recall's shape.
-#[utoipa::path(post, path = "/api/v1/memories/search", tag = "recall", request_body = SearchRequest,
+#[utoipa::path(post, path = "/api/v1/memories/search", operation_id = "recall.search", tag = "recall", request_body = SearchRequest,
     responses(
         (status = 200, description = "Scored results", body = RecallResponse),
         (status = 404, description = "`related_to` names no memory of this tenant", body = crate::api::error::ErrorBody)
@@ -145,7 +145,7 @@ impl From<Association> for Connection {
 }
 
 /// List connections (associations), newest first.
-#[utoipa::path(get, path = "/api/v1/connections", tag = "graph", params(ConnectionQuery),
+#[utoipa::path(get, path = "/api/v1/connections", operation_id = "connections.list", tag = "graph", params(ConnectionQuery),
     responses((status = 200, description = "A page of connections", body = ConnectionPage)))]
 async fn list_connections(
     State(services): State<AppState>,
@@ -184,7 +184,7 @@ const CONNECTION_FIELDS: &[(&str, &str)] =
     &[("memory1_id", "source_id"), ("memory2_id", "target_id"), ("type", "relationship")];
 
 /// Connect two memories (an association).
-#[utoipa::path(post, path = "/api/v1/connections", tag = "graph", request_body = ConnectionInput,
+#[utoipa::path(post, path = "/api/v1/connections", operation_id = "connections.create", tag = "graph", request_body = ConnectionInput,
     responses(
         (status = 201, description = "Stored (or updated)", body = Connection),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
@@ -212,7 +212,7 @@ pub struct ConnectionsDeleted {
 }
 
 /// Disconnect two memories: every association from `src` to `dst`.
-#[utoipa::path(delete, path = "/api/v1/connections/{src}/{dst}", tag = "graph",
+#[utoipa::path(delete, path = "/api/v1/connections/{src}/{dst}", operation_id = "connections.delete", tag = "graph",
     params(("src" = Uuid, Path, description = "Source memory"), ("dst" = Uuid, Path, description = "Target memory")),
     responses(
         (status = 200, description = "Deleted", body = ConnectionsDeleted),
@@ -230,7 +230,7 @@ async fn delete_connection(
 }
 
 /// The tenant's memories in numbers.
-#[utoipa::path(get, path = "/api/v1/stats", tag = "memories",
+#[utoipa::path(get, path = "/api/v1/stats", operation_id = "memories.stats", tag = "memories",
     responses((status = 200, description = "Counts", body = TenantStats)))]
 async fn tenant_stats(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<TenantStats>> {
     Ok(Json(stats::stats(&services, &tenant).await?.into()))

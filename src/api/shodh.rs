@@ -112,7 +112,7 @@ const DEFAULT_TYPE: &str = "Observation";
 /// The native store with SHODH's fields (emotion, episode, source, credibility, `created_at` for
 /// back-dating, never in the future). `type` defaults to Observation. Same content again is a 409 with
 /// `existing_id`.
-#[utoipa::path(post, path = "/api/remember", tag = TAG,
+#[utoipa::path(post, path = "/api/remember", operation_id = "shodh.remember", tag = TAG,
     request_body(content = MemoryInput, examples(
         ("basic" = (summary = "Basic memory", value = json!({"content": "Use JWT tokens with 24h expiry for authentication",
             "type": "Decision", "tags": ["auth", "security"]}))),
@@ -202,7 +202,7 @@ pub struct ShodhRecallResponse {
 /// The native recall: `hybrid` (default) fuses meaning and keywords, `semantic` uses meaning only,
 /// `associative` spreads activation from the best semantic hits along associations. Time bounds take ISO
 /// dates or English/German phrases; `from` wins over `since`, `to` over `until` over `before`.
-#[utoipa::path(post, path = "/api/recall", tag = TAG,
+#[utoipa::path(post, path = "/api/recall", operation_id = "shodh.recall", tag = TAG,
     request_body(content = ShodhRecallRequest, examples(
         ("basic" = (summary = "Simple search", value = json!({"query": "authentication decisions", "limit": 5}))),
         ("filtered" = (summary = "Search with type filter", value = json!({"query": "database optimization", "limit": 10,
@@ -294,7 +294,7 @@ pub struct TagsRequest {
 }
 
 /// Memories with any of the tags, newest first (SHODH).
-#[utoipa::path(post, path = "/api/recall/by-tags", tag = TAG, request_body = TagsRequest,
+#[utoipa::path(post, path = "/api/recall/by-tags", operation_id = "shodh.recallByTags", tag = TAG, request_body = TagsRequest,
     responses(
         (status = 200, description = "Matching memories", body = ShodhRecallResponse),
         (status = 400, description = "No tags", body = ShodhError)
@@ -329,7 +329,7 @@ async fn recall_by_tags(
 /// Recalls the memories most relevant to the context (hybrid), then, with `auto_ingest` (default), stores
 /// the context as a Conversation memory so later turns can find it. The recall runs before the store, so a
 /// new context does not surface itself.
-#[utoipa::path(post, path = "/api/context", tag = TAG, request_body = ContextParams,
+#[utoipa::path(post, path = "/api/context", operation_id = "shodh.context", tag = TAG, request_body = ContextParams,
     responses(
         (status = 200, description = "Surfaced memories", body = ContextResponse),
         (status = 400, description = "Missing or over-long context", body = ShodhError)
@@ -350,7 +350,7 @@ pub struct Forgotten {
 }
 
 /// Delete a memory permanently (SHODH).
-#[utoipa::path(delete, path = "/api/forget/{id}", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
+#[utoipa::path(delete, path = "/api/forget/{id}", operation_id = "shodh.forget", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "Memory deleted", body = Forgotten),
         (status = 404, description = "Memory not found", body = ShodhError)
@@ -372,7 +372,7 @@ pub struct ForgottenByTags {
 }
 
 /// Delete every memory with any of the tags (SHODH).
-#[utoipa::path(post, path = "/api/forget/by-tags", tag = TAG,
+#[utoipa::path(post, path = "/api/forget/by-tags", operation_id = "shodh.forgetByTags", tag = TAG,
     request_body(content = TagsRequest, example = json!({"tags": ["scratch"]})),
     responses((status = 200, description = "Deletion result", body = ForgottenByTags)))]
 async fn forget_by_tags(
@@ -398,7 +398,7 @@ pub struct ShodhListQuery {
 }
 
 /// List memories, newest first (SHODH).
-#[utoipa::path(get, path = "/api/memories", tag = TAG, params(ShodhListQuery),
+#[utoipa::path(get, path = "/api/memories", operation_id = "shodh.listMemories", tag = TAG, params(ShodhListQuery),
     responses((status = 200, description = "List of memories", body = MemoryList)))]
 async fn list_memories(
     State(services): State<AppState>,
@@ -413,7 +413,7 @@ async fn list_memories(
 }
 
 /// Get a memory (SHODH).
-#[utoipa::path(get, path = "/api/memories/{id}", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
+#[utoipa::path(get, path = "/api/memories/{id}", operation_id = "shodh.getMemory", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "Memory details", body = Memory),
         (status = 404, description = "Memory not found", body = ShodhError)
@@ -441,7 +441,7 @@ pub struct ShodhPatch {
 }
 
 /// Update memory metadata without changing content or re-embedding (SHODH).
-#[utoipa::path(patch, path = "/api/memories/{id}", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
+#[utoipa::path(patch, path = "/api/memories/{id}", operation_id = "shodh.updateMemory", tag = TAG, params(("id" = Uuid, Path, description = "Memory id")),
     request_body = ShodhPatch,
     responses(
         (status = 200, description = "Memory updated", body = Memory),
@@ -485,7 +485,7 @@ pub struct ShodhConsolidated {
 }
 
 /// Trigger memory consolidation (SHODH): a full run (decay, discovery, clustering, forgetting) over the horizon.
-#[utoipa::path(post, path = "/api/consolidate", tag = TAG, request_body = ShodhConsolidateRequest,
+#[utoipa::path(post, path = "/api/consolidate", operation_id = "shodh.consolidate", tag = TAG, request_body = ShodhConsolidateRequest,
     responses(
         (status = 200, description = "Consolidation result", body = ShodhConsolidated),
         (status = 202, description = "Still running; the run's id", body = views::ConsolidationQueued),
@@ -524,7 +524,7 @@ pub struct ShodhStats {
 }
 
 /// Memory statistics (SHODH).
-#[utoipa::path(get, path = "/api/stats", tag = TAG, responses((status = 200, description = "Statistics", body = ShodhStats)))]
+#[utoipa::path(get, path = "/api/stats", operation_id = "shodh.stats", tag = TAG, responses((status = 200, description = "Statistics", body = ShodhStats)))]
 async fn memory_stats(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<ShodhStats>> {
     let s = stats::stats(&services, &tenant).await?;
     Ok(Json(ShodhStats {
@@ -546,14 +546,14 @@ pub struct TagList {
 }
 
 /// All tags on the tenant's memories (SHODH).
-#[utoipa::path(get, path = "/api/tags", tag = TAG, responses((status = 200, description = "List of tags", body = TagList)))]
+#[utoipa::path(get, path = "/api/tags", operation_id = "shodh.tags", tag = TAG, responses((status = 200, description = "List of tags", body = TagList)))]
 async fn list_tags(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<TagList>> {
     let (tags, count) = stats::tags(&services, &tenant).await?;
     Ok(Json(TagList { tags, count }))
 }
 
 /// Health check (SHODH; no authentication).
-#[utoipa::path(get, path = "/api/health", tag = TAG, security(()),
+#[utoipa::path(get, path = "/api/health", operation_id = "shodh.health", tag = TAG, security(()),
     responses(
         (status = 200, description = "Service is healthy", body = Health),
         (status = 503, description = "Database unreachable", body = Health)

@@ -87,6 +87,28 @@ fn every_operation_is_documented_with_responses_and_errors() {
     }
 }
 
+/// SDK generators name methods after `operationId` and types after schema names: every operation has a
+/// unique `group.verb` id (`memories.store`), and every schema a name of letters only (`MemoryPage`).
+#[test]
+fn operations_and_schemas_have_names_sdks_can_use() {
+    let doc = serde_json::to_value(cairn::api::openapi()).unwrap();
+    let mut ids = std::collections::HashSet::new();
+    let word = |w: &str| {
+        w.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && w.chars().all(|c| c.is_ascii_alphanumeric())
+    };
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let id = op["operationId"].as_str().unwrap_or_else(|| panic!("{method} {path} has no operationId"));
+            let parts: Vec<&str> = id.split('.').collect();
+            assert!(parts.len() == 2 && parts.iter().all(|p| word(p)), "{method} {path}: operationId {id:?}");
+            assert!(ids.insert(id.to_owned()), "operationId {id} is used twice");
+        }
+    }
+    for name in doc["components"]["schemas"].as_object().unwrap().keys() {
+        assert!(name.chars().all(|c| c.is_ascii_alphanumeric()), "schema name {name:?}");
+    }
+}
+
 #[tokio::test]
 async fn the_server_serves_the_document_and_offline_docs() {
     let app = spawn().await;

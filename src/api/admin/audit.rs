@@ -66,7 +66,7 @@ pub struct AuditPage {
 }
 
 /// The audit log, newest first, filtered and paged.
-#[utoipa::path(get, path = "/admin/v1/audit", tag = "admin", params(AuditQuery), security(("admin_jwt" = [])),
+#[utoipa::path(get, path = "/admin/v1/audit", operation_id = "admin.listAudit", tag = "admin", params(AuditQuery), security(("admin_jwt" = [])),
     responses((status = 200, description = "One page of the audit log", body = AuditPage)))]
 async fn list_audit(
     State(services): State<AppState>,

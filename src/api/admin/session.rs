@@ -78,7 +78,7 @@ impl From<Session> for TokenPair {
 }
 
 /// Sign in with an operator's email and password.
-#[utoipa::path(post, path = "/admin/v1/login", tag = "admin", request_body = Login, security(()),
+#[utoipa::path(post, path = "/admin/v1/login", operation_id = "admin.login", tag = "admin", request_body = Login, security(()),
     responses(
         (status = 200, description = "Signed in", body = TokenPair),
         (status = 401, description = "Wrong email or password", body = crate::api::error::ErrorBody),
@@ -89,7 +89,7 @@ async fn login(State(services): State<AppState>, ApiJson(body): ApiJson<Login>) 
 }
 
 /// Exchange a refresh token for new tokens (the refresh token rotates).
-#[utoipa::path(post, path = "/admin/v1/refresh", tag = "admin", request_body = Refresh, security(()),
+#[utoipa::path(post, path = "/admin/v1/refresh", operation_id = "admin.refresh", tag = "admin", request_body = Refresh, security(()),
     responses(
         (status = 200, description = "New tokens", body = TokenPair),
         (status = 401, description = "Unknown, expired or reused refresh token (reuse ends the session)", body = crate::api::error::ErrorBody),
@@ -100,7 +100,7 @@ async fn refresh(State(services): State<AppState>, ApiJson(body): ApiJson<Refres
 }
 
 /// End this session: its refresh token and every access token of it stop working at once.
-#[utoipa::path(post, path = "/admin/v1/logout", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(post, path = "/admin/v1/logout", operation_id = "admin.logout", tag = "admin", security(("admin_jwt" = [])),
     responses((status = 204, description = "Signed out")))]
 async fn logout(State(services): State<AppState>, admin: AdminUser) -> ApiResult<StatusCode> {
     admins::logout(&services, &admin.claims).await?;

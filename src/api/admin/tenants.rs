@@ -147,7 +147,7 @@ pub struct SuspendBody {
 }
 
 /// List tenants with what each stores, oldest first.
-#[utoipa::path(get, path = "/admin/v1/tenants", tag = "admin", params(TenantQuery), security(("admin_jwt" = [])),
+#[utoipa::path(get, path = "/admin/v1/tenants", operation_id = "tenants.list", tag = "admin", params(TenantQuery), security(("admin_jwt" = [])),
     responses((status = 200, description = "One page of tenants", body = TenantPage)))]
 async fn list_tenants(
     State(services): State<AppState>,
@@ -166,7 +166,7 @@ async fn list_tenants(
 }
 
 /// Create a tenant.
-#[utoipa::path(post, path = "/admin/v1/tenants", tag = "admin", request_body = TenantBody, security(("admin_jwt" = [])),
+#[utoipa::path(post, path = "/admin/v1/tenants", operation_id = "tenants.create", tag = "admin", request_body = TenantBody, security(("admin_jwt" = [])),
     responses(
         (status = 201, description = "Created", body = TenantDetail),
         (status = 409, description = "The name is taken", body = crate::api::error::ErrorBody)
@@ -181,7 +181,7 @@ async fn create_tenant(
 }
 
 /// A tenant, with its usage now, limits and settings (and, once deleted, the deletion's report).
-#[utoipa::path(get, path = "/admin/v1/tenants/{id}", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}", operation_id = "tenants.get", tag = "admin", security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id")),
     responses(
         (status = 200, description = "The tenant", body = TenantDetail),
@@ -196,7 +196,7 @@ async fn get_tenant(
 }
 
 /// Change a tenant's name, plan, limits or lifecycle settings.
-#[utoipa::path(patch, path = "/admin/v1/tenants/{id}", tag = "admin", request_body = TenantBody, security(("admin_jwt" = [])),
+#[utoipa::path(patch, path = "/admin/v1/tenants/{id}", operation_id = "tenants.update", tag = "admin", request_body = TenantBody, security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id")),
     responses(
         (status = 200, description = "The tenant now", body = TenantDetail),
@@ -214,7 +214,7 @@ async fn update_tenant(
 
 /// Delete a tenant: its keys stop at once; a background job removes all its data, then the tenant reads
 /// `deleted` with a report.
-#[utoipa::path(delete, path = "/admin/v1/tenants/{id}", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(delete, path = "/admin/v1/tenants/{id}", operation_id = "tenants.delete", tag = "admin", security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id")),
     responses(
         (status = 202, description = "Deleting", body = TenantDetail),
@@ -230,7 +230,7 @@ async fn delete_tenant(
 }
 
 /// Suspend a tenant: its keys get 403 (saying so) until it is resumed.
-#[utoipa::path(post, path = "/admin/v1/tenants/{id}/suspend", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/suspend", operation_id = "tenants.suspend", tag = "admin", security(("admin_jwt" = [])),
     request_body(content = SuspendBody, description = "Optional"),
     params(("id" = Uuid, Path, description = "Tenant id")),
     responses(
@@ -248,7 +248,7 @@ async fn suspend_tenant(
 }
 
 /// Resume a suspended tenant.
-#[utoipa::path(post, path = "/admin/v1/tenants/{id}/resume", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/resume", operation_id = "tenants.resume", tag = "admin", security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id")),
     responses(
         (status = 200, description = "Active again", body = TenantDetail),
@@ -264,7 +264,7 @@ async fn resume_tenant(
 }
 
 /// A tenant's API keys (never their secrets).
-#[utoipa::path(get, path = "/admin/v1/tenants/{id}/keys", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}/keys", operation_id = "tenantKeys.list", tag = "admin", security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id")),
     responses(
         (status = 200, description = "The keys", body = KeyList),
@@ -276,7 +276,7 @@ async fn list_keys(State(services): State<AppState>, admin: AdminUser, PathId(id
 }
 
 /// Issue an API key for a tenant; the secret is shown once.
-#[utoipa::path(post, path = "/admin/v1/tenants/{id}/keys", tag = "admin", request_body = NewKey, security(("admin_jwt" = [])),
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/keys", operation_id = "tenantKeys.create", tag = "admin", request_body = NewKey, security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id")),
     responses(
         (status = 201, description = "Issued; the secret is in `api_key`", body = CreatedKey),
@@ -298,7 +298,7 @@ async fn two_ids(Path((id, key_id)): Path<(String, String)>) -> Result<(Uuid, Uu
 }
 
 /// Revoke one of a tenant's keys: refused at once on every instance.
-#[utoipa::path(delete, path = "/admin/v1/tenants/{id}/keys/{key_id}", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(delete, path = "/admin/v1/tenants/{id}/keys/{key_id}", operation_id = "tenantKeys.revoke", tag = "admin", security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id"), ("key_id" = Uuid, Path, description = "Key id")),
     responses(
         (status = 200, description = "Revoked", body = ApiKeyInfo),
@@ -314,7 +314,7 @@ async fn revoke_key(
 }
 
 /// Rotate one of a tenant's keys: a new secret; the old one works for the grace period chosen (default 0).
-#[utoipa::path(post, path = "/admin/v1/tenants/{id}/keys/{key_id}/rotate", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(post, path = "/admin/v1/tenants/{id}/keys/{key_id}/rotate", operation_id = "tenantKeys.rotate", tag = "admin", security(("admin_jwt" = [])),
     request_body(content = RotateKey, description = "Optional"),
     params(("id" = Uuid, Path, description = "Tenant id"), ("key_id" = Uuid, Path, description = "Key id")),
     responses(
@@ -335,7 +335,7 @@ async fn rotate_key(
 }
 
 /// A tenant's usage per UTC day, what it stores, and its limits.
-#[utoipa::path(get, path = "/admin/v1/tenants/{id}/usage", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}/usage", operation_id = "tenants.usage", tag = "admin", security(("admin_jwt" = [])),
     params(("id" = Uuid, Path, description = "Tenant id"), UsageWindow),
     responses(
         (status = 200, description = "Usage", body = UsageReport),
@@ -364,7 +364,7 @@ pub struct Plan {
 }
 
 /// The plans and their limits.
-#[utoipa::path(get, path = "/admin/v1/plans", tag = "admin", security(("admin_jwt" = [])),
+#[utoipa::path(get, path = "/admin/v1/plans", operation_id = "admin.listPlans", tag = "admin", security(("admin_jwt" = [])),
     responses((status = 200, description = "The plans", body = PlanList)))]
 async fn list_plans(State(services): State<AppState>, admin: AdminUser) -> ApiResult<Json<PlanList>> {
     let plans = tenants::plans(&services, &admin.operator).await?;

@@ -80,7 +80,7 @@ pub struct AssociationBatch {
 /// each item's outcome when some fail (invalid items are 400s, unknown memories 404s; the rest are stored).
 /// An association between the same two memories with the same type is updated, not duplicated. Both
 /// memories must belong to the key's tenant.
-#[utoipa::path(post, path = "/api/v1/associations", tag = "graph", request_body = AssociationBody,
+#[utoipa::path(post, path = "/api/v1/associations", operation_id = "associations.create", tag = "graph", request_body = AssociationBody,
     responses(
         (status = 201, description = "Stored (one: `association`; a batch: every item)", body = AssociationStored),
         (status = 207, description = "Batch partly stored; each item's outcome", body = AssociationBatch),
@@ -130,7 +130,7 @@ async fn create_associations(
 }
 
 /// Delete an association.
-#[utoipa::path(delete, path = "/api/v1/associations/{id}", tag = "graph",
+#[utoipa::path(delete, path = "/api/v1/associations/{id}", operation_id = "associations.delete", tag = "graph",
     params(("id" = Uuid, Path, description = "Association id")),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
@@ -157,7 +157,7 @@ pub struct RelatedResponse {
 ///
 /// Follows associations in either direction up to `depth` hops (one recursive query; cycles end), each
 /// memory once with its strongest path, strongest first.
-#[utoipa::path(get, path = "/api/v1/memories/{id}/related", tag = "graph",
+#[utoipa::path(get, path = "/api/v1/memories/{id}/related", operation_id = "memories.related", tag = "graph",
     params(("id" = Uuid, Path, description = "Memory id"), RelatedParams),
     responses(
         (status = 200, description = "Related memories", body = RelatedResponse),
@@ -207,7 +207,7 @@ pub struct EpisodeResponse {
 }
 
 /// An episode's memories in order.
-#[utoipa::path(get, path = "/api/v1/episodes/{episode_id}", tag = "graph",
+#[utoipa::path(get, path = "/api/v1/episodes/{episode_id}", operation_id = "episodes.get", tag = "graph",
     params(("episode_id" = String, Path, description = "Episode id"), EpisodeQuery),
     responses(
         (status = 200, description = "The episode (empty when it has no memories)", body = EpisodeResponse)

@@ -33,7 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// archives memories whose health reached 0 where forgetting is on; `full` does all. `dry_run` reports
 /// without writing. The run is a `cairn::consolidate` job: the request waits for it up to 25 s and
 /// answers its report; past that, 202 with the run's id (`GET /api/v1/consolidate/runs/{id}`).
-#[utoipa::path(post, path = "/api/v1/consolidate", tag = "memories", request_body = ConsolidateParams,
+#[utoipa::path(post, path = "/api/v1/consolidate", operation_id = "consolidation.run", tag = "memories", request_body = ConsolidateParams,
     responses(
         (status = 200, description = "What the run did (or would do)", body = ConsolidateResponse),
         (status = 202, description = "Still running; the run's id", body = ConsolidationQueued),
@@ -66,7 +66,7 @@ pub struct ConsolidationStatus {
 }
 
 /// Consolidation schedule and history.
-#[utoipa::path(get, path = "/api/v1/consolidate/status", tag = "memories",
+#[utoipa::path(get, path = "/api/v1/consolidate/status", operation_id = "consolidation.status", tag = "memories",
     responses((status = 200, description = "Next runs and recent runs", body = ConsolidationStatus)))]
 async fn consolidation_status(
     State(services): State<AppState>,
@@ -89,7 +89,7 @@ async fn consolidation_status(
 }
 
 /// One consolidation run: queued, done (with its report) or failed.
-#[utoipa::path(get, path = "/api/v1/consolidate/runs/{id}", tag = "memories",
+#[utoipa::path(get, path = "/api/v1/consolidate/runs/{id}", operation_id = "consolidation.getRun", tag = "memories",
     params(("id" = uuid::Uuid, Path, description = "Run id")),
     responses(
         (status = 200, description = "The run", body = RunRecord),

@@ -52,7 +52,7 @@ pub struct EntityPage {
 ///
 /// Entities are found in memories by enrichment (local rules, or the configured chat model) and deduplicated
 /// by type and normalised name. `memory_count` counts the memories that mention each.
-#[utoipa::path(get, path = "/api/v1/entities", tag = "entities", params(EntityQuery),
+#[utoipa::path(get, path = "/api/v1/entities", operation_id = "entities.list", tag = "entities", params(EntityQuery),
     responses(
         (status = 200, description = "A page of entities", body = EntityPage),
         (status = 400, description = "Unknown type or bad paging", body = crate::api::error::ErrorBody)
@@ -97,7 +97,7 @@ pub struct EntityDetail {
 }
 
 /// One entity with the memories that mention it.
-#[utoipa::path(get, path = "/api/v1/entities/{id}", tag = "entities", params(("id" = Uuid, Path), EntityMemoriesQuery),
+#[utoipa::path(get, path = "/api/v1/entities/{id}", operation_id = "entities.get", tag = "entities", params(("id" = Uuid, Path), EntityMemoriesQuery),
     responses(
         (status = 200, description = "The entity and its memories", body = EntityDetail),
         (status = 404, description = "No such entity in this tenant", body = crate::api::error::ErrorBody)
@@ -132,7 +132,7 @@ pub struct MergeRequest {
 /// The listed entities' memories are linked to this entity instead and carry its tag instead of theirs;
 /// their names become its aliases, so later mentions of them link here too; they are deleted. Entities of
 /// another type may be merged (the target keeps its type).
-#[utoipa::path(post, path = "/api/v1/entities/{id}/merge", tag = "entities", params(("id" = Uuid, Path)),
+#[utoipa::path(post, path = "/api/v1/entities/{id}/merge", operation_id = "entities.merge", tag = "entities", params(("id" = Uuid, Path)),
     request_body = MergeRequest,
     responses(
         (status = 200, description = "The merged entity", body = Entity),

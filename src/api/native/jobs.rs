@@ -101,7 +101,7 @@ pub struct JobStatus {
 /// The tenant's jobs per queue and state, its most recent failed attempts (with the error and the
 /// memories concerned), and its memories by embedding and enrichment state. Another tenant's jobs are
 /// never counted.
-#[utoipa::path(get, path = "/api/v1/jobs/status", tag = "jobs",
+#[utoipa::path(get, path = "/api/v1/jobs/status", operation_id = "jobs.status", tag = "jobs",
     responses((status = 200, description = "Job and pipeline status", body = JobStatus)))]
 async fn job_status(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<JobStatus>> {
     let status = jobs::status(&services, &tenant).await?;
@@ -144,7 +144,7 @@ async fn job_status(State(services): State<AppState>, tenant: Tenant) -> ApiResu
 }
 
 /// Enrichment status: the tenant's memories by `enrichment_status`.
-#[utoipa::path(get, path = "/api/v1/enrichment/status", tag = "jobs",
+#[utoipa::path(get, path = "/api/v1/enrichment/status", operation_id = "enrichment.status", tag = "jobs",
     responses((status = 200, description = "Memories by enrichment state", body = PipelineCounts)))]
 async fn enrichment_status(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<PipelineCounts>> {
     Ok(Json(jobs::enrichment_status(&services, &tenant).await?.into()))
@@ -165,7 +165,7 @@ pub struct Reprocessed {
 }
 
 /// Enrich memories again (after a model or rule change, or a failure).
-#[utoipa::path(post, path = "/api/v1/enrichment/reprocess", tag = "jobs", request_body = ReprocessRequest,
+#[utoipa::path(post, path = "/api/v1/enrichment/reprocess", operation_id = "enrichment.reprocess", tag = "jobs", request_body = ReprocessRequest,
     responses(
         (status = 202, description = "Queued", body = Reprocessed),
         (status = 400, description = "No ids, or too many", body = crate::api::error::ErrorBody),

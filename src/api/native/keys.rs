@@ -20,7 +20,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// List the tenant's API keys (never their secrets).
-#[utoipa::path(get, path = "/api/v1/keys", tag = "keys",
+#[utoipa::path(get, path = "/api/v1/keys", operation_id = "keys.list", tag = "keys",
     responses(
         (status = 200, description = "The keys", body = KeyList),
         (status = 403, description = "Key lacks the admin scope", body = crate::api::error::ErrorBody)
@@ -31,7 +31,7 @@ async fn list_keys(State(services): State<AppState>, Admin(tenant): Admin) -> Ap
 }
 
 /// Create an API key for this tenant.
-#[utoipa::path(post, path = "/api/v1/keys", tag = "keys", request_body = NewKey,
+#[utoipa::path(post, path = "/api/v1/keys", operation_id = "keys.create", tag = "keys", request_body = NewKey,
     responses(
         (status = 201, description = "Created; the secret is in `api_key`", body = CreatedKey),
         (status = 403, description = "Key lacks the admin scope", body = crate::api::error::ErrorBody)
@@ -46,7 +46,7 @@ async fn create_key(
 }
 
 /// Revoke one of this tenant's API keys.
-#[utoipa::path(delete, path = "/api/v1/keys/{id}", tag = "keys",
+#[utoipa::path(delete, path = "/api/v1/keys/{id}", operation_id = "keys.revoke", tag = "keys",
     params(("id" = uuid::Uuid, Path, description = "Key id")),
     responses(
         (status = 200, description = "Revoked", body = ApiKeyInfo),
@@ -62,7 +62,7 @@ async fn revoke_key(
 }
 
 /// Rotate one of this tenant's API keys: a new secret; the old one works for the grace period chosen.
-#[utoipa::path(post, path = "/api/v1/keys/{id}/rotate", tag = "keys", request_body(content = RotateKey, description = "Optional"),
+#[utoipa::path(post, path = "/api/v1/keys/{id}/rotate", operation_id = "keys.rotate", tag = "keys", request_body(content = RotateKey, description = "Optional"),
     params(("id" = uuid::Uuid, Path, description = "Key id")),
     responses(
         (status = 201, description = "Rotated; the new secret is in `api_key`", body = RotatedKey),

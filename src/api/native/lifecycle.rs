@@ -26,7 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 ///
 /// Clears its TTL (and brings it back if expiry had archived it); recorded as a `promoted` event. A
 /// long-term memory is returned unchanged.
-#[utoipa::path(post, path = "/api/v1/memories/{id}/promote", tag = "memories", params(("id" = uuid::Uuid, Path)),
+#[utoipa::path(post, path = "/api/v1/memories/{id}/promote", operation_id = "memories.promote", tag = "memories", params(("id" = uuid::Uuid, Path)),
     responses(
         (status = 200, description = "The memory, long-term", body = Memory),
         (status = 404, description = "No such memory in this tenant", body = crate::api::error::ErrorBody)
@@ -47,7 +47,7 @@ async fn promote_memory(
 /// its vector, its relations whose other end exists and its entity links, while the tenant's undo window
 /// lasts (`undo_days`, default 7). Recorded as a `restored` event. A memory that is neither is returned
 /// unchanged.
-#[utoipa::path(post, path = "/api/v1/memories/{id}/restore", tag = "memories", params(("id" = uuid::Uuid, Path)),
+#[utoipa::path(post, path = "/api/v1/memories/{id}/restore", operation_id = "memories.restore", tag = "memories", params(("id" = uuid::Uuid, Path)),
     responses(
         (status = 200, description = "The memory, no longer archived or deleted", body = Memory),
         (status = 404, description = "No such memory in this tenant, or its undo window has passed", body = crate::api::error::ErrorBody),
@@ -62,7 +62,7 @@ async fn restore_memory(
 }
 
 /// The tenant's lifecycle settings.
-#[utoipa::path(get, path = "/api/v1/settings", tag = "settings",
+#[utoipa::path(get, path = "/api/v1/settings", operation_id = "settings.get", tag = "settings",
     responses((status = 200, description = "The settings", body = TenantSettings)))]
 async fn get_settings(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<TenantSettings>> {
     Ok(Json(lifecycle::settings(&services, &tenant).await?.into()))
@@ -72,7 +72,7 @@ async fn get_settings(State(services): State<AppState>, tenant: Tenant) -> ApiRe
 ///
 /// Active forgetting archives (never deletes) memories whose health reached 0; retention deletes archived
 /// memories for good after the given number of days. Both are off by default.
-#[utoipa::path(patch, path = "/api/v1/settings", tag = "settings", request_body = SettingsPatch,
+#[utoipa::path(patch, path = "/api/v1/settings", operation_id = "settings.update", tag = "settings", request_body = SettingsPatch,
     responses(
         (status = 200, description = "The settings now", body = TenantSettings),
         (status = 400, description = "A value out of range", body = crate::api::error::ErrorBody),

@@ -39,7 +39,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// `arousal`) >= 0.8 forces `long_term`, floors importance at 0.9 and protects the memory for 30 days.
 /// Content over 500 characters is stored summarised at once (by word overlap) and the summary refined in
 /// the background (`cairn::summarize`).
-#[utoipa::path(post, path = "/api/v1/memories", tag = "memories", request_body = MemoryInput,
+#[utoipa::path(post, path = "/api/v1/memories", operation_id = "memories.store", tag = "memories", request_body = MemoryInput,
     responses(
         (status = 201, description = "Stored", body = Memory),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
@@ -81,7 +81,7 @@ pub struct BatchStored {
 ///
 /// Any invalid item, a duplicate inside the batch or of a stored memory rejects the whole batch and
 /// nothing is stored; errors name the item (`memories[2].content: ...`).
-#[utoipa::path(post, path = "/api/v1/memories/batch", tag = "memories", request_body = BatchInput,
+#[utoipa::path(post, path = "/api/v1/memories/batch", operation_id = "memories.storeBatch", tag = "memories", request_body = BatchInput,
     responses(
         (status = 201, description = "All stored", body = BatchStored),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody),
@@ -159,7 +159,7 @@ impl ListQuery {
 ///
 /// Ordered by `created_at` descending, then id, so paging is stable. Archived and expired memories are
 /// left out unless `include_archived=true`.
-#[utoipa::path(get, path = "/api/v1/memories", tag = "memories", params(ListQuery),
+#[utoipa::path(get, path = "/api/v1/memories", operation_id = "memories.list", tag = "memories", params(ListQuery),
     responses((status = 200, description = "A page of memories", body = MemoryList)))]
 async fn list_memories(
     State(services): State<AppState>,
@@ -172,7 +172,7 @@ async fn list_memories(
 }
 
 /// Get a memory by id (counts as an access).
-#[utoipa::path(get, path = "/api/v1/memories/{id}", tag = "memories",
+#[utoipa::path(get, path = "/api/v1/memories/{id}", operation_id = "memories.get", tag = "memories",
     params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "The memory", body = Memory),
@@ -187,7 +187,7 @@ async fn get_memory(State(services): State<AppState>, tenant: Tenant, PathId(id)
 /// Absent fields keep their value, `null` clears a nullable one. `metadata` replaces the stored object;
 /// new `tags` recompute `tag_prefixes`; new content recomputes `content_hash` (409 if another memory
 /// holds it) and resets the embedding to `pending`. The id never changes.
-#[utoipa::path(patch, path = "/api/v1/memories/{id}", tag = "memories", request_body = MemoryPatch,
+#[utoipa::path(patch, path = "/api/v1/memories/{id}", operation_id = "memories.update", tag = "memories", request_body = MemoryPatch,
     params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "The updated memory", body = Memory),
@@ -205,7 +205,7 @@ async fn patch_memory(
 }
 
 /// Update a memory (partial; same as PATCH).
-#[utoipa::path(put, path = "/api/v1/memories/{id}", tag = "memories", request_body = MemoryPatch,
+#[utoipa::path(put, path = "/api/v1/memories/{id}", operation_id = "memories.replace", tag = "memories", request_body = MemoryPatch,
     params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "The updated memory", body = Memory),
@@ -255,7 +255,7 @@ pub struct DeleteQuery {
 ///
 /// The audit trail stays, without content once erased. A soft delete of a memory that is already archived
 /// is a no-op.
-#[utoipa::path(delete, path = "/api/v1/memories/{id}", tag = "memories",
+#[utoipa::path(delete, path = "/api/v1/memories/{id}", operation_id = "memories.delete", tag = "memories",
     params(("id" = Uuid, Path, description = "Memory id"), DeleteQuery),
     responses(
         (status = 200, description = "Deleted", body = Deleted),
@@ -291,7 +291,7 @@ pub struct ByTagPage {
 ///
 /// Ordered by importance descending, then time descending, then id, for stable paging. Archived and
 /// expired memories are left out; `DELETE` with the same tags removes them too.
-#[utoipa::path(get, path = "/api/v1/memories/by-tag", tag = "memories", params(TagParams),
+#[utoipa::path(get, path = "/api/v1/memories/by-tag", operation_id = "memories.listByTag", tag = "memories", params(TagParams),
     responses((status = 200, description = "A page of matching memories", body = ByTagPage)))]
 async fn list_by_tag(
     State(services): State<AppState>,
@@ -303,7 +303,7 @@ async fn list_by_tag(
 }
 
 /// Delete every memory with any of the tags.
-#[utoipa::path(delete, path = "/api/v1/memories/by-tag", tag = "memories", params(TagParams),
+#[utoipa::path(delete, path = "/api/v1/memories/by-tag", operation_id = "memories.deleteByTag", tag = "memories", params(TagParams),
     responses(
         (status = 200, description = "How many were deleted", body = DeletedByTag),
         (status = 403, description = "Key lacks the write scope", body = crate::api::error::ErrorBody)
@@ -326,7 +326,7 @@ pub struct History {
 }
 
 /// The audit trail of a memory, oldest first (kept after the memory is deleted).
-#[utoipa::path(get, path = "/api/v1/memories/{id}/history", tag = "memories",
+#[utoipa::path(get, path = "/api/v1/memories/{id}/history", operation_id = "memories.history", tag = "memories",
     params(("id" = Uuid, Path, description = "Memory id")),
     responses(
         (status = 200, description = "The memory's events", body = History),

@@ -31,7 +31,7 @@ async fn run(services: &AppState, tenant: &Tenant, params: RecallParams) -> ApiR
 /// `match_type` and the `score_components` behind the score. A memory is found by keywords as soon as it is
 /// stored, before its embedding exists; while the model loads, hybrid recall answers with keyword results
 /// and a `notice`. A recall reads one consistent snapshot, and counts an access of each returned memory.
-#[utoipa::path(post, path = "/api/v1/recall", tag = "recall", request_body = RecallParams,
+#[utoipa::path(post, path = "/api/v1/recall", operation_id = "recall.query", tag = "recall", request_body = RecallParams,
     responses(
         (status = 200, description = "Scored results", body = RecallResponse),
         (status = 415, description = "Body is not JSON", body = crate::api::error::ErrorBody)
@@ -45,7 +45,7 @@ async fn recall_post(
 }
 
 /// Recall memories (query-string form of POST; lists as repeated keys or comma-separated).
-#[utoipa::path(get, path = "/api/v1/recall", tag = "recall", params(RecallParams),
+#[utoipa::path(get, path = "/api/v1/recall", operation_id = "recall.queryGet", tag = "recall", params(RecallParams),
     responses((status = 200, description = "Scored results", body = RecallResponse)))]
 async fn recall_get(
     State(services): State<AppState>,
@@ -63,7 +63,7 @@ async fn recall_get(
 /// entities, `t` type, `m` memories, `c` content, `s` score. Errors: invalid query length, invalid limit,
 /// invalid entity type (400); `searchMode=semantic` without an embedding service (400, or 503 while the
 /// model loads).
-#[utoipa::path(post, path = "/api/v1/recall/entities", tag = "recall", request_body = GroupedParams,
+#[utoipa::path(post, path = "/api/v1/recall/entities", operation_id = "recall.byEntity", tag = "recall", request_body = GroupedParams,
     responses(
         (status = 200, description = "Memories grouped by entity (compact or verbose)", body = EntityRecallResponse),
         (status = 400, description = "Invalid query length, limit, entity type or search mode", body = crate::api::error::ErrorBody),

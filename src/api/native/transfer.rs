@@ -33,12 +33,19 @@ pub struct ExportQuery {
     pub history: Option<bool>,
 }
 
+/// A JSON Lines stream: one JSON object per line (an export's `header`, then `memory`, `relation`...). Documented
+/// as binary so SDK generators hand it over as bytes/a file rather than parse it as one JSON value.
+#[derive(utoipa::ToSchema)]
+#[schema(value_type = String, format = Binary)]
+#[allow(dead_code)]
+struct JsonLines(String);
+
 /// Export the tenant's memories (with history, vectors optional), associations, entities, aliases and
 /// mentions as JSON Lines, from one snapshot. The first line is a header
 /// (`{"type":"cairn_export","version":1,...}`); each other line is `{"type":"<table>","data":{...}}`. A line
 /// `{"type":"error",...}` at the end means the export broke off (an import refuses it).
-#[utoipa::path(get, path = "/api/v1/export", tag = "transfer", params(ExportQuery),
-    responses((status = 200, description = "JSON Lines", content_type = "application/x-ndjson", body = String)))]
+#[utoipa::path(get, path = "/api/v1/export", operation_id = "transfer.export", tag = "transfer", params(ExportQuery),
+    responses((status = 200, description = "JSON Lines", content_type = "application/x-ndjson", body = JsonLines)))]
 async fn export(State(services): State<AppState>, tenant: Tenant, ApiQuery(q): ApiQuery<ExportQuery>) -> Response {
     let opts = ExportOptions { vectors: q.vectors.unwrap_or(false), history: q.history.unwrap_or(true) };
     let (sender, receiver) = tokio::sync::mpsc::channel::<String>(4);
@@ -97,8 +104,8 @@ impl From<ImportReport> for ImportResult {
 /// Import JSON Lines as `GET /api/v1/export` writes them (write scope), read as a stream in batches of 500
 /// lines (or the plan's `max_batch`, or 8 MiB). Each batch is written all or nothing; rows already present (by id, or a memory by content) are
 /// skipped, so an import can be repeated. Memories without vectors are embedded again.
-#[utoipa::path(post, path = "/api/v1/import", tag = "transfer",
-    request_body(content = String, content_type = "application/x-ndjson", description = "An export"),
+#[utoipa::path(post, path = "/api/v1/import", operation_id = "transfer.import", tag = "transfer",
+    request_body(content = JsonLines, content_type = "application/x-ndjson", description = "An export"),
     responses(
         (status = 200, description = "The report (check `failed_batches`)", body = ImportResult),
         (status = 413, description = "Over CAIRN_MAX_IMPORT_BYTES, or a line over 8 MiB", body = crate::api::error::ErrorBody),

@@ -62,7 +62,7 @@ pub struct TrashQuery {
 ///
 /// Latest deletion first. Each is erased for good once the tenant's undo window (`undo_days` in the
 /// lifecycle settings, default 7) has passed since its deletion.
-#[utoipa::path(get, path = "/api/v1/trash", tag = "memories", params(TrashQuery),
+#[utoipa::path(get, path = "/api/v1/trash", operation_id = "trash.list", tag = "memories", params(TrashQuery),
     responses((status = 200, description = "A page of deleted memories", body = TrashPage)))]
 async fn list_trash(
     State(services): State<AppState>,
@@ -103,7 +103,7 @@ pub struct Purged {
 /// Erase every deleted memory now (admin scope).
 ///
 /// Nothing of them remains but ids, content hashes and event types in their history. Cannot be undone.
-#[utoipa::path(delete, path = "/api/v1/trash", tag = "memories",
+#[utoipa::path(delete, path = "/api/v1/trash", operation_id = "trash.purge", tag = "memories",
     responses(
         (status = 200, description = "How many were erased", body = Purged),
         (status = 403, description = "Key lacks the admin scope", body = crate::api::error::ErrorBody)
@@ -132,7 +132,7 @@ pub struct RestoredByTag {
 ///
 /// Those still in the undo window, with their relations (where the other end exists) and entity links: at
 /// most 1000 per call, the earliest deleted first; `remaining` says how many are left for the next call.
-#[utoipa::path(post, path = "/api/v1/memories/by-tag/restore", tag = "memories", params(TagParams),
+#[utoipa::path(post, path = "/api/v1/memories/by-tag/restore", operation_id = "memories.restoreByTag", tag = "memories", params(TagParams),
     responses(
         (status = 200, description = "What was restored", body = RestoredByTag),
         (status = 400, description = "No tags", body = crate::api::error::ErrorBody),

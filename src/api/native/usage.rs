@@ -18,7 +18,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls, daily
 /// budgets spent), what it stores now, and the limits in force.
-#[utoipa::path(get, path = "/api/v1/usage", tag = "usage", params(UsageWindow),
+#[utoipa::path(get, path = "/api/v1/usage", operation_id = "usage.get", tag = "usage", params(UsageWindow),
     responses((status = 200, description = "Usage", body = UsageReport)))]
 async fn get_usage(
     State(services): State<AppState>,

@@ -228,7 +228,12 @@ impl<T: ToSchema> utoipa::PartialSchema for MemoryPage<T> {
 
 impl<T: ToSchema> ToSchema for MemoryPage<T> {
     fn name() -> std::borrow::Cow<'static, str> {
-        format!("MemoryPage_{}", T::name()).into()
+        // "MemoryPage" for the native shape, "AutoMemMemoryPage" for AutoMem's: names SDK generators keep as
+        // they are (`MemoryPage_Memory` became `MemoryPageMemory`).
+        match T::name() {
+            name if name == "Memory" => "MemoryPage".into(),
+            name => format!("{name}Page").into(),
+        }
     }
 
     fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) {

@@ -1,0 +1,199 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.api_key_info import ApiKeyInfo
+from ...models.error_body import ErrorBody
+from ...types import Response
+
+
+def _get_kwargs(
+    id: UUID,
+    key_id: UUID,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/admin/v1/tenants/{id}/keys/{key_id}".format(
+            id=quote(str(id), safe=""),
+            key_id=quote(str(key_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ApiKeyInfo | ErrorBody | None:
+    if response.status_code == 200:
+        response_200 = ApiKeyInfo.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ApiKeyInfo | ErrorBody]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ApiKeyInfo | ErrorBody]:
+    """Revoke one of a tenant's keys: refused at once on every instance.
+
+    Args:
+        id (UUID):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiKeyInfo | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        key_id=key_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> ApiKeyInfo | ErrorBody | None:
+    """Revoke one of a tenant's keys: refused at once on every instance.
+
+    Args:
+        id (UUID):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiKeyInfo | ErrorBody
+    """
+
+    return sync_detailed(
+        id=id,
+        key_id=key_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> Response[ApiKeyInfo | ErrorBody]:
+    """Revoke one of a tenant's keys: refused at once on every instance.
+
+    Args:
+        id (UUID):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ApiKeyInfo | ErrorBody]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        key_id=key_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    key_id: UUID,
+    *,
+    client: AuthenticatedClient,
+) -> ApiKeyInfo | ErrorBody | None:
+    """Revoke one of a tenant's keys: refused at once on every instance.
+
+    Args:
+        id (UUID):
+        key_id (UUID):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ApiKeyInfo | ErrorBody
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            key_id=key_id,
+            client=client,
+        )
+    ).parsed

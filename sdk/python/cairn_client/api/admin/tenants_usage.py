@@ -1,0 +1,230 @@
+import datetime
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+from uuid import UUID
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_body import ErrorBody
+from ...models.usage_report import UsageReport
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    id: UUID,
+    *,
+    from_: datetime.date | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    json_from_: str | Unset = UNSET
+    if not isinstance(from_, Unset):
+        json_from_ = from_.isoformat()
+    params["from"] = json_from_
+
+    json_to: str | Unset = UNSET
+    if not isinstance(to, Unset):
+        json_to = to.isoformat()
+    params["to"] = json_to
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/admin/v1/tenants/{id}/usage".format(
+            id=quote(str(id), safe=""),
+        ),
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorBody | UsageReport | None:
+    if response.status_code == 200:
+        response_200 = UsageReport.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorBody.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorBody.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorBody.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = ErrorBody.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = ErrorBody.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = ErrorBody.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorBody | UsageReport]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    from_: datetime.date | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+) -> Response[ErrorBody | UsageReport]:
+    """A tenant's usage per UTC day, what it stores, and its limits.
+
+    Args:
+        id (UUID):
+        from_ (datetime.date | Unset):
+        to (datetime.date | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | UsageReport]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        from_=from_,
+        to=to,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    from_: datetime.date | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+) -> ErrorBody | UsageReport | None:
+    """A tenant's usage per UTC day, what it stores, and its limits.
+
+    Args:
+        id (UUID):
+        from_ (datetime.date | Unset):
+        to (datetime.date | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | UsageReport
+    """
+
+    return sync_detailed(
+        id=id,
+        client=client,
+        from_=from_,
+        to=to,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    from_: datetime.date | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+) -> Response[ErrorBody | UsageReport]:
+    """A tenant's usage per UTC day, what it stores, and its limits.
+
+    Args:
+        id (UUID):
+        from_ (datetime.date | Unset):
+        to (datetime.date | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorBody | UsageReport]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        from_=from_,
+        to=to,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: UUID,
+    *,
+    client: AuthenticatedClient,
+    from_: datetime.date | Unset = UNSET,
+    to: datetime.date | Unset = UNSET,
+) -> ErrorBody | UsageReport | None:
+    """A tenant's usage per UTC day, what it stores, and its limits.
+
+    Args:
+        id (UUID):
+        from_ (datetime.date | Unset):
+        to (datetime.date | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorBody | UsageReport
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            client=client,
+            from_=from_,
+            to=to,
+        )
+    ).parsed

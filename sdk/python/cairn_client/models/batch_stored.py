@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.memory import Memory
+
+
+T = TypeVar("T", bound="BatchStored")
+
+
+@_attrs_define
+class BatchStored:
+    """
+    Attributes:
+        stored (int): How many memories were stored (all of them).
+        memory_ids (list[UUID]): Their ids, in request order.
+        memories (list[Memory]):
+    """
+
+    stored: int
+    memory_ids: list[UUID]
+    memories: list[Memory]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        stored = self.stored
+
+        memory_ids = []
+        for memory_ids_item_data in self.memory_ids:
+            memory_ids_item = str(memory_ids_item_data)
+            memory_ids.append(memory_ids_item)
+
+        memories = []
+        for memories_item_data in self.memories:
+            memories_item = memories_item_data.to_dict()
+            memories.append(memories_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "stored": stored,
+                "memory_ids": memory_ids,
+                "memories": memories,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.memory import Memory  # noqa: PLC0415
+
+        d = dict(src_dict)
+        stored = d.pop("stored")
+
+        memory_ids = []
+        _memory_ids = d.pop("memory_ids")
+        for memory_ids_item_data in _memory_ids:
+            memory_ids_item = UUID(memory_ids_item_data)
+
+            memory_ids.append(memory_ids_item)
+
+        memories = []
+        _memories = d.pop("memories")
+        for memories_item_data in _memories:
+            memories_item = Memory.from_dict(memories_item_data)
+
+            memories.append(memories_item)
+
+        batch_stored = cls(
+            stored=stored,
+            memory_ids=memory_ids,
+            memories=memories,
+        )
+
+        batch_stored.additional_properties = d
+        return batch_stored
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

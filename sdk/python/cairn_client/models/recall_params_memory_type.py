@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class RecallParamsMemoryType(StrEnum):
+    LONG_TERM = "long_term"
+    SHORT_TERM = "short_term"
+
+    def __str__(self) -> str:
+        return str(self.value)

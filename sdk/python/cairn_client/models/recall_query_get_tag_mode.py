@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class RecallQueryGetTagMode(StrEnum):
+    ALL = "all"
+    ANY = "any"
+
+    def __str__(self) -> str:
+        return str(self.value)

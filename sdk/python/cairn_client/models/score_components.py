@@ -1,0 +1,275 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ScoreComponents")
+
+
+@_attrs_define
+class ScoreComponents:
+    """Why a recall result scored as it did.
+
+    Attributes:
+        importance (float):
+        recency (float): `0.5^(age / 30 days)`.
+        confidence (float):
+        credibility (float):
+        semantic (float | None | Unset): Cosine similarity to the query, clamped to [0, 1].
+        keyword (float | None | Unset): Keyword rank relative to the best keyword match, [0, 1].
+        relevance (float | None | Unset): The fused query relevance.
+        tag_match (float | None | Unset): Share of the requested tags present.
+        time_match (float | None | Unset): Match with the time the query names ("in May 2023": 1 inside that period,
+            less the further outside)
+            or asks about ("when…": 1 when the memory states a time); absent when the query says nothing of time.
+        coverage (float | None | Unset): Share of the query's content words (stop words aside, compared by their first
+            five letters) the memory
+            holds; absent when keywords take no part or the query has only stop words.
+        quality (float | None | Unset): The quality score used when `quality_boost` is on.
+        rerank (float | None | Unset): The reranker's relevance, when a rerank stage ordered this result; absent
+            otherwise.
+        neighbour (float | None | Unset): For a memory of an episode: the best score among the other candidates of its
+            episode at most two
+            places away; the memory's score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+    """
+
+    importance: float
+    recency: float
+    confidence: float
+    credibility: float
+    semantic: float | None | Unset = UNSET
+    keyword: float | None | Unset = UNSET
+    relevance: float | None | Unset = UNSET
+    tag_match: float | None | Unset = UNSET
+    time_match: float | None | Unset = UNSET
+    coverage: float | None | Unset = UNSET
+    quality: float | None | Unset = UNSET
+    rerank: float | None | Unset = UNSET
+    neighbour: float | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        importance = self.importance
+
+        recency = self.recency
+
+        confidence = self.confidence
+
+        credibility = self.credibility
+
+        semantic: float | None | Unset
+        if isinstance(self.semantic, Unset):
+            semantic = UNSET
+        else:
+            semantic = self.semantic
+
+        keyword: float | None | Unset
+        if isinstance(self.keyword, Unset):
+            keyword = UNSET
+        else:
+            keyword = self.keyword
+
+        relevance: float | None | Unset
+        if isinstance(self.relevance, Unset):
+            relevance = UNSET
+        else:
+            relevance = self.relevance
+
+        tag_match: float | None | Unset
+        if isinstance(self.tag_match, Unset):
+            tag_match = UNSET
+        else:
+            tag_match = self.tag_match
+
+        time_match: float | None | Unset
+        if isinstance(self.time_match, Unset):
+            time_match = UNSET
+        else:
+            time_match = self.time_match
+
+        coverage: float | None | Unset
+        if isinstance(self.coverage, Unset):
+            coverage = UNSET
+        else:
+            coverage = self.coverage
+
+        quality: float | None | Unset
+        if isinstance(self.quality, Unset):
+            quality = UNSET
+        else:
+            quality = self.quality
+
+        rerank: float | None | Unset
+        if isinstance(self.rerank, Unset):
+            rerank = UNSET
+        else:
+            rerank = self.rerank
+
+        neighbour: float | None | Unset
+        if isinstance(self.neighbour, Unset):
+            neighbour = UNSET
+        else:
+            neighbour = self.neighbour
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "importance": importance,
+                "recency": recency,
+                "confidence": confidence,
+                "credibility": credibility,
+            }
+        )
+        if semantic is not UNSET:
+            field_dict["semantic"] = semantic
+        if keyword is not UNSET:
+            field_dict["keyword"] = keyword
+        if relevance is not UNSET:
+            field_dict["relevance"] = relevance
+        if tag_match is not UNSET:
+            field_dict["tag_match"] = tag_match
+        if time_match is not UNSET:
+            field_dict["time_match"] = time_match
+        if coverage is not UNSET:
+            field_dict["coverage"] = coverage
+        if quality is not UNSET:
+            field_dict["quality"] = quality
+        if rerank is not UNSET:
+            field_dict["rerank"] = rerank
+        if neighbour is not UNSET:
+            field_dict["neighbour"] = neighbour
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        importance = d.pop("importance")
+
+        recency = d.pop("recency")
+
+        confidence = d.pop("confidence")
+
+        credibility = d.pop("credibility")
+
+        def _parse_semantic(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        semantic = _parse_semantic(d.pop("semantic", UNSET))
+
+        def _parse_keyword(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        keyword = _parse_keyword(d.pop("keyword", UNSET))
+
+        def _parse_relevance(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        relevance = _parse_relevance(d.pop("relevance", UNSET))
+
+        def _parse_tag_match(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        tag_match = _parse_tag_match(d.pop("tag_match", UNSET))
+
+        def _parse_time_match(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        time_match = _parse_time_match(d.pop("time_match", UNSET))
+
+        def _parse_coverage(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        coverage = _parse_coverage(d.pop("coverage", UNSET))
+
+        def _parse_quality(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        quality = _parse_quality(d.pop("quality", UNSET))
+
+        def _parse_rerank(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        rerank = _parse_rerank(d.pop("rerank", UNSET))
+
+        def _parse_neighbour(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        neighbour = _parse_neighbour(d.pop("neighbour", UNSET))
+
+        score_components = cls(
+            importance=importance,
+            recency=recency,
+            confidence=confidence,
+            credibility=credibility,
+            semantic=semantic,
+            keyword=keyword,
+            relevance=relevance,
+            tag_match=tag_match,
+            time_match=time_match,
+            coverage=coverage,
+            quality=quality,
+            rerank=rerank,
+            neighbour=neighbour,
+        )
+
+        score_components.additional_properties = d
+        return score_components
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

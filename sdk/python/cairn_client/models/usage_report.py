@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.usage_day import UsageDay
+    from ..models.usage_report_limits import UsageReportLimits
+    from ..models.usage_report_totals import UsageReportTotals
+
+
+T = TypeVar("T", bound="UsageReport")
+
+
+@_attrs_define
+class UsageReport:
+    """A tenant's usage: counters per UTC day, what it stores now, and the limits in force.
+
+    Example:
+        {'days': [{'counters': {'embeddings': 35, 'memories_stored': 35, 'recalls': 80, 'requests_read': 120,
+            'requests_write': 40}, 'day': '2026-11-30'}], 'from': '2026-11-01', 'limits': {'max_memories': 1000000},
+            'memories': 35, 'storage_bytes': 5120, 'tenant_id': '5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21', 'to': '2026-11-30',
+            'totals': {'requests_read': 120}}
+
+    Attributes:
+        tenant_id (UUID):
+        from_ (datetime.date):
+        to (datetime.date):
+        days (list[UsageDay]): Days with any usage, ascending: `requests_read`, `requests_write`, `recalls`,
+            `memories_stored`,
+            `embeddings`, `chat_calls`, and the daily budgets spent (`summaries`, `reenrich`, `consolidations`,
+            `reembeds`).
+        totals (UsageReportTotals): Each counter summed over the window.
+        memories (int): Memories stored now.
+        storage_bytes (int): Bytes of content and metadata stored now.
+        limits (UsageReportLimits): The limits in force (the tenant's over its plan's); absent ones are unlimited.
+    """
+
+    tenant_id: UUID
+    from_: datetime.date
+    to: datetime.date
+    days: list[UsageDay]
+    totals: UsageReportTotals
+    memories: int
+    storage_bytes: int
+    limits: UsageReportLimits
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        tenant_id = str(self.tenant_id)
+
+        from_ = self.from_.isoformat()
+
+        to = self.to.isoformat()
+
+        days = []
+        for days_item_data in self.days:
+            days_item = days_item_data.to_dict()
+            days.append(days_item)
+
+        totals = self.totals.to_dict()
+
+        memories = self.memories
+
+        storage_bytes = self.storage_bytes
+
+        limits = self.limits.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "tenant_id": tenant_id,
+                "from": from_,
+                "to": to,
+                "days": days,
+                "totals": totals,
+                "memories": memories,
+                "storage_bytes": storage_bytes,
+                "limits": limits,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.usage_day import UsageDay  # noqa: PLC0415
+        from ..models.usage_report_limits import UsageReportLimits  # noqa: PLC0415
+        from ..models.usage_report_totals import UsageReportTotals  # noqa: PLC0415
+
+        d = dict(src_dict)
+        tenant_id = UUID(d.pop("tenant_id"))
+
+        from_ = datetime.date.fromisoformat(d.pop("from"))
+
+        to = datetime.date.fromisoformat(d.pop("to"))
+
+        days = []
+        _days = d.pop("days")
+        for days_item_data in _days:
+            days_item = UsageDay.from_dict(days_item_data)
+
+            days.append(days_item)
+
+        totals = UsageReportTotals.from_dict(d.pop("totals"))
+
+        memories = d.pop("memories")
+
+        storage_bytes = d.pop("storage_bytes")
+
+        limits = UsageReportLimits.from_dict(d.pop("limits"))
+
+        usage_report = cls(
+            tenant_id=tenant_id,
+            from_=from_,
+            to=to,
+            days=days,
+            totals=totals,
+            memories=memories,
+            storage_bytes=storage_bytes,
+            limits=limits,
+        )
+
+        usage_report.additional_properties = d
+        return usage_report
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

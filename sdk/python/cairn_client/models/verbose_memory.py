@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="VerboseMemory")
+
+
+@_attrs_define
+class VerboseMemory:
+    """
+    Attributes:
+        id (UUID):
+        content (str):
+        source (str): The memory's `source_type`.
+        confidence (float):
+        score (float):
+    """
+
+    id: UUID
+    content: str
+    source: str
+    confidence: float
+    score: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        content = self.content
+
+        source = self.source
+
+        confidence = self.confidence
+
+        score = self.score
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "content": content,
+                "source": source,
+                "confidence": confidence,
+                "score": score,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        content = d.pop("content")
+
+        source = d.pop("source")
+
+        confidence = d.pop("confidence")
+
+        score = d.pop("score")
+
+        verbose_memory = cls(
+            id=id,
+            content=content,
+            source=source,
+            confidence=confidence,
+            score=score,
+        )
+
+        verbose_memory.additional_properties = d
+        return verbose_memory
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -25,6 +25,32 @@ if ! "$fuzz_venv/bin/schemathesis" --version 2>/dev/null | grep -qF "$CAIRN_SCHE
 fi
 export CAIRN_SCHEMATHESIS="$fuzz_venv/bin/schemathesis"
 
+# The generated SDKs' tools (pinned, installed once into $HOME/.cache/cairn/sdk-venv and node_modules), the
+# Python SDK installed into that venv and the TypeScript client built: tests/api/sdk.rs runs scripts that use
+# only them against a live server, and checks that the committed clients match openapi/openapi.json.
+bash sdk/generate.sh --install
+export CAIRN_SDK_PYTHON="${CAIRN_SDK_VENV:-$HOME/.cache/cairn/sdk-venv}/bin/python"
+
+# The dashboard's pinned build tools (esbuild, playwright-core; npm ci once) and Debian's Chromium, which its
+# end-to-end test drives headless (Playwright never downloads a browser here).
+bash dashboard/build.sh --install
+# playwright-core refuses Node older than 20 (Debian 12's own nodejs is 18).
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if ((node_major < 20)); then
+  printf '[test] Node.js 20 or newer is needed (found %s): the SDK and dashboard tests run under it\n' \
+    "$(node --version 2>/dev/null || echo none)" >&2
+  exit 1
+fi
+if ! command -v chromium >/dev/null; then
+  printf '[test] installing Debian chromium for the dashboard end-to-end test\n' >&2
+  if [[ $(id -u) -eq 0 ]]; then apt_get=(apt-get); else apt_get=(sudo -n apt-get); fi
+  if ! DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -q chromium >/dev/null; then
+    "${apt_get[@]}" update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" install -y -q chromium >/dev/null
+  fi
+fi
+export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
+
 printf '[test] cargo test --locked --no-fail-fast%s (target: %s)\n' "${*:+ $*}" "$CARGO_TARGET_DIR" >&2
 status=0
 cargo test --locked --no-fail-fast "$@" || status=$?

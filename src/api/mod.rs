@@ -5,6 +5,7 @@
 pub mod admin;
 pub mod auth;
 pub mod automem;
+pub mod dashboard;
 pub mod error;
 pub mod extract;
 pub(crate) mod health;
@@ -184,6 +185,7 @@ pub fn router(state: AppState) -> Router {
         .route("/openapi.json", get(move || async move { Json(spec.as_ref().clone()) }))
         .route("/metrics", get(metrics::metrics))
         .merge(SwaggerUi::new("/docs").url("/docs/openapi.json", doc))
+        .merge(dashboard::router())
         .fallback(|| async { ApiError::from(crate::error::Error::not_found("no such route")) })
         .method_not_allowed_fallback(|| async { ApiError::MethodNotAllowed("method not allowed on this route".into()) })
         .with_state(state.clone())

@@ -41,6 +41,7 @@ mod remem;
 mod rerank;
 mod robustness;
 mod roles;
+mod sdk;
 mod shodh;
 mod transfer;
 mod undo;

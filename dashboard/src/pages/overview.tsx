@@ -1,0 +1,61 @@
+// The tenant view's start: its memories in numbers and its usage against its limits.
+import { tenant, unwrap } from "../api.ts";
+import { UsagePanel } from "../usage.tsx";
+import { fmtNum, KeyValues, Loading, Page, useLoad } from "../ui.tsx";
+
+export function OverviewPage() {
+  const stats = useLoad(() => unwrap(tenant.GET("/api/v1/stats", {})), []);
+  const usage = useLoad(() => unwrap(tenant.GET("/api/v1/usage", {})), []);
+  const s = stats.data;
+  const maxType = Math.max(1, ...(s?.by_type.map((t) => t.count) ?? [1]));
+  return (
+    <Page id="overview" title="Tenant overview" ready={!stats.loading && !usage.loading}>
+      <section class="card" aria-labelledby="o-stats">
+        <h2 id="o-stats">Memories</h2>
+        {!s ? (
+          stats.loading ? <Loading what="statistics" /> : null
+        ) : (
+          <div class="two-col">
+            <KeyValues
+              testid="stats"
+              rows={[
+                ["Active memories", fmtNum(s.total_memories)],
+                ["Created in the last 7 days", fmtNum(s.memories_last_7_days)],
+                ["Long-term / short-term", `${fmtNum(s.long_term)} / ${fmtNum(s.short_term)}`],
+                ["Archived or expired", fmtNum(s.archived)],
+                ["Embeddings ready", fmtNum(s.embeddings.ready)],
+                ["Embeddings pending", fmtNum(s.embeddings.pending)],
+                ["Embeddings failed", fmtNum(s.embeddings.failed)],
+                ["Associations", fmtNum(s.associations)],
+                ["Entities", fmtNum(s.entities)],
+                ["Distinct tags", fmtNum(s.tags)],
+              ]}
+            />
+            <div>
+              <h3>By type</h3>
+              {s.by_type.length === 0 ? (
+                <p class="muted">No memories yet.</p>
+              ) : (
+                <ul class="hbars" aria-label="Memories by type">
+                  {s.by_type.map((t) => (
+                    <li key={t.memory_type}>
+                      <span class="hbar-label">{t.memory_type}</span>
+                      <svg viewBox="0 0 100 10" preserveAspectRatio="none" class="hbar" aria-hidden="true">
+                        <rect x="0" y="0" height="10" width={(t.count / maxType) * 100} class="bar" />
+                      </svg>
+                      <span class="num">{fmtNum(t.count)}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </div>
+        )}
+      </section>
+      <section class="card" aria-labelledby="o-usage">
+        <h2 id="o-usage">Usage, last 30 days</h2>
+        {usage.data ? <UsagePanel report={usage.data} /> : usage.loading ? <Loading what="usage" /> : null}
+      </section>
+    </Page>
+  );
+}

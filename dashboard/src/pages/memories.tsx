@@ -82,6 +82,7 @@ const COMPONENTS: [keyof Schemas["ScoreComponents"], string][] = [
   ["relevance", "relevance"],
   ["semantic", "semantic"],
   ["keyword", "keyword"],
+  ["coverage", "coverage"],
   ["rerank", "rerank"],
   ["importance", "importance"],
   ["recency", "recency"],

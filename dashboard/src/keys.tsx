@@ -10,8 +10,10 @@ import {
   Empty,
   Field,
   Loading,
+  SelectField,
   showStatus,
   StatusBadge,
+  Table,
   Time,
   useAction,
   useLoad,
@@ -172,57 +174,44 @@ export function KeysPanel(props: { ops: KeyOps; tenantLabel: string; tenantId?: 
       ) : keys.data && keys.data.length === 0 ? (
         <Empty>No keys yet.</Empty>
       ) : (
-        <div class="table-wrap">
-          <table data-testid="keys-table">
-            <caption class="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
+        <Table
+          testid="keys-table"
+          caption="API keys"
+          columns={["Name", "Prefix", "Scopes", "State", "Created", "Expires", "Last used", "Actions"]}
+        >
+          {(keys.data ?? []).map((k) => {
+            const state = keyState(k);
+            return (
+              <tr key={k.id} data-key-prefix={k.prefix} class={state === "active" ? "" : "dim"}>
+                <td>{k.name ?? <span class="muted">—</span>}</td>
+                <td class="mono">{k.prefix}</td>
+                <td>{k.scopes.join(", ")}</td>
+                <td>
+                  <StatusBadge status={state} />
+                </td>
+                <td>
+                  <Time iso={k.created_at} />
+                </td>
+                <td>
+                  <Time iso={k.expires_at} />
+                </td>
+                <td title={k.last_used_at ?? "never"}>{ago(k.last_used_at)}</td>
+                <td class="actions">
+                  {state === "active" && (
+                    <>
+                      <button type="button" onClick={() => setRotating(k)} aria-label={`Rotate key ${k.prefix}`} data-testid="rotate-key">
+                        Rotate
+                      </button>
+                      <button type="button" class="danger" onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`} data-testid="revoke-key">
+                        Revoke
+                      </button>
+                    </>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {(keys.data ?? []).map((k) => {
-                const state = keyState(k);
-                return (
-                  <tr key={k.id} data-key-prefix={k.prefix} class={state === "active" ? "" : "dim"}>
-                    <td>{k.name ?? <span class="muted">—</span>}</td>
-                    <td class="mono">{k.prefix}</td>
-                    <td>{k.scopes.join(", ")}</td>
-                    <td>
-                      <StatusBadge status={state} />
-                    </td>
-                    <td>
-                      <Time iso={k.created_at} />
-                    </td>
-                    <td>
-                      <Time iso={k.expires_at} />
-                    </td>
-                    <td title={k.last_used_at ?? "never"}>{ago(k.last_used_at)}</td>
-                    <td class="actions">
-                      {state === "active" && (
-                        <>
-                          <button type="button" onClick={() => setRotating(k)} aria-label={`Rotate key ${k.prefix}`} data-testid="rotate-key">
-                            Rotate
-                          </button>
-                          <button type="button" class="danger" onClick={() => setRevoking(k)} aria-label={`Revoke key ${k.prefix}`} data-testid="revoke-key">
-                            Revoke
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
       )}
 
       <ConfirmDialog
@@ -246,17 +235,18 @@ export function KeysPanel(props: { ops: KeyOps; tenantLabel: string; tenantId?: 
         onClose={() => setRotating(null)}
       >
         <p>A new secret replaces this one; it is shown once.</p>
-        <Field label="The old secret keeps working for">
-          {(id) => (
-            <select id={id} value={grace} onChange={(e) => setGrace(e.currentTarget.value)}>
-              <option value="0">no time (stops at once)</option>
-              <option value="3600">1 hour</option>
-              <option value="86400">1 day</option>
-              <option value="604800">7 days</option>
-              <option value="2592000">30 days</option>
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="The old secret keeps working for"
+          value={grace}
+          options={[
+            ["0", "no time (stops at once)"],
+            ["3600", "1 hour"],
+            ["86400", "1 day"],
+            ["604800", "7 days"],
+            ["2592000", "30 days"],
+          ]}
+          onChange={setGrace}
+        />
       </ConfirmDialog>
     </div>
   );

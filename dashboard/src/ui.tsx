@@ -209,6 +209,86 @@ export function Field(props: {
   );
 }
 
+/** An option of a <select>: its value, shown as is, or [value, shown text]. */
+export type SelectOption = string | readonly [value: string, text: string];
+
+/** A labelled <select> of `options`; `onChange` gets the chosen value. */
+export function SelectField(props: {
+  label: string;
+  value: string;
+  options: readonly SelectOption[];
+  onChange: (value: string) => void;
+  testid?: string;
+}) {
+  return (
+    <Field label={props.label}>
+      {(id) => (
+        <select id={id} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)} data-testid={props.testid}>
+          {props.options.map((o) => {
+            const [value, text] = typeof o === "string" ? [o, o] : o;
+            return (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            );
+          })}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** The memory types (`type`), for filters and the edit form. */
+export const MEMORY_TYPES = [
+  "Decision", "Pattern", "Preference", "Style", "Habit", "Insight", "Context", "Observation", "Learning",
+  "Error", "Discovery", "Task", "CodeEdit", "FileAccess", "Search", "Command", "Conversation",
+] as const;
+
+/** The kinds of memory (`memory_type`) as a select's options. */
+export const MEMORY_KINDS: readonly SelectOption[] = [
+  ["long_term", "long-term"],
+  ["short_term", "short-term"],
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Tables
+
+/** A column heading: its text, or [text, class] (e.g. "num" for right-aligned numbers). */
+export type Column = string | readonly [text: string, cls: string];
+
+/**
+ * A scrollable table with a row of column headings; `children` are the body's rows. The caption is
+ * for assistive technology only unless `captionShown`.
+ */
+export function Table(props: {
+  testid?: string;
+  caption?: string;
+  captionShown?: boolean;
+  columns: readonly Column[];
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-wrap">
+      <table data-testid={props.testid}>
+        {props.caption && <caption class={props.captionShown ? undefined : "visually-hidden"}>{props.caption}</caption>}
+        <thead>
+          <tr>
+            {props.columns.map((c) => {
+              const [text, cls] = typeof c === "string" ? [c, undefined] : c;
+              return (
+                <th key={text} scope="col" class={cls}>
+                  {text}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Dialogs
 

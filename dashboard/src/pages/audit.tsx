@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { admin, unwrap } from "../api.ts";
 import { href } from "../router.ts";
-import { Empty, Field, Loading, Page, Pager, Time, useLoad } from "../ui.tsx";
+import { Empty, Field, Loading, Page, Pager, Table, Time, useLoad } from "../ui.tsx";
 
 const PAGE = 50;
 
@@ -75,37 +75,26 @@ export function AuditPage(props: { query: URLSearchParams }) {
         <Empty>No entries.</Empty>
       ) : (
         <>
-          <div class="table-wrap">
-            <table data-testid="audit-table">
-              <caption class="visually-hidden">Audit entries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Tenant</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.entries.map((e) => (
-                  <tr key={e.id}>
-                    <td>
-                      <Time iso={e.at} />
-                    </td>
-                    <td>{e.actor}</td>
-                    <td class="mono">{e.action}</td>
-                    <td class="mono">{e.tenant_id ? <a href={href("tenants", e.tenant_id)}>{e.tenant_id.slice(0, 8)}</a> : "—"}</td>
-                    <td class="mono">{e.target ? e.target.slice(0, 13) : "—"}</td>
-                    <td>
-                      <code class="details">{JSON.stringify(e.details)}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            testid="audit-table"
+            caption="Audit entries, newest first"
+            columns={["When", "Actor", "Action", "Tenant", "Target", "Details"]}
+          >
+            {data.entries.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <Time iso={e.at} />
+                </td>
+                <td>{e.actor}</td>
+                <td class="mono">{e.action}</td>
+                <td class="mono">{e.tenant_id ? <a href={href("tenants", e.tenant_id)}>{e.tenant_id.slice(0, 8)}</a> : "—"}</td>
+                <td class="mono">{e.target ? e.target.slice(0, 13) : "—"}</td>
+                <td>
+                  <code class="details">{JSON.stringify(e.details)}</code>
+                </td>
+              </tr>
+            ))}
+          </Table>
           <Pager offset={offset} limit={PAGE} total={data.total} hasMore={data.has_more} onPage={setOffset} />
         </>
       )}

@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import { tenant, unwrap, type Schemas } from "../api.ts";
 import { href } from "../router.ts";
-import { Empty, Field, fmtScore, Loading, Page, truncate, useLoad } from "../ui.tsx";
+import { Empty, Field, fmtScore, Loading, Page, SelectField, Table, truncate, useLoad } from "../ui.tsx";
 
 const W = 900;
 const H = 620;
@@ -123,31 +123,14 @@ export function GraphPage(props: { id: string; query: URLSearchParams }) {
           setApplied({ minStrength, types, limit });
         }}
       >
-        <Field label="Depth (hops)">
-          {(fid) => (
-            <select id={fid} value={String(depth)} onChange={(e) => setDepth(Number(e.currentTarget.value))} data-testid="graph-depth">
-              <option value="1">1</option>
-              <option value="2">2</option>
-              <option value="3">3</option>
-            </select>
-          )}
-        </Field>
+        <SelectField label="Depth (hops)" value={String(depth)} options={["1", "2", "3"]} onChange={(v) => setDepth(Number(v))} testid="graph-depth" />
         <Field label="Minimum strength">
           {(fid) => <input id={fid} type="number" min={0} max={1} step={0.05} value={minStrength} onInput={(e) => setMinStrength(e.currentTarget.value)} class="narrow" />}
         </Field>
         <Field label="Edge types" hint="comma-separated; empty: all">
           {(fid, hint) => <input id={fid} aria-describedby={hint} value={types} onInput={(e) => setTypes(e.currentTarget.value)} />}
         </Field>
-        <Field label="Most memories">
-          {(fid) => (
-            <select id={fid} value={limit} onChange={(e) => setLimit(e.currentTarget.value)}>
-              <option value="25">25</option>
-              <option value="50">50</option>
-              <option value="100">100</option>
-              <option value="200">200</option>
-            </select>
-          )}
-        </Field>
+        <SelectField label="Most memories" value={limit} options={["25", "50", "100", "200"]} onChange={setLimit} />
         <button type="submit">Apply</button>
       </form>
 
@@ -246,40 +229,32 @@ export function GraphPage(props: { id: string; query: URLSearchParams }) {
           {rel.length === 0 && !related.loading ? (
             <Empty>No associations{Number(applied.minStrength) > 0 ? " at this strength" : ""}.</Empty>
           ) : (
-            <div class="table-wrap">
-              <table data-testid="related-table">
-                <caption>Related memories, strongest path first</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Memory</th>
-                    <th scope="col" class="num">Hops</th>
-                    <th scope="col" class="num">Path strength</th>
-                    <th scope="col">Path</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rel.map((r) => (
-                    <tr key={r.memory.id} data-memory-id={r.memory.id}>
-                      <td>
-                        <a href={href("memory", r.memory.id)}>{truncate(r.memory.content, 120)}</a>
-                      </td>
-                      <td class="num">{r.depth}</td>
-                      <td class="num">{fmtScore(r.path_strength)}</td>
-                      <td>
-                        {r.path.map((s, i) => (
-                          <span key={s.association_id}>
-                            {i > 0 ? " → " : ""}
-                            <span class="edge-chip" title={`${s.from} → ${s.to}`}>
-                              {s.type} {s.strength.toFixed(2)}
-                            </span>
-                          </span>
-                        ))}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              testid="related-table"
+              caption="Related memories, strongest path first"
+              captionShown
+              columns={["Memory", ["Hops", "num"], ["Path strength", "num"], "Path"]}
+            >
+              {rel.map((r) => (
+                <tr key={r.memory.id} data-memory-id={r.memory.id}>
+                  <td>
+                    <a href={href("memory", r.memory.id)}>{truncate(r.memory.content, 120)}</a>
+                  </td>
+                  <td class="num">{r.depth}</td>
+                  <td class="num">{fmtScore(r.path_strength)}</td>
+                  <td>
+                    {r.path.map((s, i) => (
+                      <span key={s.association_id}>
+                        {i > 0 ? " → " : ""}
+                        <span class="edge-chip" title={`${s.from} → ${s.to}`}>
+                          {s.type} {s.strength.toFixed(2)}
+                        </span>
+                      </span>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </Table>
           )}
         </>
       )}

@@ -3,7 +3,7 @@ import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { tenant, unwrap, type Schemas } from "../api.ts";
 import { href } from "../router.ts";
-import { Empty, Field, fmtNum, Loading, Page, showStatus, StatusBadge, Time, useAction, useLoad } from "../ui.tsx";
+import { Empty, fmtNum, Loading, Page, SelectField, showStatus, StatusBadge, Table, Time, useAction, useLoad } from "../ui.tsx";
 
 function Pipeline(props: { title: string; counts: Schemas["PipelineCounts"]; testid: string }) {
   const { pending, ready, failed } = props.counts;
@@ -101,62 +101,36 @@ export function JobsPage() {
         {!j ? null : j.queues.length === 0 ? (
           <Empty>No jobs of this tenant.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table data-testid="queues-table">
-              <thead>
-                <tr>
-                  <th scope="col">Queue</th>
-                  <th scope="col" class="num">Pending</th>
-                  <th scope="col" class="num">Running</th>
-                  <th scope="col" class="num">Done</th>
-                  <th scope="col" class="num">Failed</th>
-                  <th scope="col" class="num">Killed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {j.queues.map((q) => (
-                  <tr key={q.queue}>
-                    <td class="mono">{q.queue}</td>
-                    <td class="num">{fmtNum(q.pending)}</td>
-                    <td class="num">{fmtNum(q.running)}</td>
-                    <td class="num">{fmtNum(q.done)}</td>
-                    <td class={q.failed ? "num warn-text" : "num"}>{fmtNum(q.failed)}</td>
-                    <td class={q.killed ? "num warn-text" : "num"}>{fmtNum(q.killed)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table testid="queues-table" columns={["Queue", ["Pending", "num"], ["Running", "num"], ["Done", "num"], ["Failed", "num"], ["Killed", "num"]]}>
+            {j.queues.map((q) => (
+              <tr key={q.queue}>
+                <td class="mono">{q.queue}</td>
+                <td class="num">{fmtNum(q.pending)}</td>
+                <td class="num">{fmtNum(q.running)}</td>
+                <td class="num">{fmtNum(q.done)}</td>
+                <td class={q.failed ? "num warn-text" : "num"}>{fmtNum(q.failed)}</td>
+                <td class={q.killed ? "num warn-text" : "num"}>{fmtNum(q.killed)}</td>
+              </tr>
+            ))}
+          </Table>
         )}
         {j && j.periodic.length > 0 && (
           <>
             <h3>Periodic jobs</h3>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Job</th>
-                    <th scope="col">Latest period</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Done</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {j.periodic.map((p) => (
-                    <tr key={p.queue}>
-                      <td class="mono">{p.queue}</td>
-                      <td>
-                        <Time iso={p.period_start} />
-                      </td>
-                      <td>{p.status ? <StatusBadge status={p.status} /> : "—"}</td>
-                      <td>
-                        <Time iso={p.done_at} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table columns={["Job", "Latest period", "State", "Done"]}>
+              {j.periodic.map((p) => (
+                <tr key={p.queue}>
+                  <td class="mono">{p.queue}</td>
+                  <td>
+                    <Time iso={p.period_start} />
+                  </td>
+                  <td>{p.status ? <StatusBadge status={p.status} /> : "—"}</td>
+                  <td>
+                    <Time iso={p.done_at} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
           </>
         )}
       </section>
@@ -166,45 +140,31 @@ export function JobsPage() {
         {!j ? null : j.recent_failures.length === 0 ? (
           <Empty>No failed jobs.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table data-testid="failures-table">
-              <thead>
-                <tr>
-                  <th scope="col">Queue</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">Run at</th>
-                  <th scope="col">Memories</th>
-                </tr>
-              </thead>
-              <tbody>
-                {j.recent_failures.map((f) => (
-                  <tr key={f.id}>
-                    <td class="mono">{f.queue}</td>
-                    <td>
-                      <StatusBadge status={f.status} />
-                    </td>
-                    <td>
-                      {f.attempts}/{f.max_attempts}
-                    </td>
-                    <td class="wrap">{f.last_error ?? "—"}</td>
-                    <td>
-                      <Time iso={f.run_at} />
-                    </td>
-                    <td>
-                      {f.memory_ids.slice(0, 5).map((m) => (
-                        <a key={m} class="mono" href={href("memory", m)}>
-                          {m.slice(0, 8)}{" "}
-                        </a>
-                      ))}
-                      {f.memory_ids.length > 5 ? `+${f.memory_ids.length - 5}` : ""}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table testid="failures-table" columns={["Queue", "State", "Attempts", "Error", "Run at", "Memories"]}>
+            {j.recent_failures.map((f) => (
+              <tr key={f.id}>
+                <td class="mono">{f.queue}</td>
+                <td>
+                  <StatusBadge status={f.status} />
+                </td>
+                <td>
+                  {f.attempts}/{f.max_attempts}
+                </td>
+                <td class="wrap">{f.last_error ?? "—"}</td>
+                <td>
+                  <Time iso={f.run_at} />
+                </td>
+                <td>
+                  {f.memory_ids.slice(0, 5).map((m) => (
+                    <a key={m} class="mono" href={href("memory", m)}>
+                      {m.slice(0, 8)}{" "}
+                    </a>
+                  ))}
+                  {f.memory_ids.length > 5 ? `+${f.memory_ids.length - 5}` : ""}
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
       </section>
 
@@ -218,28 +178,18 @@ export function JobsPage() {
             void consolidate();
           }}
         >
-          <Field label="Mode">
-            {(id) => (
-              <select id={id} value={mode} onChange={(e) => setMode(e.currentTarget.value as Schemas["ConsolidationMode"])}>
-                {["full", "decay", "creative", "cluster", "forget"].map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Time horizon">
-            {(id) => (
-              <select id={id} value={horizon} onChange={(e) => setHorizon(e.currentTarget.value as Schemas["TimeHorizon"])}>
-                {["daily", "weekly", "monthly", "quarterly", "yearly"].map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Mode"
+            value={mode}
+            options={["full", "decay", "creative", "cluster", "forget"]}
+            onChange={(v) => setMode(v as Schemas["ConsolidationMode"])}
+          />
+          <SelectField
+            label="Time horizon"
+            value={horizon}
+            options={["daily", "weekly", "monthly", "quarterly", "yearly"]}
+            onChange={(v) => setHorizon(v as Schemas["TimeHorizon"])}
+          />
           <label class="check">
             <input type="checkbox" checked={dryRun} onChange={(e) => setDryRun(e.currentTarget.checked)} />
             Dry run (report only)
@@ -251,34 +201,21 @@ export function JobsPage() {
         {cs && cs.schedule.length > 0 && (
           <>
             <h3>Schedule</h3>
-            <div class="table-wrap">
-              <table data-testid="schedule-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Mode</th>
-                    <th scope="col">Horizon</th>
-                    <th scope="col" class="num">Every (h)</th>
-                    <th scope="col">Last run</th>
-                    <th scope="col">Next run</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {cs.schedule.map((s) => (
-                    <tr key={s.mode}>
-                      <td>{s.mode}</td>
-                      <td>{s.time_horizon}</td>
-                      <td class="num">{s.every_hours}</td>
-                      <td>
-                        <Time iso={s.last_run} />
-                      </td>
-                      <td>
-                        <Time iso={s.next_run} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table testid="schedule-table" columns={["Mode", "Horizon", ["Every (h)", "num"], "Last run", "Next run"]}>
+              {cs.schedule.map((s) => (
+                <tr key={s.mode}>
+                  <td>{s.mode}</td>
+                  <td>{s.time_horizon}</td>
+                  <td class="num">{s.every_hours}</td>
+                  <td>
+                    <Time iso={s.last_run} />
+                  </td>
+                  <td>
+                    <Time iso={s.next_run} />
+                  </td>
+                </tr>
+              ))}
+            </Table>
           </>
         )}
         <h3>Runs</h3>
@@ -287,56 +224,41 @@ export function JobsPage() {
         ) : cs.history.length === 0 ? (
           <Empty>No consolidation runs yet.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table data-testid="runs-table">
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Horizon</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Finished</th>
-                  <th scope="col">Report</th>
+          <Table testid="runs-table" columns={["Started", "Mode", "Horizon", "Trigger", "State", "Finished", "Report"]}>
+            {cs.history.map((r) => (
+              <Fragment key={r.id}>
+                <tr data-run-id={r.id}>
+                  <td>
+                    <Time iso={r.started_at} />
+                  </td>
+                  <td>
+                    {r.mode}
+                    {r.dry_run ? " (dry run)" : ""}
+                  </td>
+                  <td>{r.time_horizon}</td>
+                  <td>{r.trigger}</td>
+                  <td>
+                    <StatusBadge status={r.status} />
+                  </td>
+                  <td>
+                    <Time iso={r.finished_at} />
+                  </td>
+                  <td>
+                    <button type="button" aria-expanded={open === r.id} onClick={() => setOpen(open === r.id ? null : r.id)}>
+                      {open === r.id ? "Hide" : "Show"}
+                    </button>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {cs.history.map((r) => (
-                  <Fragment key={r.id}>
-                    <tr data-run-id={r.id}>
-                      <td>
-                        <Time iso={r.started_at} />
-                      </td>
-                      <td>
-                        {r.mode}
-                        {r.dry_run ? " (dry run)" : ""}
-                      </td>
-                      <td>{r.time_horizon}</td>
-                      <td>{r.trigger}</td>
-                      <td>
-                        <StatusBadge status={r.status} />
-                      </td>
-                      <td>
-                        <Time iso={r.finished_at} />
-                      </td>
-                      <td>
-                        <button type="button" aria-expanded={open === r.id} onClick={() => setOpen(open === r.id ? null : r.id)}>
-                          {open === r.id ? "Hide" : "Show"}
-                        </button>
-                      </td>
-                    </tr>
-                    {open === r.id && (
-                      <tr>
-                        <td colSpan={7}>
-                          <RunDetails id={r.id} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                {open === r.id && (
+                  <tr>
+                    <td colSpan={7}>
+                      <RunDetails id={r.id} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            ))}
+          </Table>
         )}
       </section>
     </Page>

@@ -2,12 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { tenant, tenantSession, unwrap, type Schemas } from "../api.ts";
 import { href } from "../router.ts";
-import { Empty, Field, fmtScore, Page, Time, truncate, useAction } from "../ui.tsx";
-
-const TYPES = [
-  "Decision", "Pattern", "Preference", "Style", "Habit", "Insight", "Context", "Observation", "Learning",
-  "Error", "Discovery", "Task", "CodeEdit", "FileAccess", "Search", "Command", "Conversation",
-];
+import { Empty, Field, fmtScore, MEMORY_KINDS, MEMORY_TYPES, Page, SelectField, Time, truncate, useAction } from "../ui.tsx";
 
 interface Form {
   query: string;
@@ -145,8 +140,8 @@ export function MemoriesPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const set = (k: keyof Form) => (e: { currentTarget: HTMLInputElement | HTMLSelectElement }) =>
-    setForm({ ...form, [k]: e.currentTarget.value });
+  const put = (k: keyof Form) => (value: string) => setForm({ ...form, [k]: value });
+  const set = (k: keyof Form) => (e: { currentTarget: HTMLInputElement }) => put(k)(e.currentTarget.value);
 
   return (
     <Page id="memories" title="Memories" ready={ready && !searching}>
@@ -173,16 +168,13 @@ export function MemoriesPage() {
               />
             )}
           </Field>
-          <Field label="Mode">
-            {(id) => (
-              <select id={id} value={form.mode} onChange={set("mode")} data-testid="search-mode">
-                <option value="hybrid">hybrid</option>
-                <option value="semantic">semantic</option>
-                <option value="keyword">keyword</option>
-                <option value="associative">associative</option>
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Mode"
+            value={form.mode}
+            options={["hybrid", "semantic", "keyword", "associative"]}
+            onChange={put("mode")}
+            testid="search-mode"
+          />
           <button type="submit" class="primary" disabled={searching} data-testid="search-submit">
             Search
           </button>
@@ -193,35 +185,9 @@ export function MemoriesPage() {
             <Field label="Tags" hint="comma-separated">
               {(id, hint) => <input id={id} aria-describedby={hint} value={form.tags} onInput={set("tags")} data-testid="search-tags" />}
             </Field>
-            <Field label="Tag mode">
-              {(id) => (
-                <select id={id} value={form.tag_mode} onChange={set("tag_mode")}>
-                  <option value="any">any</option>
-                  <option value="all">all</option>
-                </select>
-              )}
-            </Field>
-            <Field label="Type">
-              {(id) => (
-                <select id={id} value={form.type} onChange={set("type")} data-testid="search-type">
-                  <option value="">any</option>
-                  {TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field label="Memory type">
-              {(id) => (
-                <select id={id} value={form.memory_type} onChange={set("memory_type")}>
-                  <option value="">any</option>
-                  <option value="long_term">long-term</option>
-                  <option value="short_term">short-term</option>
-                </select>
-              )}
-            </Field>
+            <SelectField label="Tag mode" value={form.tag_mode} options={["any", "all"]} onChange={put("tag_mode")} />
+            <SelectField label="Type" value={form.type} options={[["", "any"], ...MEMORY_TYPES]} onChange={put("type")} testid="search-type" />
+            <SelectField label="Memory type" value={form.memory_type} options={[["", "any"], ...MEMORY_KINDS]} onChange={put("memory_type")} />
             <Field label="Since" hint="a time phrase (“last week”) or ISO 8601">
               {(id, hint) => <input id={id} aria-describedby={hint} value={form.since} onInput={set("since")} data-testid="search-since" />}
             </Field>
@@ -231,26 +197,18 @@ export function MemoriesPage() {
             <Field label="User id">{(id) => <input id={id} value={form.user_id} onInput={set("user_id")} data-testid="search-user" />}</Field>
             <Field label="Agent id">{(id) => <input id={id} value={form.agent_id} onInput={set("agent_id")} />}</Field>
             <Field label="Run id">{(id) => <input id={id} value={form.run_id} onInput={set("run_id")} />}</Field>
-            <Field label="Order">
-              {(id) => (
-                <select id={id} value={form.sort} onChange={set("sort")}>
-                  <option value="">default</option>
-                  <option value="score">score</option>
-                  <option value="time_desc">newest first</option>
-                  <option value="time_asc">oldest first</option>
-                </select>
-              )}
-            </Field>
-            <Field label="Results">
-              {(id) => (
-                <select id={id} value={form.limit} onChange={set("limit")}>
-                  <option value="10">10</option>
-                  <option value="20">20</option>
-                  <option value="50">50</option>
-                  <option value="100">100</option>
-                </select>
-              )}
-            </Field>
+            <SelectField
+              label="Order"
+              value={form.sort}
+              options={[
+                ["", "default"],
+                "score",
+                ["time_desc", "newest first"],
+                ["time_asc", "oldest first"],
+              ]}
+              onChange={put("sort")}
+            />
+            <SelectField label="Results" value={form.limit} options={["10", "20", "50", "100"]} onChange={put("limit")} />
             <label class="check">
               <input
                 type="checkbox"

@@ -9,7 +9,10 @@ import {
   fmtNum,
   KeyValues,
   Loading,
+  MEMORY_KINDS,
+  MEMORY_TYPES,
   Page,
+  SelectField,
   showStatus,
   StatusBadge,
   Time,
@@ -19,11 +22,6 @@ import {
 } from "../ui.tsx";
 
 type Memory = Schemas["Memory"];
-
-const TYPES = [
-  "Decision", "Pattern", "Preference", "Style", "Habit", "Insight", "Context", "Observation", "Learning",
-  "Error", "Discovery", "Task", "CodeEdit", "FileAccess", "Search", "Command", "Conversation",
-] as const;
 
 interface EditForm {
   content: string;
@@ -254,25 +252,13 @@ export function MemoryPage(props: { id: string }) {
                     <input id={fid} aria-describedby={hint} value={editing.tags} onInput={(e) => setEditing({ ...editing, tags: e.currentTarget.value })} data-testid="edit-tags" />
                   )}
                 </Field>
-                <Field label="Type">
-                  {(fid) => (
-                    <select id={fid} value={editing.type} onChange={(e) => setEditing({ ...editing, type: e.currentTarget.value })}>
-                      {TYPES.map((t) => (
-                        <option key={t} value={t}>
-                          {t}
-                        </option>
-                      ))}
-                    </select>
-                  )}
-                </Field>
-                <Field label="Memory type">
-                  {(fid) => (
-                    <select id={fid} value={editing.memory_type} onChange={(e) => setEditing({ ...editing, memory_type: e.currentTarget.value })}>
-                      <option value="long_term">long-term</option>
-                      <option value="short_term">short-term</option>
-                    </select>
-                  )}
-                </Field>
+                <SelectField label="Type" value={editing.type} options={MEMORY_TYPES} onChange={(type) => setEditing({ ...editing, type })} />
+                <SelectField
+                  label="Memory type"
+                  value={editing.memory_type}
+                  options={MEMORY_KINDS}
+                  onChange={(memory_type) => setEditing({ ...editing, memory_type })}
+                />
                 <Field label="Importance" hint="0–1">
                   {(fid, hint) => (
                     <input

@@ -12,6 +12,7 @@ import {
   KeyValues,
   Loading,
   Page,
+  SelectField,
   showStatus,
   StatusBadge,
   Time,
@@ -141,17 +142,12 @@ export function TenantPage(props: { id: string }) {
                   void changePlan();
                 }}
               >
-                <Field label="Plan">
-                  {(fid) => (
-                    <select id={fid} value={plan ?? t.plan} onChange={(e) => setPlan(e.currentTarget.value)}>
-                      {(plans.data?.plans ?? [{ name: t.plan, limits: {} }]).map((p) => (
-                        <option key={p.name} value={p.name}>
-                          {p.name}
-                        </option>
-                      ))}
-                    </select>
-                  )}
-                </Field>
+                <SelectField
+                  label="Plan"
+                  value={plan ?? t.plan}
+                  options={(plans.data?.plans ?? [{ name: t.plan, limits: {} }]).map((p) => p.name)}
+                  onChange={setPlan}
+                />
                 <button type="submit" disabled={!plan || plan === t.plan || changing}>
                   Change plan
                 </button>

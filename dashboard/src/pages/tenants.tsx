@@ -11,9 +11,11 @@ import {
   Loading,
   Page,
   Pager,
+  SelectField,
   showStatus,
   Sparkline,
   StatusBadge,
+  Table,
   Time,
   useAction,
   useLoad,
@@ -94,42 +96,28 @@ export function TenantsPage() {
             <input id={id} required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} data-testid="tenant-name" />
           )}
         </Field>
-        <Field label="Plan">
-          {(id) => (
-            <select id={id} value={plan} onChange={(e) => setPlan(e.currentTarget.value)} data-testid="tenant-plan">
-              <option value="">default plan</option>
-              {(plans.data?.plans ?? []).map((p) => (
-                <option key={p.name} value={p.name}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Plan"
+          value={plan}
+          options={[["", "default plan"], ...(plans.data?.plans ?? []).map((p) => p.name)]}
+          onChange={setPlan}
+          testid="tenant-plan"
+        />
         <button type="submit" class="primary" disabled={creating} data-testid="create-tenant">
           Create tenant
         </button>
       </form>
 
       <div class="toolbar">
-        <Field label="Status">
-          {(id) => (
-            <select
-              id={id}
-              value={status}
-              onChange={(e) => {
-                setStatus(e.currentTarget.value);
-                setOffset(0);
-              }}
-            >
-              <option value="">all</option>
-              <option value="active">active</option>
-              <option value="suspended">suspended</option>
-              <option value="deleting">deleting</option>
-              <option value="deleted">deleted</option>
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Status"
+          value={status}
+          options={[["", "all"], "active", "suspended", "deleting", "deleted"]}
+          onChange={(v) => {
+            setStatus(v);
+            setOffset(0);
+          }}
+        />
       </div>
 
       {!page ? (
@@ -138,41 +126,29 @@ export function TenantsPage() {
         <Empty>No tenants{status ? ` with status ${status}` : ""}.</Empty>
       ) : (
         <>
-          <div class="table-wrap">
-            <table data-testid="tenants-table">
-              <caption class="visually-hidden">Tenants</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Plan</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="num">Memories</th>
-                  <th scope="col" class="num">Storage</th>
-                  <th scope="col">Requests, 30 days</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.tenants.map((t: Schemas["TenantDetail"]) => (
-                  <tr key={t.id} data-tenant-name={t.name}>
-                    <td>
-                      <a href={href("tenants", t.id)}>{t.name}</a>
-                    </td>
-                    <td>{t.plan}</td>
-                    <td>
-                      <StatusBadge status={t.status} />
-                    </td>
-                    <td class="num">{fmtNum(t.memories)}</td>
-                    <td class="num">{fmtBytes(t.storage_bytes)}</td>
-                    <td>{t.status === "deleted" ? <span class="muted">—</span> : <TenantSpark id={t.id} name={t.name} />}</td>
-                    <td>
-                      <Time iso={t.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            testid="tenants-table"
+            caption="Tenants"
+            columns={["Name", "Plan", "Status", ["Memories", "num"], ["Storage", "num"], "Requests, 30 days", "Created"]}
+          >
+            {page.tenants.map((t: Schemas["TenantDetail"]) => (
+              <tr key={t.id} data-tenant-name={t.name}>
+                <td>
+                  <a href={href("tenants", t.id)}>{t.name}</a>
+                </td>
+                <td>{t.plan}</td>
+                <td>
+                  <StatusBadge status={t.status} />
+                </td>
+                <td class="num">{fmtNum(t.memories)}</td>
+                <td class="num">{fmtBytes(t.storage_bytes)}</td>
+                <td>{t.status === "deleted" ? <span class="muted">—</span> : <TenantSpark id={t.id} name={t.name} />}</td>
+                <td>
+                  <Time iso={t.created_at} />
+                </td>
+              </tr>
+            ))}
+          </Table>
           <Pager offset={offset} limit={PAGE} total={page.total} hasMore={page.has_more} onPage={setOffset} />
         </>
       )}

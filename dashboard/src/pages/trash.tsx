@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { tenant, unwrap } from "../api.ts";
 import { href } from "../router.ts";
-import { ConfirmDialog, Empty, fmtNum, Loading, Page, Pager, showStatus, Time, truncate, useAction, useLoad } from "../ui.tsx";
+import { ConfirmDialog, Empty, fmtNum, Loading, Page, Pager, showStatus, Table, Time, truncate, useAction, useLoad } from "../ui.tsx";
 
 const PAGE = 20;
 
@@ -52,45 +52,35 @@ export function TrashPage() {
         <Empty>The trash is empty.</Empty>
       ) : (
         <>
-          <div class="table-wrap">
-            <table data-testid="trash-table">
-              <caption class="visually-hidden">Deleted memories, latest deletion first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Content</th>
-                  <th scope="col">Tags</th>
-                  <th scope="col">Deleted</th>
-                  <th scope="col">Erased after</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.memories.map((m) => (
-                  <tr key={m.id} data-memory-id={m.id}>
-                    <td>{truncate(m.content, 160)}</td>
-                    <td>{m.tags.join(", ")}</td>
-                    <td>
-                      <Time iso={m.deleted_at} />
-                    </td>
-                    <td>
-                      <Time iso={m.erased_after} />
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        onClick={() => void restore(m.id)}
-                        disabled={restoring}
-                        aria-label={`Restore “${truncate(m.content, 40)}”`}
-                        data-testid="trash-restore"
-                      >
-                        Restore
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            testid="trash-table"
+            caption="Deleted memories, latest deletion first"
+            columns={["Content", "Tags", "Deleted", "Erased after", "Actions"]}
+          >
+            {data.memories.map((m) => (
+              <tr key={m.id} data-memory-id={m.id}>
+                <td>{truncate(m.content, 160)}</td>
+                <td>{m.tags.join(", ")}</td>
+                <td>
+                  <Time iso={m.deleted_at} />
+                </td>
+                <td>
+                  <Time iso={m.erased_after} />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    onClick={() => void restore(m.id)}
+                    disabled={restoring}
+                    aria-label={`Restore “${truncate(m.content, 40)}”`}
+                    data-testid="trash-restore"
+                  >
+                    Restore
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </Table>
           <Pager offset={offset} limit={PAGE} total={data.total} hasMore={data.has_more} onPage={setOffset} />
         </>
       )}

@@ -121,6 +121,10 @@ pub enum EvalCommand {
         /// chosen on conversations 1-3, reported on the others.
         #[arg(long, env = "CAIRN_EVAL_SWEEP")]
         sweep: bool,
+        /// Results asked for per question (`limit`; recall's candidate pool grows with it): default 20, or 100
+        /// with `--sweep`. Metrics at k above it count what a page of that size holds.
+        #[arg(long, env = "CAIRN_EVAL_LIMIT", value_parser = clap::value_parser!(u16).range(1..=100))]
+        limit: Option<u16>,
         #[command(flatten)]
         db: DbArgs,
         #[command(flatten)]

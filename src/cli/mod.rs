@@ -81,8 +81,10 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
-        Command::Eval(EvalCommand::Locomo { data, url, mode, keep_tenants, sweep, db, app }) => {
-            eval_locomo(&data, url, &mode, keep_tenants, sweep, &db, app).await
+        Command::Eval(EvalCommand::Locomo { data, url, mode, keep_tenants, sweep, limit, db, app }) => {
+            let opts =
+                crate::eval::locomo::EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, sweep, limit };
+            eval_locomo(opts, url, &db, app).await
         }
         Command::Reembed { tenant, db, app } => reembed(tenant, &db, &app).await,
         Command::Mcp { stdio, url, key } => {
@@ -308,19 +310,17 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
     }
 }
 
+/// Runs the evaluation against `url`, or against a server of its own when there is none (`opts.url` unused).
 async fn eval_locomo(
-    data: &std::path::Path,
+    opts: crate::eval::locomo::EvalOptions<'_>,
     url: Option<String>,
-    mode: &str,
-    keep_tenants: bool,
-    sweep: bool,
     db_args: &DbArgs,
     app: AppArgs,
 ) -> anyhow::Result<()> {
     use crate::eval::locomo::{self, EvalOptions};
     if let Some(url) = url {
         let db = connect(db_args).await?;
-        return locomo::run(&db, EvalOptions { data, url: url.trim_end_matches('/'), mode, keep_tenants, sweep }).await;
+        return locomo::run(&db, EvalOptions { url: url.trim_end_matches('/'), ..opts }).await;
     }
     let application = Application::build(db_args, app, "127.0.0.1:0".parse()?).await?;
     let url = format!("http://{}", application.local_addr());
@@ -329,7 +329,7 @@ async fn eval_locomo(
     let server = tokio::spawn(application.run_with_workers(Workers::All, async move {
         let _ = stopped.changed().await;
     }));
-    let outcome = locomo::run(&db, EvalOptions { data, url: &url, mode, keep_tenants, sweep }).await;
+    let outcome = locomo::run(&db, EvalOptions { url: &url, ..opts }).await;
     drop(stop);
     let _ = server.await;
     outcome

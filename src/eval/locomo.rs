@@ -178,6 +178,8 @@ pub struct EvalOptions<'a> {
     pub keep_tenants: bool,
     /// Sweep the fusion weights offline (see [`sweep`]).
     pub sweep: bool,
+    /// Results asked for per question (default 20; 100 with the sweep, which needs each question's top 100).
+    pub limit: Option<u16>,
 }
 
 /// Ingests, waits for embeddings, asks every question; prints the figures. `db` creates (and afterwards
@@ -218,7 +220,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                     continue;
                 }
                 let started = Instant::now();
-                let limit = if opts.sweep { 100 } else { 20 };
+                let limit = opts.limit.map_or(if opts.sweep { 100 } else { 20 }, usize::from);
                 let answered = ask(&client, opts.url, &key, &qa.question, opts.mode, limit, &memory_dias).await?;
                 let ranked: Vec<Vec<String>> = answered.iter().take(20).map(|a| a.dias.clone()).collect();
                 by_category.entry(qa.category).or_default().add(&evidence, &ranked, started.elapsed());

@@ -90,6 +90,25 @@ proptest! {
     }
 
     #[test]
+    fn coverage_is_a_share_and_a_text_covers_itself_in_either_unicode_form(
+        text in prop_oneof![time_words(), any::<String>(), "[a-zäöüß' ’]{0,60}"],
+        content in prop_oneof![time_words(), any::<String>()],
+    ) {
+        use unicode_normalization::UnicodeNormalization;
+        let hints = query::analyze(&text, now());
+        if let Some(share) = hints.coverage(&content) {
+            prop_assert!((0.0..=1.0).contains(&share), "{text:?} in {content:?}: {share}");
+        }
+        if hints.terms.len() < 32 {
+            if let Some(own) = hints.coverage(&text) {
+                prop_assert_eq!(own, 1.0, "{:?} covers itself", text);
+            }
+        }
+        let decomposed: String = text.nfd().collect();
+        prop_assert_eq!(hints.coverage(&decomposed), hints.coverage(&text), "{:?}", text);
+    }
+
+    #[test]
     fn the_content_hash_ignores_whitespace_and_case(
         words in proptest::collection::vec("[A-Za-z0-9äöüÉ,.!?-]{1,8}", 1..8),
         gaps in proptest::collection::vec("[ \t\n]{1,3}", 8),

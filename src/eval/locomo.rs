@@ -185,6 +185,9 @@ pub struct EvalOptions<'a> {
 /// Ingests, waits for embeddings, asks every question; prints the figures. `db` creates (and afterwards
 /// deletes) the tenants.
 pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
+    if opts.sweep && opts.limit.is_some_and(|l| l < 100) {
+        bail!("--sweep rescores each question's top 100: leave --limit out (or set it to 100)");
+    }
     let samples: Vec<Sample> =
         serde_json::from_slice(&std::fs::read(opts.data).with_context(|| format!("reading {}", opts.data.display()))?)
             .context("parsing the LoCoMo file")?;
@@ -305,6 +308,9 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                 std::fs::write(&path, lines.join("\n")).with_context(|| format!("writing {path}"))?;
             }
         }
+    }
+    if let Some(limit) = opts.limit.filter(|l| *l < 20) {
+        println!("(asked {limit} results per question: the figures at k above {limit} count those {limit} only)");
     }
     println!(
         "categories 1-4: recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} mrr={:.3}",
@@ -458,7 +464,11 @@ fn recall_at_10_scored(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64, 
                     + 0.03 * get(c, "credibility").unwrap_or(0.5);
                 let time = t * get(c, "time_match").unwrap_or(0.0);
                 let coverage = cov * get(c, "coverage").unwrap_or(0.0);
-                let own = w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time + coverage;
+                // Divided by the weights present, as the service blends: `neighbour` is on its scale.
+                let present = 1.0
+                    + if get(c, "time_match").is_some() { t } else { 0.0 }
+                    + if get(c, "coverage").is_some() { cov } else { 0.0 };
+                let own = (w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time + coverage) / present;
                 let lifted = match get(c, "neighbour") {
                     Some(n) if n > own => own + lift * (n - own),
                     _ => own,

@@ -17,6 +17,8 @@
 //!
 //! Pure: `service::recall` applies the hints, `store::recall` the keyword weights.
 
+use std::borrow::Cow;
+
 use chrono::{DateTime, Datelike, Duration, Utc};
 
 use super::time::{self, TimeSpan};
@@ -84,18 +86,34 @@ impl QueryHints {
     }
 
     /// The share of the question's content words `content` holds, in [0, 1]; None when the question has
-    /// none (only stop words).
+    /// none (only stop words). A scan of the content's characters: no allocation per word, and it stops once
+    /// every term is found.
     pub fn coverage(&self, content: &str) -> Option<f64> {
         if self.terms.is_empty() {
             return None;
         }
-        let held: std::collections::HashSet<String> = content_terms(content).collect();
-        let found = self.terms.iter().filter(|t| held.contains(*t)).count();
-        Some(found as f64 / self.terms.len() as f64)
+        let mut found = vec![false; self.terms.len()];
+        let mut missing = self.terms.len();
+        for_each_word(&nfc(content), |word, stem| {
+            // A stop word never counts, even when it shares a stem with a term ("should" and "shoulder").
+            if let Some(i) = self.terms.iter().position(|t| t == stem) {
+                if !found[i] && !STOP_WORDS.contains(&word) {
+                    found[i] = true;
+                    missing -= 1;
+                }
+            }
+            missing > 0
+        });
+        Some((self.terms.len() - missing) as f64 / self.terms.len() as f64)
     }
 }
 
-/// Function words of English and German that say nothing about what a memory is about.
+/// Most distinct content words of a question coverage counts (a long context's 150 words would make every
+/// memory's share about 0).
+const MAX_TERMS: usize = 32;
+
+/// Function words of English and German that say nothing about what a memory is about (contractions are cut
+/// before they are looked up: "didn't" is "did", "can't" "ca").
 const STOP_WORDS: &[&str] = &[
     "a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "for", "with", "by", "from", "as", "is",
     "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "i", "you", "he",
@@ -103,25 +121,53 @@ const STOP_WORDS: &[&str] = &[
     "whom", "whose", "when", "where", "why", "how", "do", "does", "did", "done", "have", "has", "had", "not", "no",
     "yes", "so", "than", "then", "there", "here", "about", "into", "over", "after", "before", "up", "down", "out",
     "just", "also", "very", "can", "could", "would", "should", "will", "shall", "may", "might", "must", "am", "s", "t",
-    "don't", "i'm", "it's", "that's", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem",
-    "einer", "und", "oder", "aber", "wenn", "von", "zu", "im", "auf", "mit", "für", "aus", "ist", "sind", "war",
-    "waren", "sein", "hat", "haben", "hatte", "ich", "du", "er", "sie", "es", "wir", "ihr", "mich", "mir", "dich",
-    "dir", "uns", "wer", "was", "wann", "wo", "warum", "wie", "welche", "welcher", "nicht", "kein", "keine", "ja",
-    "nein", "auch", "sehr", "kann", "wird", "wurde", "hast",
+    "ca", "wo", "let", "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "und",
+    "oder", "aber", "wenn", "von", "zu", "im", "auf", "mit", "für", "aus", "ist", "sind", "war", "waren", "sein",
+    "hat", "haben", "hatte", "ich", "du", "er", "sie", "es", "wir", "ihr", "mich", "mir", "dich", "dir", "uns", "wer",
+    "was", "wann", "wo", "warum", "wie", "welche", "welcher", "nicht", "kein", "keine", "ja", "nein", "auch", "sehr",
+    "kann", "wird", "wurde", "hast",
 ];
 
-/// The first five letters of a lowercased word: "painting", "painted" and "paints" meet at "paint",
-/// "Konzert" and "Konzerte" at "konze".
-fn stem(word: &str) -> String {
-    word.chars().take(5).collect()
+/// Clitics cut from a word ("Anna's" is "anna", "they're" "they", "I've" "i"); other apostrophes are dropped
+/// ("O'Brien" is "obrien").
+const CLITICS: &[&str] = &["s", "re", "ve", "ll", "d", "m", "t"];
+
+/// `text` in Unicode's composed form (NFC), so "Müller" typed with a combining umlaut is one word, as typed
+/// with "ü" (borrowed when it already is).
+fn nfc(text: &str) -> Cow<'_, str> {
+    use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+    match is_nfc_quick(text.chars()) {
+        IsNormalized::Yes => Cow::Borrowed(text),
+        _ => Cow::Owned(text.nfc().collect()),
+    }
 }
 
-/// A text's content words, lowercased and stemmed.
-fn content_terms(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-        .map(|w| w.trim_matches(['\'', '’']).to_lowercase().replace('’', "'"))
-        .filter(|w| !w.is_empty() && !STOP_WORDS.contains(&w.as_str()))
-        .map(|w| stem(&w))
+/// Calls `f(word, stem)` for each word of `text`, lowercased, contractions cut, with its stem (its first five
+/// letters: "painting", "painted" and "paints" meet at "paint", "Konzert" and "Konzerte" at "konze"), until
+/// `f` returns false. Reuses one buffer.
+fn for_each_word(text: &str, mut f: impl FnMut(&str, &str) -> bool) {
+    let mut word = String::new();
+    for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’')) {
+        word.clear();
+        word.extend(raw.chars().flat_map(char::to_lowercase).map(|c| if c == '’' { '\'' } else { c }));
+        if let Some(stripped) = word.strip_suffix("n't") {
+            let keep = stripped.len();
+            word.truncate(keep);
+        }
+        if let Some(at) = word.find('\'') {
+            if CLITICS.contains(&word[at + 1..].trim_end_matches('\'')) {
+                word.truncate(at);
+            }
+            word.retain(|c| c != '\'');
+        }
+        if word.is_empty() {
+            continue;
+        }
+        let stem_end = word.char_indices().nth(5).map_or(word.len(), |(i, _)| i);
+        if !f(&word, &word[..stem_end]) {
+            return;
+        }
+    }
 }
 
 /// Reads the hints of a query asked at `now`.
@@ -130,11 +176,12 @@ pub fn analyze(query: &str, now: DateTime<Utc>) -> QueryHints {
     let words = words(&rest);
     let lowered: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let mut terms: Vec<String> = Vec::new();
-    for term in content_terms(query) {
-        if !terms.contains(&term) {
-            terms.push(term);
+    for_each_word(&nfc(query), |word, stem| {
+        if !STOP_WORDS.contains(&word) && !terms.iter().any(|t| t == stem) {
+            terms.push(stem.to_owned());
         }
-    }
+        terms.len() < MAX_TERMS
+    });
     QueryHints {
         time: time_hint(&lowered, now),
         asks_when: asks_when(&lowered, query),
@@ -387,7 +434,15 @@ mod tests {
         let german = analyze("Wann war das Konzert in Berlin?", now);
         assert_eq!(german.terms, ["konze", "berli"]);
         assert_eq!(german.coverage("Die Konzerte in Berlin waren laut"), Some(1.0));
-        assert_eq!(analyze("Don’t forget Anna’s keys", now).terms, ["forge", "anna'", "keys"]);
+        let clitics = analyze("Don’t forget Anna’s keys, didn't O'Brien's?", now);
+        assert_eq!(clitics.terms, ["forge", "anna", "keys", "obrie"], "contractions and possessives cut");
+        assert_eq!(clitics.coverage("Anna lost her keys; OBrien forgets"), Some(1.0));
+        assert_eq!(analyze("a shoulder", now).coverage("you should"), Some(0.0), "a stop word never counts");
+        // Combining marks (NFD) read as the composed letters.
+        assert_eq!(analyze("Mu\u{308}ller", now).coverage("Müller"), Some(1.0));
+        assert_eq!(analyze("Müller", now).coverage("Mu\u{308}ller kam"), Some(1.0));
+        let long: String = (0..100).map(|i| format!("a{i:04}x ")).collect();
+        assert_eq!(analyze(&long, now).terms.len(), MAX_TERMS);
     }
 
     use super::*;

@@ -483,7 +483,7 @@ async fn run(
                 keyword: c.keyword.filter(|k| *k > 0.0),
                 keyword_rank,
                 time_match: req.hints.time_match(c.memory.created_at, &c.memory.content),
-                coverage: req.hints.coverage(&c.memory.content).filter(|_| use_keyword),
+                coverage: use_keyword.then(|| req.hints.coverage(&c.memory.content)).flatten(),
                 ..signals(&c.memory, &filter)
             };
             // Associative: a memory's relevance is the larger of its similarity and its activation.
@@ -531,7 +531,9 @@ async fn run_without_query(
     let (order, fetch) = match req.sort {
         Sort::TimeDesc => ("created_at DESC, id DESC", req.offset + req.limit + 1),
         Sort::TimeAsc => ("created_at ASC, id ASC", req.offset + req.limit + 1),
-        Sort::Score => ("importance DESC, created_at DESC, id DESC", ((req.offset + req.limit) * 4).clamp(50, 400)),
+        Sort::Score => {
+            ("importance DESC, created_at DESC, id DESC", ((req.offset + req.limit) * 4).clamp(MIN_POOL, MAX_POOL))
+        }
     };
     let memories = sql::filtered(tx, filter, order, fetch).await?;
     let ids: Vec<Uuid> = memories.iter().map(|m| m.id).collect();

@@ -3371,7 +3371,7 @@ export interface components {
             /**
              * Format: double
              * @description Share of the query's content words (stop words aside, compared by their first five letters) the memory
-             *     holds; absent when keywords take no part or the query has only stop words.
+             *     holds; absent in semantic and associative mode and when the query has only stop words.
              */
             coverage?: number | null;
             /**

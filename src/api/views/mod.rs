@@ -793,7 +793,7 @@ pub struct ScoreComponents {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_match: Option<f64>,
     /// Share of the query's content words (stop words aside, compared by their first five letters) the memory
-    /// holds; absent when keywords take no part or the query has only stop words.
+    /// holds; absent in semantic and associative mode and when the query has only stop words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coverage: Option<f64>,
     /// The quality score used when `quality_boost` is on.

@@ -29,7 +29,7 @@ class ScoreComponents:
             or asks about ("when…": 1 when the memory states a time); absent when the query says nothing of time.
         coverage (float | None | Unset): Share of the query's content words (stop words aside, compared by their first
             five letters) the memory
-            holds; absent when keywords take no part or the query has only stop words.
+            holds; absent in semantic and associative mode and when the query has only stop words.
         quality (float | None | Unset): The quality score used when `quality_boost` is on.
         rerank (float | None | Unset): The reranker's relevance, when a rerank stage ordered this result; absent
             otherwise.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test: prepares the machine (scripts/setup.sh), then `cargo test --locked`. Arguments go to cargo,
 # e.g. `scripts/test.sh --test api -- recall`. The tests create their own databases from DATABASE_URL, so it must
-# name a superuser (the default from setup.sh does).
+# name a superuser (the default from setup.sh does); each database is owned by the non-superuser cairn_owner,
+# which the server's migrations and control plane run as, as in production.
 set -euo pipefail
 
 start=$SECONDS

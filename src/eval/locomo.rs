@@ -248,7 +248,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     .await;
     if !opts.keep_tenants {
         for id in &created {
-            tenants::delete_tenant(db.owner(), *id).await?;
+            tenants::delete_tenant(db.owner(), *id, crate::jobs::TENANT_QUEUES).await?;
         }
     }
     outcome?;

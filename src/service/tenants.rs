@@ -187,7 +187,7 @@ pub async fn delete(svc: &Services, op: &Operator, id: Uuid) -> Result<TenantVie
 
 /// The deletion job's work: removes every row the tenant owns, records the report. Idempotent.
 pub async fn erase(svc_db: &crate::store::Db, id: Uuid) -> Result<()> {
-    let report = tenants::erase_tenant(svc_db.owner(), id).await?;
+    let report = tenants::erase_tenant(svc_db.owner(), id, crate::jobs::TENANT_QUEUES).await?;
     let rows: serde_json::Map<String, serde_json::Value> = report.into_iter().map(|(t, n)| (t, n.into())).collect();
     if let Err(err) = crate::store::audit::record(
         svc_db.owner(),

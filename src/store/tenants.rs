@@ -193,9 +193,13 @@ pub async fn plans(pool: &PgPool) -> Result<Vec<(String, LimitOverrides)>, Error
 pub type DeletionReport = Vec<(String, i64)>;
 
 /// Removes every row a tenant owns (memories and everything hanging off them, entities, consolidation
-/// runs, usage counters, keys), table by table, then marks it deleted with the report. The tenant row stays,
-/// so its name and the report remain readable.
-pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Error> {
+/// runs, usage counters, keys) and its queued background jobs (`queues`: their payloads name the tenant),
+/// table by table, then marks it deleted with the report. The tenant row stays, so its name and the report
+/// remain readable; so do the operator's records of it: the audit log and the daily usage (billing).
+///
+/// Every statement runs with `app.tenant_id` set to the tenant: the owner is bound by row-level security
+/// (FORCE) like every role that is not a superuser, and without the setting it would match no row at all.
+pub async fn erase_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<DeletionReport, Error> {
     // History last among the memories' tables: it has no foreign key, and a job still finishing may add to it.
     const TABLES: &[&str] = &[
         "memory_entities",
@@ -213,11 +217,22 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Err
     ];
     // Passes until one finds nothing: a write that raced the first pass (a job finishing, an import's last
     // batch) is caught by the next.
-    let mut counts: Vec<i64> = vec![0; TABLES.len()];
+    let mut counts: Vec<i64> = vec![0; TABLES.len() + 1];
     for _ in 0..5 {
         let mut found = 0;
+        let sql =
+            "WITH doomed AS (SELECT ctid FROM apalis.jobs WHERE job_type = ANY($2) AND job->>'tenant_id' = $1::text
+                                   LIMIT 5000)
+                   DELETE FROM apalis.jobs WHERE ctid IN (SELECT ctid FROM doomed)";
+        let deleted = delete_batches(pool, sql, id, Some(queues)).await?;
+        counts[TABLES.len()] += deleted;
+        found += deleted;
         for (i, table) in TABLES.iter().enumerate() {
-            let deleted = delete_all_of(pool, table, id).await?;
+            let sql = format!(
+                "WITH doomed AS (SELECT ctid FROM {table} WHERE tenant_id = $1 LIMIT 5000)
+                 DELETE FROM {table} WHERE ctid IN (SELECT ctid FROM doomed)"
+            );
+            let deleted = delete_batches(pool, &sql, id, None).await?;
             counts[i] += deleted;
             found += deleted;
         }
@@ -225,7 +240,7 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Err
             break;
         }
     }
-    let report: Vec<(String, i64)> = TABLES.iter().map(|t| (*t).to_owned()).zip(counts).collect();
+    let report: Vec<(String, i64)> = TABLES.iter().copied().chain(["jobs"]).map(str::to_owned).zip(counts).collect();
     let json: serde_json::Map<String, serde_json::Value> =
         report.iter().map(|(t, n)| (t.clone(), serde_json::Value::from(*n))).collect();
     sqlx::query("UPDATE tenants SET status = 'deleted', status_changed_at = now(), deletion_report = $2 WHERE id = $1")
@@ -236,18 +251,22 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid) -> Result<DeletionReport, Err
     Ok(report)
 }
 
-/// Deletes a tenant's rows of one table, in batches (so no single statement holds a huge lock set), retrying
-/// a deadlock with the tenant's last background jobs a few times.
-async fn delete_all_of(pool: &PgPool, table: &str, id: Uuid) -> Result<i64, Error> {
-    let sql = format!(
-        "WITH doomed AS (SELECT ctid FROM {table} WHERE tenant_id = $1 LIMIT 5000)
-         DELETE FROM {table} WHERE ctid IN (SELECT ctid FROM doomed)"
-    );
+/// Runs `sql` (a bounded DELETE of tenant `$1`'s rows; `$2` the queues, when given) until it deletes nothing,
+/// each batch in its own transaction (so no single statement holds a huge lock set) with the tenant set for
+/// row-level security, retrying a deadlock with the tenant's last background jobs a few times.
+async fn delete_batches(pool: &PgPool, sql: &str, id: Uuid, queues: Option<&[&str]>) -> Result<i64, Error> {
     // Erasing, not deleting: the memories do not go to the trash (`cairn.erase`, for this transaction only).
     let batch = || async {
         let mut tx = pool.begin().await?;
-        sqlx::query("SELECT set_config('cairn.erase', 'on', true)").execute(&mut *tx).await?;
-        let done = sqlx::query(&sql).bind(id).execute(&mut *tx).await?;
+        sqlx::query("SELECT set_config('cairn.erase', 'on', true), set_config('app.tenant_id', $1, true)")
+            .bind(id.to_string())
+            .execute(&mut *tx)
+            .await?;
+        let mut query = sqlx::query(sql).bind(id);
+        if let Some(queues) = queues {
+            query = query.bind(queues);
+        }
+        let done = query.execute(&mut *tx).await?;
         tx.commit().await?;
         Ok::<_, sqlx::Error>(done)
     };
@@ -265,27 +284,12 @@ async fn delete_all_of(pool: &PgPool, table: &str, id: Uuid) -> Result<i64, Erro
     }
 }
 
-/// Deletes a tenant and, by cascade, everything it owns. The cascade can deadlock with the tenant's own
-/// background jobs still writing; it is then tried again, a few times.
-pub async fn delete_tenant(pool: &PgPool, id: Uuid) -> sqlx::Result<()> {
-    let mut attempt = 0;
-    loop {
-        // Erasing, not deleting: the cascaded memories do not go to the trash (which goes with the tenant).
-        let cascade = async {
-            let mut tx = pool.begin().await?;
-            sqlx::query("SELECT set_config('cairn.erase', 'on', true)").execute(&mut *tx).await?;
-            let done = sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(&mut *tx).await?;
-            tx.commit().await?;
-            Ok::<_, sqlx::Error>(done)
-        };
-        match cascade.await {
-            Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("40P01") && attempt < 5 => {
-                attempt += 1;
-                tokio::time::sleep(std::time::Duration::from_millis(100 * attempt)).await;
-            }
-            other => return other.map(|_| ()),
-        }
-    }
+/// Deletes a tenant for good: erases its data ([`erase_tenant`]), then its row (its daily usage goes with it by
+/// cascade; its audit entries stay). For throwaway tenants (the evaluation's).
+pub async fn delete_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<(), Error> {
+    erase_tenant(pool, id, queues).await?;
+    sqlx::query("DELETE FROM tenants WHERE id = $1").bind(id).execute(pool).await?;
+    Ok(())
 }
 
 pub async fn tenant_exists(pool: &PgPool, id: Uuid) -> sqlx::Result<bool> {

@@ -109,7 +109,7 @@ async fn expired_keys_are_401s() {
 #[tokio::test]
 async fn keys_are_stored_as_argon2id_hashes_only() {
     let app = spawn().await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let rows: Vec<(String, String)> =
         sqlx::query_as("SELECT prefix, key_hash FROM api_keys").fetch_all(&mut conn).await.unwrap();
     assert!(!rows.is_empty());

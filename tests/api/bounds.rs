@@ -17,7 +17,7 @@ fn short_statements(args: DbArgs) -> DbArgs {
 async fn a_statement_past_the_timeout_is_cancelled_and_answers_503() {
     let app = spawn_tuned(AppArgs::default(), short_statements, &[]).await;
     // A trigger that takes two seconds for one kind of content stands in for an expensive query.
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query(
         "CREATE FUNCTION slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN IF NEW.content LIKE 'slow%' THEN PERFORM pg_sleep(2); END IF; RETURN NEW; END $$",

@@ -77,7 +77,7 @@ async fn assert_counts_match(app: &TestApp, conn: &mut PgConnection, when: &str)
 #[tokio::test]
 async fn stats_and_tags_are_maintained_counts_that_equal_a_scan() {
     let app = spawn().await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let key = app.a.key.clone();
     let kinds = ["Decision", "Pattern", "Context", "Insight"];
     let batch: Vec<Value> = (0..40)
@@ -159,7 +159,7 @@ async fn counting_accesses_never_waits_for_a_row_another_transaction_holds() {
     let held = app.store_text(&app.a.key, "a memory someone is editing").await;
     let free = app.store_text(&app.a.key, "a memory nobody holds").await;
     let (held, free): (uuid::Uuid, uuid::Uuid) = (held.parse().unwrap(), free.parse().unwrap());
-    let mut owner = app.owner_conn().await;
+    let mut owner = app.superuser_conn().await;
     let mut lock = owner.begin().await.unwrap();
     sqlx::query("SELECT 1 FROM memories WHERE id = $1 FOR UPDATE").bind(held).execute(&mut *lock).await.unwrap();
 

@@ -45,7 +45,7 @@ async fn storing_enqueues_an_embedding_job_in_the_same_transaction() {
 #[tokio::test]
 async fn the_server_role_can_only_enqueue_for_its_own_tenant_and_cannot_read_the_queue() {
     let app = spawn().await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let forged = json!({"tenant_id": app.b.id, "memory_ids": []});
 
     // As tenant A, a payload naming tenant B is stamped with A.

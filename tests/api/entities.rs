@@ -420,7 +420,7 @@ async fn learned_association_strength_decays_but_authored_strength_stays() {
         app.post(key, "/api/v1/associations", &body).await.ok(201);
     }
     // Recalled together (Hebbian learning) ten days ago: the first edge learned +0.4.
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query(
         "UPDATE relations SET strength = 0.9, learned_at = now() - interval '10 days' WHERE source_id = $1::uuid",
     )
@@ -498,7 +498,7 @@ async fn expansions_answer_to_the_requests_filters_and_grouped_recall_counts_onl
     // above have counted theirs, in the background).
     tokio::time::sleep(Duration::from_millis(500)).await;
     let before: i64 = sqlx::query_scalar("SELECT sum(access_count)::bigint FROM memories")
-        .fetch_one(&mut app.owner_conn().await)
+        .fetch_one(&mut app.superuser_conn().await)
         .await
         .unwrap();
     let one =
@@ -506,7 +506,7 @@ async fn expansions_answer_to_the_requests_filters_and_grouped_recall_counts_onl
     assert_eq!(one["n"], 1);
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after: i64 = sqlx::query_scalar("SELECT sum(access_count)::bigint FROM memories")
-        .fetch_one(&mut app.owner_conn().await)
+        .fetch_one(&mut app.superuser_conn().await)
         .await
         .unwrap();
     assert_eq!(after - before, 1, "{one}");

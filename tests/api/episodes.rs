@@ -30,7 +30,7 @@ impl Embedder for Recording {
 }
 
 async fn context_of(app: &TestApp, id: &str) -> Option<String> {
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query_scalar("SELECT context FROM memories WHERE id = $1::uuid").bind(id).fetch_one(&mut conn).await.unwrap()
 }
 
@@ -152,7 +152,7 @@ async fn a_memory_keeps_its_own_vector_and_is_also_found_by_its_context() {
         app.store(key, turn("It was wonderful, the food was great", 2)).await["id"].as_str().unwrap().to_owned();
     let other = app.store_text(key, "The food at the office is fine").await;
     app.drain_jobs().await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let (own, context): (f64, Option<f64>) = sqlx::query_as(
         "SELECT (embedding <=> $2::vector)::float8, (context_embedding <=> $2::vector)::float8 FROM memories WHERE id = $1::uuid",
     )

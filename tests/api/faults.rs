@@ -424,7 +424,7 @@ async fn postgres_unreachable_for_20_s_under_load_fails_fast_and_loses_no_acknow
     }
     // Queued jobs resume: every acknowledged memory gets its vector and its enrichment.
     let ids: Vec<uuid::Uuid> = ledger.acknowledged.keys().map(|id| id.parse().unwrap()).collect();
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     wait_processed(&mut conn, &ids, Duration::from_secs(240), &worker).await;
 
     let stat = |op: &str, p: f64| {
@@ -504,7 +504,7 @@ async fn a_worker_killed_mid_batch_has_its_jobs_run_again_without_duplicates() {
     let app = spawn_without_workers(AppArgs::default()).await;
     let items = contents(400);
     let ids = store_all(&app, &app.a.key, &items).await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
 
     let mut first = Process::start(&["worker", "--queues", "embed,enrich,similar"], &app.db_url);
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -567,7 +567,7 @@ async fn sigterm_stops_accepting_drains_requests_and_jobs_and_exits_0() {
         let res = res.unwrap();
         ids.extend(stored_ids(&res));
     }
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     // The workers are busy.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {

@@ -8,12 +8,12 @@ use serde_json::{json, Value};
 use crate::helpers::{new_key, spawn, TestApp};
 
 async fn sql(app: &TestApp, statement: &str, id: &str) {
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query(statement).bind(id).execute(&mut conn).await.unwrap();
 }
 
 async fn field(app: &TestApp, id: &str, column: &str) -> Value {
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let q = format!("SELECT to_jsonb({column}) FROM memories WHERE id = $1::uuid");
     sqlx::query_scalar::<_, Option<Value>>(&q).bind(id).fetch_one(&mut conn).await.unwrap().unwrap_or(Value::Null)
 }
@@ -260,7 +260,7 @@ async fn a_simulated_year_keeps_every_protected_and_used_memory_recallable() {
         }
     }
     let start = Utc::now();
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     for day in 1..=365 {
         let now = start + Duration::days(day);
         if day % 7 == 0 {

@@ -59,7 +59,7 @@ async fn generated_requests_to_every_operation_get_no_5xx_and_documented_answers
     let created: i64 =
         sqlx::query_scalar("SELECT count(*) FROM memory_events WHERE tenant_id = $1 AND event_type = 'created'")
             .bind(app.a.id)
-            .fetch_one(app.db.owner())
+            .fetch_one(&mut app.superuser_conn().await)
             .await
             .unwrap();
     println!("memories stored by generated requests: {created}");

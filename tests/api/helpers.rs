@@ -80,13 +80,61 @@ pub async fn spawn_prepared(embedder: Arc<dyn Embedder>, prepare: &[&str]) -> Te
     spawn_inner(AppArgs::default(), None, EmbedderSlot::ready(embedder), prepare).await
 }
 
-/// Creates an empty database for a test; dropped by [`drop_database`].
+/// The role that owns every test database and runs its migrations, as production's owner does: `LOGIN
+/// CREATEROLE`, neither superuser nor `BYPASSRLS`, so row-level security binds it like any other role (FORCE
+/// is on for every tenant table). Only test set-up and assertions that inspect the database use the superuser
+/// of `DATABASE_URL` ([`superuser_url`], [`TestApp::superuser_conn`]).
+pub const TEST_OWNER: &str = "cairn_owner";
+
+/// `DATABASE_URL`: a superuser, for creating databases and inspecting them.
+pub fn superuser_url() -> String {
+    base_url()
+}
+
+/// `url` with its user replaced by `user` (no password: the test cluster trusts local logins).
+pub fn with_user(url: &str, user: &str) -> String {
+    let (scheme, rest) = url.split_once("://").expect("a URL");
+    let host = rest.split_once('@').map_or(rest, |(_, host)| host);
+    format!("{scheme}://{user}@{host}")
+}
+
+/// `DATABASE_URL`'s server with [`TEST_OWNER`] as the user (the URL a server of a test logs in with).
+pub fn owner_base_url() -> String {
+    with_user(&base_url(), TEST_OWNER)
+}
+
+/// Creates the owner role once per cluster (roles are cluster-wide; a lost race is harmless).
+async fn ensure_owner_role(conn: &mut PgConnection) {
+    let sql = format!(
+        "DO $$ BEGIN
+             CREATE ROLE {TEST_OWNER} LOGIN CREATEROLE NOSUPERUSER NOBYPASSRLS NOCREATEDB NOREPLICATION;
+         EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+         END $$"
+    );
+    conn.execute(sql.as_str()).await.expect("create the test owner role");
+    let (superuser, bypass): (bool, bool) =
+        sqlx::query_as("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = $1")
+            .bind(TEST_OWNER)
+            .fetch_one(&mut *conn)
+            .await
+            .expect("the test owner role exists");
+    assert!(!superuser && !bypass, "{TEST_OWNER} must be neither superuser nor BYPASSRLS");
+}
+
+/// Creates an empty database for a test, owned by [`TEST_OWNER`], with what an operator prepares once as a
+/// superuser (deploy/README.md, "Postgres in production"): the vector extension, and `ts_match_vq` marked
+/// LEAKPROOF. Returns its name and the owner's URL; dropped by [`drop_database`].
 pub async fn create_database() -> (String, String) {
-    let base = base_url();
+    let base = superuser_url();
     let name = format!("cairn_test_{}", Uuid::new_v4().simple());
     let mut conn = PgConnection::connect(&base).await.expect("DATABASE_URL reachable");
-    conn.execute(format!("CREATE DATABASE {name}").as_str()).await.expect("create test database");
-    (name.clone(), with_database(&base, &name))
+    ensure_owner_role(&mut conn).await;
+    conn.execute(format!("CREATE DATABASE {name} OWNER {TEST_OWNER}").as_str()).await.expect("create test database");
+    let mut db = PgConnection::connect(&with_database(&base, &name)).await.expect("the new database is reachable");
+    db.execute("CREATE EXTENSION IF NOT EXISTS vector; ALTER FUNCTION ts_match_vq(tsvector, tsquery) LEAKPROOF")
+        .await
+        .expect("prepare the test database as its operator would");
+    (name.clone(), with_database(&owner_base_url(), &name))
 }
 
 pub fn drop_database(name: &str) {
@@ -113,9 +161,7 @@ pub fn db_args(url: &str) -> DbArgs {
 pub fn app_url(url: &str) -> String {
     let app = std::env::var("CAIRN_APP_DATABASE_URL").unwrap_or_else(|_| cairn::config::LOCAL_APP_DATABASE_URL.into());
     let login = app.split_once("://").and_then(|(_, rest)| rest.split_once('@')).map_or("cairn_login", |(u, _)| u);
-    let (scheme, rest) = url.split_once("://").expect("a URL");
-    let host = rest.split_once('@').map_or(rest, |(_, host)| host);
-    format!("{scheme}://{login}@{host}")
+    with_user(url, login)
 }
 
 /// A server with `app` settings; `server_db_url` overrides the URL the server uses (the outage test points
@@ -187,7 +233,7 @@ async fn spawn_full(
 ) -> TestApp {
     let (db_name, db_url) = create_database().await;
     if !prepare.is_empty() {
-        let mut conn = PgConnection::connect(&db_url).await.unwrap();
+        let mut conn = PgConnection::connect(&with_database(&superuser_url(), &db_name)).await.unwrap();
         for sql in prepare {
             conn.execute(sql.replace("{db}", &db_name).as_str()).await.unwrap();
         }
@@ -320,14 +366,16 @@ impl TestApp {
         self.get(key, "/api/v1/memories?include_archived=true").await.ok(200)["total"].as_i64().unwrap()
     }
 
-    /// A direct connection to this test's database as its owner (superuser).
-    pub async fn owner_conn(&self) -> PgConnection {
-        PgConnection::connect(&self.db_url).await.unwrap()
+    /// A direct connection to this test's database as the cluster's superuser: for test set-up and for
+    /// assertions that inspect the database (row-level security does not bind it). The server itself runs as
+    /// [`TEST_OWNER`] and `cairn_login`.
+    pub async fn superuser_conn(&self) -> PgConnection {
+        PgConnection::connect(&with_database(&superuser_url(), &self.db_name)).await.unwrap()
     }
 
     /// Counts `table` rows as the server's role would see them with `tenant` (or nothing) set.
     pub async fn count_as_app_role(&self, table: &str, tenant: Option<Uuid>) -> i64 {
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         let mut tx = app_role_tx(&mut conn, tenant).await;
         sqlx::query_scalar(&format!("SELECT count(*) FROM {table}")).fetch_one(&mut *tx).await.unwrap()
     }
@@ -369,7 +417,7 @@ impl TestApp {
             usage: Default::default(),
             episode_context: true,
         };
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::jobs::embed::EmbedJob)> =
             self.pending_jobs(&mut conn, cairn::jobs::embed::QUEUE).await;
         for (id, job) in &jobs {
@@ -383,7 +431,7 @@ impl TestApp {
     /// returns how many.
     pub async fn run_enrichment_with(&self, extractor: cairn::jobs::enrich::Extractor) -> usize {
         let ctx = cairn::jobs::enrich::EnrichContext { db: self.db.clone(), extractor, usage: Default::default() };
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::jobs::enrich::EnrichJob)> =
             self.pending_jobs(&mut conn, cairn::jobs::enrich::QUEUE).await;
         for (id, job) in &jobs {
@@ -395,7 +443,7 @@ impl TestApp {
 
     /// Runs every queued similarity job synchronously; returns how many.
     pub async fn run_similar(&self) -> usize {
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::jobs::similar::SimilarJob)> =
             self.pending_jobs(&mut conn, cairn::jobs::similar::QUEUE).await;
         for (id, job) in &jobs {
@@ -408,7 +456,7 @@ impl TestApp {
     /// Waits until no consolidation run of this test's database is still queued (the background worker runs
     /// them), at most 30 s.
     pub async fn wait_for_consolidations(&self) {
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         for _ in 0..600 {
             let queued: i64 = sqlx::query_scalar("SELECT count(*) FROM consolidation_runs WHERE status = 'queued'")
                 .fetch_one(&mut conn)
@@ -425,7 +473,7 @@ impl TestApp {
     /// Runs every queued consolidation job synchronously, as the worker would (first attempt); returns how
     /// many.
     pub async fn run_consolidations(&self) -> usize {
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::jobs::consolidate::ConsolidateJob)> =
             self.pending_jobs(&mut conn, cairn::jobs::consolidate::QUEUE).await;
         for (id, job) in &jobs {
@@ -443,7 +491,7 @@ impl TestApp {
             chat: self.services.chat.clone(),
             usage: Default::default(),
         };
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::jobs::summarize::SummarizeJob)> =
             self.pending_jobs(&mut conn, cairn::jobs::summarize::QUEUE).await;
         for (id, job) in &jobs {
@@ -460,7 +508,7 @@ impl TestApp {
 
     /// The queued embedding jobs' payloads, oldest first.
     pub async fn queued_jobs(&self) -> Vec<serde_json::Value> {
-        let mut conn = self.owner_conn().await;
+        let mut conn = self.superuser_conn().await;
         sqlx::query_scalar("SELECT job::jsonb FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id")
             .bind(cairn::jobs::embed::QUEUE)
             .fetch_all(&mut conn)

@@ -6,7 +6,7 @@ use cairn::store::Db;
 use serde_json::json;
 use sqlx::{Connection, Executor};
 
-use crate::helpers::{app_role_tx, create_database, db_args, drop_database, new_key, spawn};
+use crate::helpers::{app_role_tx, create_database, db_args, drop_database, new_key, spawn, superuser_url};
 
 #[tokio::test]
 async fn tenant_b_cannot_reach_tenant_a_on_any_route() {
@@ -60,7 +60,7 @@ async fn the_server_role_sees_nothing_without_a_tenant() {
     let a2 = app.store_text(&app.a.key, "alpha two").await;
     let b = app.store_text(&app.b.key, "beta").await;
     // Rows in every tenant table, written as the owner.
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query("INSERT INTO relations (tenant_id, source_id, target_id, rel_type) VALUES ($1, $2::uuid, $3::uuid, 'RELATES_TO')")
         .bind(app.a.id)
         .bind(&a)
@@ -119,7 +119,8 @@ async fn the_server_refuses_to_start_when_its_role_owns_the_tables() {
     let (name, url) = create_database().await;
     let db = Db::connect_lazy(&db_args(&url)).unwrap();
     db.migrate().await.unwrap();
-    let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
+    // A mistake only an administrator can make (the new owner needs CREATE on the schema).
+    let mut conn = sqlx::PgConnection::connect(&cairn::config::with_database(&superuser_url(), &name)).await.unwrap();
     conn.execute("ALTER TABLE memories OWNER TO cairn_app").await.unwrap();
     let err = Application::build(&db_args(&url), AppArgs::default(), "127.0.0.1:0".parse().unwrap()).await.err();
     drop(conn);
@@ -131,7 +132,7 @@ async fn the_server_refuses_to_start_when_its_role_owns_the_tables() {
 #[tokio::test]
 async fn the_server_role_cannot_read_the_control_plane() {
     let app = spawn().await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     for table in ["tenants", "api_keys", "admins"] {
         let mut tx = app_role_tx(&mut conn, None).await;
         let err = sqlx::query(&format!("SELECT count(*) FROM {table}")).execute(&mut *tx).await.unwrap_err();
@@ -154,7 +155,7 @@ async fn the_server_refuses_a_tenant_pool_that_logs_in_as_the_owner() {
     let unset = unset.expect("start-up must fail without CAIRN_APP_DATABASE_URL");
     assert!(unset.contains("refusing to start: CAIRN_APP_DATABASE_URL is not set"), "{unset}");
     let as_owner = as_owner.expect("start-up must fail when the tenant pool logs in as the owner");
-    assert!(as_owner.contains("refusing to start") && as_owner.contains("is superuser"), "{as_owner}");
+    assert!(as_owner.contains("refusing to start") && as_owner.contains("reaches the owner of"), "{as_owner}");
 }
 
 #[tokio::test]

@@ -28,7 +28,7 @@ async fn job_status_counts_the_tenants_queues_failures_and_pipelines() {
     assert_eq!(other["enrichment"]["pending"], 0);
 
     // An attempt that failed is listed with its error and memories, for its tenant only.
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query(
         "UPDATE apalis.jobs SET attempts = 1, last_error = 'embedding server answered 503'
           WHERE job_type = 'cairn::embed' AND job->'memory_ids' ? $1",

@@ -190,7 +190,7 @@ async fn delete_removes_the_memory_and_its_relations() {
     let app = spawn().await;
     let a = app.store_text(&app.a.key, "first").await;
     let b = app.store_text(&app.a.key, "second").await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query("INSERT INTO relations (tenant_id, source_id, target_id, rel_type) VALUES ($1, $2::uuid, $3::uuid, 'RELATES_TO')")
         .bind(app.a.id)
         .bind(&a)

@@ -10,7 +10,7 @@ use reqwest::Method;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
-use crate::helpers::{base_url, spawn_with, with_port};
+use crate::helpers::{base_url, owner_base_url, spawn_with, with_port};
 
 pub(crate) fn upstream() -> String {
     let url = base_url();
@@ -47,7 +47,7 @@ async fn an_unreachable_database_is_a_503_and_the_server_recovers() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let running = proxy(listener);
-    let app = spawn_with(AppArgs::default(), Some(with_port(&base_url(), port))).await;
+    let app = spawn_with(AppArgs::default(), Some(with_port(&owner_base_url(), port))).await;
     let id = app.store_text(&app.a.key, "survives the outage").await;
     let path = format!("/api/v1/memories/{id}");
 

@@ -315,7 +315,7 @@ async fn keyword_search_uses_its_index_under_row_level_security() {
     use sqlx::Executor;
     let app = spawn().await;
     app.store(&app.a.key, json!({"content": "The deploy key rotates every Tuesday"})).await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let leakproof: bool = sqlx::query_scalar("SELECT proleakproof FROM pg_proc WHERE proname = 'ts_match_vq'")
         .fetch_one(&mut conn)
         .await

@@ -55,7 +55,7 @@ async fn a_dry_run_reports_exactly_and_writes_nothing_but_its_record() {
     let app = spawn().await;
     let key = &app.a.key;
     let id = app.store_text(key, "decaying slowly").await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query("UPDATE memories SET created_at = now() - interval '40 days' WHERE id = $1::uuid")
         .bind(&id)
         .execute(&mut conn)
@@ -114,7 +114,7 @@ async fn two_worker_processes_run_each_period_of_a_periodic_job_once() {
     tokio::time::sleep(Duration::from_millis(4000)).await;
     stop(workers);
 
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let claims: Vec<(chrono::DateTime<chrono::Utc>, String)> = sqlx::query_as(
         "SELECT period_start, claimed_by FROM job_schedule WHERE job = 'cairn::expire' ORDER BY period_start",
     )
@@ -185,7 +185,7 @@ async fn heard(listener: &mut sqlx::postgres::PgListener, queue: &str) {
 #[tokio::test]
 async fn one_tenants_failure_does_not_stop_the_schedule_for_the_others() {
     let app = spawn().await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     // Tenant A's runs cannot be recorded.
     let block = format!("ALTER TABLE consolidation_runs ADD CONSTRAINT test_block CHECK (tenant_id <> '{}')", app.a.id);
     sqlx::query(&block).execute(&mut conn).await.unwrap();
@@ -202,7 +202,7 @@ async fn one_tenants_failure_does_not_stop_the_schedule_for_the_others() {
 #[tokio::test]
 async fn pruning_period_claims_keeps_each_jobs_latest() {
     let app = spawn().await;
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query(
         "INSERT INTO job_schedule (job, period_start, claimed_by) VALUES
             ('cairn::expire', now() - interval '10 days', 'test'), ('cairn::expire', now() - interval '9 days', 'test'),
@@ -255,18 +255,16 @@ async fn automems_reembed_requeues_the_tenants_embeddings_with_an_admin_key() {
         (body["status"].as_str(), body["queued"].as_u64(), body["batch_size"].as_i64()),
         (Some("success"), Some(3), Some(2))
     );
-    let pending = |tenant| {
-        let db_url = app.db_url.clone();
-        async move {
-            let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&db_url).await.unwrap();
-            sqlx::query_scalar::<_, i64>(
-                "SELECT count(*) FROM memories WHERE tenant_id = $1 AND embedding_status = 'pending'",
-            )
-            .bind(tenant)
-            .fetch_one(&mut conn)
-            .await
-            .unwrap()
-        }
+    let app = &app;
+    let pending = |tenant| async move {
+        let mut conn = app.superuser_conn().await;
+        sqlx::query_scalar::<_, i64>(
+            "SELECT count(*) FROM memories WHERE tenant_id = $1 AND embedding_status = 'pending'",
+        )
+        .bind(tenant)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
     };
     assert_eq!((pending(app.a.id).await, pending(app.b.id).await), (3, 0), "only the caller's tenant");
     // AutoMem's clients send their ordinary key as the bearer and the admin one as X-Admin-Token: the admin

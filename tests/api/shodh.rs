@@ -479,7 +479,7 @@ async fn a_configured_chat_model_summarises_recall_in_the_asked_language() {
     assert!(body.get("summary").is_none(), "{body}");
 
     // A daily budget of one chat summary: the second falls back to the extractive summary, the recall works.
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     sqlx::query("UPDATE tenants SET limits = '{\"summaries_per_day\": 1}' WHERE id = $1")
         .bind(app.a.id)
         .execute(&mut conn)

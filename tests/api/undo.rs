@@ -22,7 +22,7 @@ async fn related_ids(app: &TestApp, id: &str) -> Vec<String> {
 
 /// Tables (in every schema but the catalogs) whose rows' text contains `needle`, with how many rows.
 async fn tables_containing(app: &TestApp, needle: &str) -> Vec<(String, i64)> {
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let tables: Vec<(String, String)> = sqlx::query_as(
         "SELECT table_schema::text, table_name::text FROM information_schema.tables
           WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')",
@@ -145,18 +145,15 @@ async fn a_purge_leaves_no_byte_of_the_memory_in_any_table() {
     app.run_enrichment().await;
     app.drain_jobs().await;
     assert!(!tables_containing(&app, &secret).await.is_empty(), "the needle is found while the memory lives");
-    let entities = |app: &TestApp| {
-        let db = app.db.owner().clone();
-        let tenant = app.a.id;
-        async move {
-            let names: Vec<String> = sqlx::query_scalar("SELECT normalized_name FROM entities WHERE tenant_id = $1")
-                .bind(tenant)
-                .fetch_all(&db)
-                .await
-                .unwrap();
-            names.join(",")
-        }
-    };
+    async fn entities(app: &TestApp) -> String {
+        let mut conn = app.superuser_conn().await;
+        let names: Vec<String> = sqlx::query_scalar("SELECT normalized_name FROM entities WHERE tenant_id = $1")
+            .bind(app.a.id)
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+        names.join(",")
+    }
     let before = entities(&app).await;
     assert!(before.contains("bartholomew quince") && before.contains("alice johnson"), "{before}");
     app.delete(key, &format!("/api/v1/memories/{next}?hard=true")).await.ok(200);

@@ -48,7 +48,7 @@ async fn a_content_change_rehashes_and_resets_the_embedding() {
     assert_ne!(after["content_hash"], before["content_hash"]);
     assert_eq!(after["embedding_status"], "pending");
     assert!(after["embedding_model"].is_null());
-    let mut conn = app.owner_conn().await;
+    let mut conn = app.superuser_conn().await;
     let has_vector: bool = sqlx::query_scalar("SELECT embedding IS NOT NULL FROM memories WHERE id = $1::uuid")
         .bind(id)
         .fetch_one(&mut conn)

@@ -137,8 +137,8 @@ proptest! {
 
     #[test]
     fn tag_filters_are_normalised_once_and_for_all(raw in proptest::collection::vec(".{0,16}", 0..6)) {
-        let tags = normalize_tag_filter(&raw);
-        prop_assert_eq!(normalize_tag_filter(&tags), tags.clone(), "idempotent");
+        let tags = normalize_tag_filter(&raw, "tags", 100).unwrap();
+        prop_assert_eq!(normalize_tag_filter(&tags, "tags", 100).unwrap(), tags.clone(), "idempotent");
         for (i, tag) in tags.iter().enumerate() {
             prop_assert!(!tag.is_empty() && !tag.contains(','));
             prop_assert_eq!(tag.trim(), tag.as_str());

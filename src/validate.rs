@@ -13,6 +13,75 @@ use crate::memory::parse_timestamp;
 /// Largest `offset` of any listing.
 pub const MAX_OFFSET: i64 = 1_000_000;
 
+// Caps on collection inputs, one each, checked before any work on the items (a 400 naming the field and
+// the cap). Caps that belong to one domain live beside it: `memory::MAX_TAGS` (tags on a memory),
+// `service::memories::MAX_BATCH` and `graph::association::MAX_BATCH` (batches), `service::entities::MAX_MERGE`,
+// `service::jobs::MAX_REPROCESS` (id lists), `recall::MAX_QUERIES` and `recall::MAX_QUERY_CHARS`,
+// `service::transfer::MAX_LINE_BYTES` (import lines).
+
+/// Most items any list of strings may hold as it is read (repeated query keys or a JSON array), whatever
+/// its field's own cap: reading stops there, so no list costs more than this before its field's check.
+pub const MAX_LIST_ITEMS: usize = 1000;
+/// Most tags in a filter: `tags`, `exclude_tags`, `context_tags`, and the by-tag routes' `tags`.
+pub const MAX_FILTER_TAGS: usize = 100;
+/// Most classifications in a filter (`types`, `type`, SHODH's `memory_types`): there are 20.
+pub const MAX_FILTER_TYPES: usize = 32;
+/// Most association types in a traversal's filter: there are 15.
+pub const MAX_RELATION_TYPES: usize = 32;
+/// Most entity types of an entity-grouped recall (`entityTypes`): there are 8.
+pub const MAX_ENTITY_TYPES: usize = 16;
+/// Longest value of a filter list (a tag, a type), in characters.
+pub const MAX_FILTER_VALUE_CHARS: usize = 256;
+/// Longest time phrase or timestamp (`since`, `until`, `valid_at`, `time_query`, ...), in characters.
+pub const MAX_TIME_CHARS: usize = 200;
+/// Deepest nesting of a JSON object a client stores (`metadata`, association `properties`).
+pub const MAX_JSON_DEPTH: usize = 32;
+
+/// Refuses a list longer than `max` (before anything is done with its items).
+pub fn check_len(field: &str, len: usize, max: usize) -> Result<(), Error> {
+    if len > max {
+        return Err(bad(field, format!("at most {max} items (got {len})")));
+    }
+    Ok(())
+}
+
+/// Refuses a string longer than `max` characters (counting stops past the cap); the message never echoes it.
+pub fn check_chars(field: &str, value: &str, max: usize) -> Result<(), Error> {
+    if value.len() > max && value.chars().nth(max).is_some() {
+        return Err(bad(field, format!("must be at most {max} characters")));
+    }
+    Ok(())
+}
+
+/// How deep `value` nests (a scalar is 0, `{}` or `[]` is 1), counted without recursion and stopping past
+/// `limit`.
+pub fn json_depth(value: &serde_json::Value, limit: usize) -> usize {
+    use serde_json::Value;
+    let mut deepest = 0;
+    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        if deepest > limit {
+            return deepest;
+        }
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    deepest
+}
+
+/// Refuses JSON nested deeper than [`MAX_JSON_DEPTH`].
+pub fn check_depth(field: &str, value: &serde_json::Value) -> Result<(), Error> {
+    if json_depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH {
+        return Err(bad(field, format!("must not nest deeper than {MAX_JSON_DEPTH} levels")));
+    }
+    Ok(())
+}
+
 /// A list given as one string (comma-separated allowed where the field says so), an array of strings,
 /// or repeated query keys.
 #[derive(Debug, Default, Clone, PartialEq, Serialize)]
@@ -44,6 +113,9 @@ impl<'de> Deserialize<'de> for StringList {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StringList, A::Error> {
                 let mut items = Vec::new();
                 while let Some(item) = seq.next_element::<String>()? {
+                    if items.len() == MAX_LIST_ITEMS {
+                        return Err(serde::de::Error::custom(format!("at most {MAX_LIST_ITEMS} items")));
+                    }
                     items.push(item);
                 }
                 Ok(StringList(items))
@@ -99,7 +171,10 @@ pub fn unit(field: &str, value: Option<f64>) -> Result<Option<f32>, Error> {
 /// An ISO 8601 timestamp.
 pub fn timestamp(field: &str, value: Option<String>) -> Result<Option<chrono::DateTime<chrono::Utc>>, Error> {
     value
-        .map(|v| parse_timestamp(&v).ok_or_else(|| bad(field, format!("not an ISO 8601 timestamp: {v:?}"))))
+        .map(|v| {
+            check_chars(field, &v, MAX_TIME_CHARS)?;
+            parse_timestamp(&v).ok_or_else(|| bad(field, format!("not an ISO 8601 timestamp: {v:?}")))
+        })
         .transpose()
 }
 

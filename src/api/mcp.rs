@@ -64,12 +64,27 @@ pub fn service(services: AppState) -> StreamableHttpService<CairnMcp, NeverSessi
 
 /// Authenticates an MCP request with the HTTP API's keys (401/403 in the envelope otherwise) and hands the
 /// tenant to the tools through the request's extensions.
+///
+/// rmcp answers a JSON body it cannot parse (nested past serde's recursion limit, say) with 415; with a JSON
+/// content type that is a bad request, and it is answered as one (400), as the other surfaces do.
 pub async fn authenticate(State(services): State<AppState>, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
+    let json = parts
+        .headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("application/json"));
     match tenant_of(&parts, &services).await {
         Ok(tenant) => {
             parts.extensions.insert(tenant);
-            next.run(Request::from_parts(parts, body)).await
+            let response = next.run(Request::from_parts(parts, body)).await;
+            if json && response.status() == axum::http::StatusCode::UNSUPPORTED_MEDIA_TYPE {
+                let text = axum::body::to_bytes(response.into_body(), 16 * 1024).await.unwrap_or_default();
+                let text = String::from_utf8_lossy(&text);
+                return ApiError::from(Error::invalid(format!("body: invalid JSON-RPC request: {}", text.trim())))
+                    .into_response();
+            }
+            response
         }
         Err(err) => ApiError::from(err).into_response(),
     }

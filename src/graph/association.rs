@@ -102,7 +102,10 @@ impl NewAssociation {
         };
         let properties = match field(item, "properties") {
             None => json!({}),
-            Some(v @ Value::Object(_)) => v.clone(),
+            Some(v @ Value::Object(_)) => {
+                validate::check_depth(&format!("{prefix}properties"), v)?;
+                v.clone()
+            }
             Some(_) => return Err(Error::invalid(format!("{prefix}properties: must be an object"))),
         };
         Ok(Self { source, target, rel_type, strength, properties })
@@ -144,7 +147,7 @@ impl RelatedParams {
         }
         let limit = validate::bounded("limit", self.limit, 1, MAX_RELATED, DEFAULT_RELATED)?;
         let min_strength = validate::unit("min_strength", self.min_strength)?.unwrap_or(0.0);
-        let types = normalize_tag_filter(&self.types.0);
+        let types = normalize_tag_filter(&self.types.0, "types", validate::MAX_RELATION_TYPES)?;
         let types = match types.is_empty() {
             true => None,
             false => Some(

@@ -6,6 +6,7 @@ use uuid::Uuid;
 
 use super::{canonical_type, normalize_tag_filter, Lifecycle, TYPES};
 use crate::error::{bad, Error};
+use crate::validate::{MAX_FILTER_TAGS, MAX_FILTER_TYPES};
 
 /// Filters shared by listings and recall.
 #[derive(Debug, Default, Clone)]
@@ -35,9 +36,9 @@ pub struct ListFilter {
     pub only_ids: Option<Vec<Uuid>>,
 }
 
-/// Classifications, canonicalised.
+/// Classifications, canonicalised (at most [`MAX_FILTER_TYPES`]).
 pub fn kinds(field: &str, raw: &[String]) -> Result<Vec<String>, Error> {
-    normalize_tag_filter(raw)
+    normalize_tag_filter(raw, field, MAX_FILTER_TYPES)?
         .iter()
         .map(|k| {
             canonical_type(k)
@@ -45,6 +46,15 @@ pub fn kinds(field: &str, raw: &[String]) -> Result<Vec<String>, Error> {
                 .ok_or_else(|| bad(field, format!("unknown type {k:?}; expected one of {}", TYPES.join(", "))))
         })
         .collect()
+}
+
+/// A scope or episode filter (`user_id`, `agent_id`, `run_id`, `episode_id`): at most
+/// [`super::MAX_ID_CHARS`] characters, as stored values are.
+pub fn scope(field: &str, value: Option<String>) -> Result<Option<String>, Error> {
+    if let Some(v) = &value {
+        crate::validate::check_chars(field, v, super::MAX_ID_CHARS)?;
+    }
+    Ok(value)
 }
 
 /// `memory_type`: short_term or long_term.
@@ -75,9 +85,14 @@ pub fn tag_match_prefix(value: Option<&str>) -> Result<bool, Error> {
     }
 }
 
-/// Tags normalised for matching; at least one.
+/// Tags of a filter, normalised for matching (at most [`MAX_FILTER_TAGS`]).
+pub fn tags(field: &str, raw: &[String]) -> Result<Vec<String>, Error> {
+    normalize_tag_filter(raw, field, MAX_FILTER_TAGS)
+}
+
+/// Tags normalised for matching; at least one (at most [`MAX_FILTER_TAGS`]).
 pub fn required_tags(tags: &[String]) -> Result<Vec<String>, Error> {
-    let tags = normalize_tag_filter(tags);
+    let tags = normalize_tag_filter(tags, "tags", MAX_FILTER_TAGS)?;
     if tags.is_empty() {
         return Err(Error::invalid("tags: at least one tag is required"));
     }

@@ -58,14 +58,14 @@ impl ParseCtx {
     }
 
     /// Postgres cannot store U+0000 in text or jsonb.
-    fn no_nul(&self, field: &str, value: &str) -> Parsed<()> {
+    pub fn no_nul(&self, field: &str, value: &str) -> Parsed<()> {
         if value.contains('\0') {
             return Err(self.err(field, "must not contain NUL (U+0000) characters"));
         }
         Ok(())
     }
 
-    fn range(&self, field: &str, value: f64, lo: f64, hi: f64) -> Parsed<f32> {
+    pub fn range(&self, field: &str, value: f64, lo: f64, hi: f64) -> Parsed<f32> {
         if value.is_finite() && (lo..=hi).contains(&value) {
             Ok(value as f32)
         } else {
@@ -73,11 +73,11 @@ impl ParseCtx {
         }
     }
 
-    fn unit(&self, field: &str, value: f64) -> Parsed<f32> {
+    pub fn unit(&self, field: &str, value: f64) -> Parsed<f32> {
         self.range(field, value, 0.0, 1.0)
     }
 
-    fn content(&self, value: Option<String>) -> Parsed<String> {
+    pub fn content(&self, value: Option<String>) -> Parsed<String> {
         let value = value.ok_or_else(|| self.err("content", "is required"))?;
         let value = value.trim();
         if value.is_empty() {
@@ -92,7 +92,7 @@ impl ParseCtx {
     }
 
     /// A short identifier-like string: trimmed, non-empty, bounded.
-    fn ident(&self, field: &str, value: String) -> Parsed<String> {
+    pub fn ident(&self, field: &str, value: String) -> Parsed<String> {
         let value = value.trim();
         if value.is_empty() {
             return Err(self.err(field, "must not be empty"));
@@ -104,17 +104,17 @@ impl ParseCtx {
         Ok(value.to_owned())
     }
 
-    fn kind(&self, value: &str) -> Parsed<&'static str> {
+    pub fn kind(&self, value: &str) -> Parsed<&'static str> {
         canonical_type(value)
             .ok_or_else(|| self.err("type", format!("unknown type {value:?}; expected one of {}", TYPES.join(", "))))
     }
 
-    fn lifecycle(&self, value: &str) -> Parsed<Lifecycle> {
+    pub fn lifecycle(&self, value: &str) -> Parsed<Lifecycle> {
         Lifecycle::parse(value)
             .ok_or_else(|| self.err("memory_type", format!("must be short_term or long_term (got {value:?})")))
     }
 
-    fn source_type(&self, value: &str) -> Parsed<String> {
+    pub fn source_type(&self, value: &str) -> Parsed<String> {
         let lower = value.trim().to_ascii_lowercase();
         if SOURCE_TYPES.contains(&lower.as_str()) {
             Ok(lower)
@@ -126,7 +126,7 @@ impl ParseCtx {
         }
     }
 
-    fn ttl(&self, value: i64) -> Parsed<i64> {
+    pub fn ttl(&self, value: i64) -> Parsed<i64> {
         if (1..=MAX_TTL_SECONDS).contains(&value) {
             Ok(value)
         } else {
@@ -134,14 +134,14 @@ impl ParseCtx {
         }
     }
 
-    fn sequence_number(&self, value: i64) -> Parsed<i32> {
+    pub fn sequence_number(&self, value: i64) -> Parsed<i32> {
         i32::try_from(value)
             .ok()
             .filter(|v| *v >= 0)
             .ok_or_else(|| self.err("sequence_number", format!("must be between 0 and {} (got {value})", i32::MAX)))
     }
 
-    fn metadata(&self, value: Value) -> Parsed<Value> {
+    pub fn metadata(&self, value: Value) -> Parsed<Value> {
         fn has_nul(v: &Value) -> bool {
             match v {
                 Value::String(s) => s.contains('\0'),
@@ -149,6 +149,10 @@ impl ParseCtx {
                 Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
                 _ => false,
             }
+        }
+        if crate::validate::json_depth(&value, crate::validate::MAX_JSON_DEPTH) > crate::validate::MAX_JSON_DEPTH {
+            let depth = crate::validate::MAX_JSON_DEPTH;
+            return Err(self.err("metadata", format!("must not nest deeper than {depth} levels")));
         }
         if has_nul(&value) {
             return Err(self.err("metadata", "must not contain NUL (U+0000) characters"));
@@ -160,12 +164,16 @@ impl ParseCtx {
         }
     }
 
-    fn timestamp(&self, field: &str, value: &str) -> Parsed<DateTime<Utc>> {
+    pub fn timestamp(&self, field: &str, value: &str) -> Parsed<DateTime<Utc>> {
+        let max = crate::validate::MAX_TIME_CHARS;
+        if value.len() > max && value.chars().nth(max).is_some() {
+            return Err(self.err(field, format!("must be at most {max} characters")));
+        }
         parse_timestamp(value).ok_or_else(|| self.err(field, format!("not an ISO 8601 timestamp: {value:?}")))
     }
 
     /// The memory's own time: back-dating is fine, the future is not.
-    fn created_at(&self, value: &str) -> Parsed<DateTime<Utc>> {
+    pub fn created_at(&self, value: &str) -> Parsed<DateTime<Utc>> {
         let t = self.timestamp("created_at", value)?;
         if t > self.now + Duration::seconds(FUTURE_SKEW_SECONDS) {
             return Err(self.err("created_at", format!("must not be in the future (got {value:?})")));
@@ -173,44 +181,56 @@ impl ParseCtx {
         Ok(t)
     }
 
-    /// Tags as an array of strings or one comma-separated string: trimmed, lowercased, deduplicated.
-    fn tags(&self, value: Value) -> Parsed<Vec<String>> {
+    /// Tags as an array of strings or one comma-separated string: trimmed, lowercased, deduplicated; at most
+    /// [`MAX_TAGS`] distinct, checked as they are read (a longer list stops there), each within its length and
+    /// levels.
+    pub fn tags(&self, value: Value) -> Parsed<Vec<String>> {
         let raw: Vec<String> = match value {
             Value::Null => Vec::new(),
-            Value::String(s) => s.split(',').map(str::to_owned).collect(),
-            Value::Array(items) => items
-                .into_iter()
-                .enumerate()
-                .map(|(i, item)| match item {
-                    Value::String(s) => Ok(s),
-                    _ => Err(self.err(&format!("tags[{i}]"), "must be a string")),
-                })
-                .collect::<Parsed<_>>()?,
+            Value::String(s) => vec![s],
+            Value::Array(items) => {
+                if items.len() > crate::validate::MAX_LIST_ITEMS {
+                    return Err(self.err("tags", format!("at most {MAX_TAGS} tags (got {})", items.len())));
+                }
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, item)| match item {
+                        Value::String(s) => Ok(s),
+                        _ => Err(self.err(&format!("tags[{i}]"), "must be a string")),
+                    })
+                    .collect::<Parsed<_>>()?
+            }
             _ => return Err(self.err("tags", "must be an array of strings or a comma-separated string")),
         };
         let mut tags: Vec<String> = Vec::new();
-        for tag in raw {
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+        for tag in raw.iter().flat_map(|t| t.split(',')) {
             let tag = tag.trim().to_lowercase();
-            if tag.is_empty() || tags.contains(&tag) {
+            if tag.is_empty() {
                 continue;
             }
             self.no_nul("tags", &tag)?;
-            if tag.chars().count() > MAX_TAG_CHARS {
+            if tag.len() > MAX_TAG_CHARS && tag.chars().nth(MAX_TAG_CHARS).is_some() {
                 return Err(self.err("tags", format!("each tag must be at most {MAX_TAG_CHARS} characters")));
             }
             if tag.split([':', '/']).count() > MAX_TAG_LEVELS {
                 return Err(self
                     .err("tags", format!("each tag may have at most {MAX_TAG_LEVELS} levels (split on ':' and '/')")));
             }
+            if seen.contains(&tag) {
+                continue;
+            }
+            if tags.len() == MAX_TAGS {
+                return Err(self.err("tags", format!("at most {MAX_TAGS} tags")));
+            }
+            seen.insert(tag.clone());
             tags.push(tag);
-        }
-        if tags.len() > MAX_TAGS {
-            return Err(self.err("tags", format!("at most {MAX_TAGS} tags (got {})", tags.len())));
         }
         Ok(tags)
     }
 
-    fn embedding(&self, value: Vec<f32>) -> Parsed<Vec<f32>> {
+    pub fn embedding(&self, value: Vec<f32>) -> Parsed<Vec<f32>> {
         if value.len() != self.embedding_dim {
             // AutoMem's words, which its clients look for.
             let message = format!("embedding must contain exactly {} values (got {})", self.embedding_dim, value.len());
@@ -222,7 +242,7 @@ impl ParseCtx {
         Ok(value)
     }
 
-    fn validity(&self, t_valid: Option<DateTime<Utc>>, t_invalid: Option<DateTime<Utc>>) -> Parsed<()> {
+    pub fn validity(&self, t_valid: Option<DateTime<Utc>>, t_invalid: Option<DateTime<Utc>>) -> Parsed<()> {
         match (t_valid, t_invalid) {
             (Some(from), Some(to)) if to < from => Err(self.err("t_invalid", "must not be before t_valid")),
             _ => Ok(()),

@@ -1,7 +1,12 @@
 //! Normalisation shared by every surface: tags, tag prefixes, the content hash, timestamps.
 
+use std::collections::HashSet;
+
 use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
 use sha2::{Digest, Sha256};
+
+use crate::error::{bad, Error};
+use crate::validate::{check_chars, MAX_FILTER_VALUE_CHARS, MAX_LIST_ITEMS};
 
 /// sha-256 (hex) of the content with case and whitespace differences removed, so "Use Postgres" and
 /// " use   postgres " are the same memory.
@@ -11,14 +16,16 @@ pub fn content_hash(content: &str) -> String {
 }
 
 /// Every cumulative prefix of every tag, split on `:` and `/`, in order and without repeats:
-/// `slack:channel:general` gives `slack`, `slack:channel`, `slack:channel:general`.
+/// `slack:channel:general` gives `slack`, `slack:channel`, `slack:channel:general`. Linear in the prefixes
+/// (tags are parsed first, so at most [`super::MAX_TAGS`] × [`super::MAX_TAG_LEVELS`] of them).
 pub fn tag_prefixes(tags: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for tag in tags {
         let cuts = tag.char_indices().filter(|(_, c)| matches!(c, ':' | '/')).map(|(i, _)| i);
         for end in cuts.chain(std::iter::once(tag.len())) {
             let prefix = tag[..end].trim_end_matches([':', '/']);
-            if !prefix.is_empty() && !out.iter().any(|p| p == prefix) {
+            if !prefix.is_empty() && seen.insert(prefix) {
                 out.push(prefix.to_owned());
             }
         }
@@ -26,17 +33,35 @@ pub fn tag_prefixes(tags: &[String]) -> Vec<String> {
     out
 }
 
-/// Tags given as a filter (query parameters): each may itself be comma-separated; trimmed, lowercased,
-/// without empties and repeats.
-pub fn normalize_tag_filter(raw: &[String]) -> Vec<String> {
+/// Values given as a filter (tags, types: query parameters or a JSON list): each may itself be
+/// comma-separated; trimmed, lowercased, without empties and repeats. At most `max` distinct values (and
+/// [`MAX_LIST_ITEMS`] given), each at most [`MAX_FILTER_VALUE_CHARS`] characters: checked while reading, so
+/// an overlong list costs no more than its cap. Errors name `field`.
+pub fn normalize_tag_filter(raw: &[String], field: &str, max: usize) -> Result<Vec<String>, Error> {
     let mut out: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut given = 0_usize;
     for tag in raw.iter().flat_map(|t| t.split(',')) {
-        let tag = tag.trim().to_lowercase();
-        if !tag.is_empty() && !out.contains(&tag) {
-            out.push(tag);
+        let tag = tag.trim();
+        if tag.is_empty() {
+            continue;
         }
+        given += 1;
+        if given > MAX_LIST_ITEMS {
+            return Err(bad(field, format!("at most {MAX_LIST_ITEMS} items")));
+        }
+        check_chars(field, tag, MAX_FILTER_VALUE_CHARS)?;
+        let tag = tag.to_lowercase();
+        if seen.contains(&tag) {
+            continue;
+        }
+        if out.len() == max {
+            return Err(bad(field, format!("at most {max} distinct values")));
+        }
+        seen.insert(tag.clone());
+        out.push(tag);
     }
-    out
+    Ok(out)
 }
 
 /// Parses an ISO 8601 timestamp: RFC 3339 with an offset, or a local date-time or date taken as UTC.
@@ -90,6 +115,27 @@ mod tests {
     #[test]
     fn tag_filter_splits_commas() {
         let raw = vec!["A, b".to_owned(), "b".to_owned(), " ".to_owned()];
-        assert_eq!(normalize_tag_filter(&raw), ["a", "b"]);
+        assert_eq!(normalize_tag_filter(&raw, "tags", 2).unwrap(), ["a", "b"]);
+    }
+
+    #[test]
+    fn tag_filters_are_capped_while_read_and_linear() {
+        // Distinct values past the cap: refused, naming the field and the cap.
+        let many: Vec<String> = (0..101).map(|i| format!("t{i}")).collect();
+        let err = normalize_tag_filter(&many, "exclude_tags", 100).unwrap_err().to_string();
+        assert!(err.contains("exclude_tags") && err.contains("at most 100"), "{err}");
+        // One comma-separated string counts each value; repeats are not distinct values.
+        let repeated = vec![vec!["same"; 900].join(",")];
+        assert_eq!(normalize_tag_filter(&repeated, "tags", 1).unwrap(), ["same"]);
+        // More values than any list may hold, and an overlong value, are refused before anything else.
+        let endless = vec![vec!["x"; crate::validate::MAX_LIST_ITEMS + 1].join(",")];
+        assert!(normalize_tag_filter(&endless, "tags", 100).is_err());
+        let long = vec!["y".repeat(crate::validate::MAX_FILTER_VALUE_CHARS + 1)];
+        let err = normalize_tag_filter(&long, "types", 100).unwrap_err().to_string();
+        assert!(err.contains("types") && err.contains("at most 256 characters"), "{err}");
+        // 100,000 distinct values in one string: refused at the cap (the 101st), not deduplicated first.
+        let huge = vec![(0..100_000).map(|i| i.to_string()).collect::<Vec<_>>().join(",")];
+        let err = normalize_tag_filter(&huge, "tags", 100).unwrap_err().to_string();
+        assert!(err.contains("at most 100 distinct values"), "{err}");
     }
 }

@@ -19,7 +19,7 @@ use uuid::Uuid;
 
 use crate::error::{bad, Error};
 use crate::memory::filter::{self, ListFilter};
-use crate::memory::{normalize_tag_filter, LIFECYCLES};
+use crate::memory::LIFECYCLES;
 use crate::validate::{self, StringList};
 
 pub const MAX_QUERY_CHARS: usize = 1000;
@@ -173,6 +173,7 @@ fn time_bound(
 ) -> Result<Option<DateTime<Utc>>, Error> {
     value
         .map(|v| {
+            validate::check_chars(field, &v, validate::MAX_TIME_CHARS)?;
             let span = time::parse_time(&v, now).ok_or_else(|| {
                 bad(
                     field,
@@ -243,19 +244,19 @@ impl RecallRequest {
         let filter = ListFilter {
             kinds: filter::kinds("types", &p.types.0)?,
             memory_type: filter::lifecycle(p.memory_type)?,
-            tags: normalize_tag_filter(&p.tags.0),
+            tags: filter::tags("tags", &p.tags.0)?,
             tags_all: filter::tag_mode_all(p.tag_mode.as_deref())?,
             tags_prefix: filter::tag_match_prefix(p.tag_match.as_deref())?,
-            user_id: p.user_id,
-            agent_id: p.agent_id,
-            run_id: p.run_id,
+            user_id: filter::scope("user_id", p.user_id)?,
+            agent_id: filter::scope("agent_id", p.agent_id)?,
+            run_id: filter::scope("run_id", p.run_id)?,
             created_after: since,
             created_before: until,
             min_importance: validate::unit("min_importance", p.min_importance)?,
             max_importance: validate::unit("max_importance", p.max_importance)?,
             include_archived: p.include_archived.unwrap_or(false),
-            exclude_tags: normalize_tag_filter(&p.exclude_tags.0),
-            episode_id: p.episode_id,
+            exclude_tags: filter::tags("exclude_tags", &p.exclude_tags.0)?,
+            episode_id: filter::scope("episode_id", p.episode_id)?,
             valid_at,
             only_ids: None,
         };
@@ -353,7 +354,7 @@ impl MultiRequest {
             return Err(bad("queries", format!("at most {MAX_QUERIES} queries (got {})", queries.len())));
         }
         let min_score = validate::unit("min_score", p.min_score)?;
-        let context_tags = normalize_tag_filter(&p.context_tags.0);
+        let context_tags = filter::tags("context_tags", &p.context_tags.0)?;
         let names = [
             ("since", if p.start.is_some() { "start" } else { "time_query" }),
             ("until", if p.end.is_some() { "end" } else { "time_query" }),
@@ -402,7 +403,7 @@ pub struct GroupedParams {
     /// Only these entity types (default: all).
     #[serde(default)]
     #[schemars(with = "Vec<String>", extend("items" = {"type": "string", "enum": ENTITY_TYPES}))]
-    pub entity_types: Vec<String>,
+    pub entity_types: StringList,
     /// Memories to return, 1..=50 (default 10).
     #[schemars(range(min = 1, max = MAX_GROUPED))]
     pub limit: Option<i64>,
@@ -445,8 +446,13 @@ impl GroupedRequest {
         if !(1..=MAX_GROUPED).contains(&limit) {
             return Err(bad("limit", format!("Invalid limit: must be between 1 and {MAX_GROUPED} (got {limit})")));
         }
-        let kinds =
-            p.entity_types.iter().map(|t| crate::entities::entity_type("entityTypes", t)).collect::<Result<_, _>>()?;
+        validate::check_len("entityTypes", p.entity_types.0.len(), validate::MAX_ENTITY_TYPES)?;
+        let kinds = p
+            .entity_types
+            .0
+            .iter()
+            .map(|t| crate::entities::entity_type("entityTypes", t))
+            .collect::<Result<_, _>>()?;
         let mode = match p.search_mode.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("hybrid") => Mode::Hybrid,
             Some("semantic") => Mode::Semantic,

@@ -119,8 +119,9 @@ pub fn merge(req: &MultiRequest, answers: Vec<RecallResponse>) -> RecallResponse
         }
     }
     if !req.context_tags.is_empty() {
+        let context: std::collections::HashSet<&str> = req.context_tags.iter().map(String::as_str).collect();
         for hit in &mut merged {
-            if hit.memory.tag_prefixes.iter().chain(&hit.memory.tags).any(|t| req.context_tags.contains(t)) {
+            if hit.memory.tag_prefixes.iter().chain(&hit.memory.tags).any(|t| context.contains(t.as_str())) {
                 hit.score = (hit.score + CONTEXT_BOOST).min(1.0);
             }
         }

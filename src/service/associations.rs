@@ -45,9 +45,10 @@ pub async fn associate_batch(svc: &Services, t: &Tenant, items: &[Value]) -> Res
     if items.len() > MAX_BATCH {
         return Err(Error::invalid(format!("associations: at most {MAX_BATCH} items (got {})", items.len())));
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    super::usage::check_batch(t, "associations", items.len())?;
     let parsed: Vec<Result<NewAssociation>> =
         items.iter().enumerate().map(|(i, v)| NewAssociation::parse(v, &format!("associations[{i}]."))).collect();
+    let mut tx = svc.db.begin_tenant(t.id).await?;
     let ids: Vec<Uuid> = parsed.iter().flatten().flat_map(|a| [a.source, a.target]).collect();
     let found = relations::existing(&mut tx, &ids).await?;
     let mut outcomes = Vec::with_capacity(items.len());

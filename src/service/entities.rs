@@ -80,6 +80,7 @@ pub async fn get(
 /// become its aliases, and they are deleted. Returns the merged entity.
 pub async fn merge(svc: &Services, t: &Tenant, id: Uuid, sources: Vec<Uuid>) -> Result<Entity> {
     t.require(Scope::Write)?;
+    crate::validate::check_len("entity_ids", sources.len(), MAX_MERGE)?;
     let mut ids = sources;
     ids.sort();
     ids.dedup();

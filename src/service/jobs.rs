@@ -104,6 +104,7 @@ pub async fn enrichment_status(svc: &Services, t: &Tenant) -> Result<PipelineCou
 /// Enriches memories again (after a model or rule change, or a failure); returns how many were queued.
 pub async fn reprocess(svc: &Services, t: &Tenant, ids: Vec<Uuid>) -> Result<usize> {
     t.require(Scope::Write)?;
+    crate::validate::check_len("ids", ids.len(), MAX_REPROCESS)?;
     let mut ids = ids;
     ids.sort();
     ids.dedup();

@@ -337,7 +337,9 @@ fn tag_match(memory: &Memory, filter: &ListFilter) -> Option<f64> {
         return None;
     }
     let pool = if filter.tags_prefix { &memory.tag_prefixes } else { &memory.tags };
-    let hits = filter.tags.iter().filter(|t| pool.contains(t)).count();
+    // Linear: the memory's tags (at most 64, or 512 prefixes) looked up among the requested ones.
+    let pool: std::collections::HashSet<&str> = pool.iter().map(String::as_str).collect();
+    let hits = filter.tags.iter().filter(|t| pool.contains(t.as_str())).count();
     Some(hits as f64 / filter.tags.len() as f64)
 }
 

@@ -344,6 +344,16 @@ impl TestApp {
         self.send(Method::DELETE, path, Some(key), None).await
     }
 
+    /// `POST /api/v1/import` of `body` (JSON Lines).
+    pub async fn import(&self, key: &str, body: String) -> Res {
+        let req = self
+            .client
+            .post(self.url("/api/v1/import"))
+            .bearer_auth(key)
+            .header("content-type", "application/x-ndjson");
+        Self::read(req.body(body).send().await.unwrap()).await
+    }
+
     /// Stores a memory and returns it (asserting 201).
     pub async fn store(&self, key: &str, body: Value) -> Value {
         self.post(key, "/api/v1/memories", &body).await.ok(201).clone()

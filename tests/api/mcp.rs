@@ -17,14 +17,14 @@ use serde_json::{json, Value};
 
 use crate::helpers::{new_key, spawn, TestApp};
 
-type Client = RunningService<RoleClient, ClientConfig>;
+pub(crate) type Client = RunningService<RoleClient, ClientConfig>;
 
-async fn connect(app: &TestApp, key: &str) -> Result<Client, String> {
+pub(crate) async fn connect(app: &TestApp, key: &str) -> Result<Client, String> {
     let config = StreamableHttpClientTransportConfig::with_uri(app.url("/mcp")).auth_header(key.to_owned());
     ClientConfig::default().serve(StreamableHttpClientTransport::from_config(config)).await.map_err(|e| e.to_string())
 }
 
-async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
+pub(crate) async fn call(client: &Client, tool: &str, args: Value) -> CallToolResult {
     let args = args.as_object().cloned().unwrap_or_default();
     client
         .call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(args))

@@ -41,9 +41,7 @@ async fn export(app: &TestApp, key: &str, query: &str) -> String {
 }
 
 async fn import(app: &TestApp, key: &str, body: String) -> crate::helpers::Res {
-    let req =
-        app.client.post(app.url("/api/v1/import")).bearer_auth(key).header("content-type", "application/x-ndjson");
-    TestApp::read(req.body(body).send().await.unwrap()).await
+    app.import(key, body).await
 }
 
 fn memories(listing: &Value) -> Vec<Value> {

@@ -18,7 +18,7 @@ use crate::api::AppState;
 use crate::auth::Tenant;
 use crate::error::Error;
 use crate::memory::filter::{self, TagParams};
-use crate::memory::{normalize_tag_filter, ListFilter, MemoryInput, MemoryPatch};
+use crate::memory::{ListFilter, MemoryInput, MemoryPatch};
 use crate::service::lifecycle::{self, Change};
 use crate::service::memories::{self, BatchRules, Duplicates, DEFAULT_PAGE, MAX_BATCH, MAX_PAGE};
 use crate::validate;
@@ -110,13 +110,14 @@ pub struct ListQuery {
     pub offset: Option<i64>,
     /// Classification(s); repeat or comma-separate.
     #[serde(rename = "type", default)]
-    #[param(rename = "type")]
-    pub kind: Vec<String>,
+    #[param(rename = "type", value_type = Vec<String>)]
+    pub kind: validate::StringList,
     /// `short_term` or `long_term`.
     pub memory_type: Option<String>,
     /// Tag(s); repeat or comma-separate.
     #[serde(default)]
-    pub tags: Vec<String>,
+    #[param(value_type = Vec<String>)]
+    pub tags: validate::StringList,
     /// `any` (default) or `all`.
     pub tag_mode: Option<String>,
     /// `exact` (default) or `prefix` (hierarchical: `slack` matches `slack:channel:general`).
@@ -137,14 +138,14 @@ pub struct ListQuery {
 impl ListQuery {
     fn filter(self) -> Result<ListFilter, Error> {
         Ok(ListFilter {
-            kinds: filter::kinds("type", &self.kind)?,
+            kinds: filter::kinds("type", &self.kind.0)?,
             memory_type: filter::lifecycle(self.memory_type)?,
-            tags: normalize_tag_filter(&self.tags),
+            tags: filter::tags("tags", &self.tags.0)?,
             tags_all: filter::tag_mode_all(self.tag_mode.as_deref())?,
             tags_prefix: filter::tag_match_prefix(self.tag_match.as_deref())?,
-            user_id: self.user_id,
-            agent_id: self.agent_id,
-            run_id: self.run_id,
+            user_id: filter::scope("user_id", self.user_id)?,
+            agent_id: filter::scope("agent_id", self.agent_id)?,
+            run_id: filter::scope("run_id", self.run_id)?,
             created_after: validate::timestamp("created_after", self.created_after)?,
             created_before: validate::timestamp("created_before", self.created_before)?,
             min_importance: validate::unit("min_importance", self.min_importance)?,

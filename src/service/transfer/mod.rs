@@ -15,6 +15,8 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
+mod rows;
+
 use super::{usage, Services};
 use crate::auth::{Scope, Tenant};
 use crate::error::{bad, Error, Result};
@@ -197,114 +199,34 @@ pub async fn import_batch(
     }
 }
 
-/// Checks and normalises one imported row: sizes within the tenant's metadata cap, derived fields
-/// (content hash, tag prefixes) computed here rather than taken on trust, vectors kept only when the current
-/// model made them, history marked as imported.
-fn prepare_row(svc: &Services, t: &Tenant, number: u64, table: &str, row: &mut Value) -> Result<()> {
-    let field = format!("line {number}");
-    let object = row.as_object_mut().ok_or_else(|| bad(&field, "\"data\" must be an object"))?;
-    let json_field = |name: &str| format!("line {number}: {name}");
-    match table {
-        "memories" => {
-            let content = object
-                .get("content")
-                .and_then(Value::as_str)
-                .ok_or_else(|| bad(&field, "a memory needs \"content\""))?;
-            // The dedup hash is the original text's when the memory was summarised.
-            let original = object
-                .get("metadata")
-                .and_then(|m| m.get("original_content"))
-                .and_then(Value::as_str)
-                .unwrap_or(content);
-            let hash = crate::memory::content_hash(original);
-            object.insert("content_hash".into(), Value::String(hash));
-            if let Some(metadata) = object.get("metadata") {
-                let mut own = metadata.clone();
-                if let Some(m) = own.as_object_mut() {
-                    m.remove("original_content");
-                }
-                usage::check_metadata(t, &own, &json_field("metadata"))?;
-            }
-            if let Some(tags) = object.get("tags") {
-                let tags: Vec<String> = serde_json::from_value(tags.clone())
-                    .map_err(|_| bad(&json_field("tags"), "must be a list of strings"))?;
-                object.insert("tag_prefixes".into(), json!(crate::memory::tag_prefixes(&tags)));
-            }
-            // A vector is kept when this deployment's model made it; where no model runs in this process (the
-            // CLI on the database host, a keyword-only deployment) a ready vector of a named model is kept.
-            let model = object.get("embedding_model").and_then(Value::as_str).map(str::to_owned);
-            let model = model.as_deref();
-            let made_here = match svc.embedder.state() {
-                crate::models::embed::SlotState::Disabled => model.is_some(),
-                _ => svc.embedder.get().is_some_and(|e| Some(e.model()) == model),
-            };
-            let ready = object.get("embedding").is_some_and(|v| !v.is_null())
-                && object.get("embedding_status").and_then(Value::as_str) == Some("ready")
-                && made_here;
-            // The episode context is recomputed on insert, in this tenant (a predecessor may have been skipped as
-            // a duplicate): a memory of an episode is embedded again (both vectors), unless the client made its
-            // vector; a context vector is never taken from the file.
-            let episodic = object.get("episode_id").is_some_and(|e| !e.is_null());
-            if !ready || episodic {
-                object.insert("context_embedding".into(), Value::Null);
-            }
-            if !ready || (episodic && model != Some("client")) {
-                // Embedded again, by this deployment's model.
-                object.insert("embedding".into(), Value::Null);
-                object.insert("embedding_status".into(), json!("pending"));
-                object.insert("embedding_model".into(), Value::Null);
-                object.insert("embedding_error".into(), Value::Null);
-            }
-        }
-        "memory_events" => {
-            for key in ["before", "after"] {
-                if let Some(value) = object.get(key) {
-                    usage::check_metadata(t, value, &json_field(key))?;
-                }
-            }
-            let actor = object.get("actor").and_then(Value::as_str).unwrap_or("unknown");
-            let actor = if actor.starts_with("import:") { actor.to_owned() } else { format!("import:{actor}") };
-            object.insert("actor".into(), Value::String(actor));
-        }
-        "entities" | "relations" => {
-            for key in ["metadata", "properties"] {
-                if let Some(value) = object.get(key) {
-                    usage::check_metadata(t, value, &json_field(key))?;
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
-
 async fn import_lines(
     svc: &Services,
     t: &Tenant,
     first_line: u64,
     lines: &[String],
 ) -> Result<Vec<(&'static str, Inserted)>> {
-    let mut by_table: BTreeMap<usize, Vec<Value>> = BTreeMap::new();
+    let mut by_table: BTreeMap<usize, Vec<rows::ParsedRow>> = BTreeMap::new();
     for (i, line) in lines.iter().enumerate() {
         let number = first_line + i as u64;
         if line.trim().is_empty() {
             continue;
         }
-        let Some((table, mut row)) = parse_line(number, line)? else { continue };
-        prepare_row(svc, t, number, table, &mut row)?;
+        let Some((table, data)) = parse_line(number, line)? else { continue };
+        let row = rows::parse(svc, t, number, table, data)?;
         let order = TABLES.iter().position(|t| *t == table).unwrap_or(0);
         by_table.entry(order).or_default().push(row);
     }
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let mut done = Vec::new();
     let mut to_embed: Vec<Uuid> = Vec::new();
-    for (order, rows) in by_table {
+    for (order, parsed) in by_table {
         let table = TABLES[order];
-        let keep_vector: std::collections::HashSet<Uuid> = rows
+        let keep_vector: std::collections::HashSet<Uuid> = parsed
             .iter()
-            .filter(|r| r.get("embedding").is_some_and(|v| !v.is_null()))
-            .filter_map(|r| r.get("id").and_then(Value::as_str).and_then(|s| Uuid::parse_str(s).ok()))
+            .filter(|r| r.keeps_vector)
+            .filter_map(|r| r.row.get("id").and_then(Value::as_str).and_then(|s| Uuid::parse_str(s).ok()))
             .collect();
+        let rows: Vec<Value> = parsed.into_iter().map(|r| Value::Object(r.row)).collect();
         let (counts, inserted_ids) = transfer::insert(&mut tx, t.id, table, rows).await?;
         to_embed.extend(inserted_ids.into_iter().filter(|id| !keep_vector.contains(id)));
         done.push((table, counts));
@@ -312,8 +234,10 @@ async fn import_lines(
     for chunk in to_embed.chunks(100) {
         crate::jobs::embed::enqueue(&mut tx, chunk).await?;
     }
+    // Every batch is checked against the storage quota: history, trash, associations and entities count too.
     let stored = done.iter().find(|(t, _)| *t == "memories").map_or(0, |(_, c)| c.inserted);
-    usage::check_storage(&mut tx, &t.limits, stored > 0).await?;
+    let grew = done.iter().any(|(_, c)| c.inserted > 0);
+    usage::check_storage(&mut tx, &t.limits, grew).await?;
     tx.commit().await?;
     svc.usage.add(t.id, usage::counter::STORED, stored as i64);
     Ok(done)

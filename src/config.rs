@@ -400,6 +400,16 @@ pub struct AppArgs {
     /// Largest accepted import (`POST /api/v1/import`), in bytes; it is read as a stream, batch by batch.
     #[arg(long, env = "CAIRN_MAX_IMPORT_BYTES", default_value_t = 1 << 30)]
     pub max_import_bytes: u64,
+    /// Slowest an import's body or an export's reader may go, in bytes per second of waiting on the client
+    /// (measured over CAIRN_TRANSFER_WINDOW_SECS of waiting); slower, the transfer is ended and its slot freed.
+    #[arg(long, env = "CAIRN_TRANSFER_MIN_BYTES_PER_SEC", default_value_t = 1024)]
+    pub transfer_min_bytes_per_sec: u64,
+    /// The window of waiting over which a transfer's pace is measured.
+    #[arg(long, env = "CAIRN_TRANSFER_WINDOW_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub transfer_window_secs: u64,
+    /// Longest an import or export may run in all.
+    #[arg(long, env = "CAIRN_TRANSFER_DEADLINE_SECS", default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
+    pub transfer_deadline_secs: u64,
     /// Index a memory of an episode with the memory before it: embedded together, and its words searched at
     /// CAIRN_CONTEXT_KEYWORD_WEIGHT (what is returned is always the memory's own content).
     #[arg(long, env = "CAIRN_EPISODE_CONTEXT", default_value_t = true, action = clap::ArgAction::Set)]
@@ -562,6 +572,9 @@ impl Default for AppArgs {
             usage_flush_ms: 10_000,
             metrics_token: None,
             max_import_bytes: 1 << 30,
+            transfer_min_bytes_per_sec: 1024,
+            transfer_window_secs: 30,
+            transfer_deadline_secs: 3600,
             episode_context: true,
             context_keyword_weight: 0.3,
             reranker: "none".into(),

@@ -23,6 +23,8 @@ pub enum ApiError {
     UnsupportedMediaType(String),
     /// 405: the route exists, the method does not.
     MethodNotAllowed(String),
+    /// 408: the client sent its body too slowly (a stalled stream), or past the transfer's deadline.
+    RequestTimeout(String),
 }
 
 impl From<Error> for ApiError {
@@ -82,6 +84,7 @@ impl ApiError {
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            Self::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
         }
     }
 
@@ -89,7 +92,10 @@ impl ApiError {
     pub fn body(&self) -> ErrorBody {
         match self {
             Self::Domain(err) => body_of(err),
-            Self::PayloadTooLarge(m) | Self::UnsupportedMediaType(m) | Self::MethodNotAllowed(m) => {
+            Self::PayloadTooLarge(m)
+            | Self::UnsupportedMediaType(m)
+            | Self::MethodNotAllowed(m)
+            | Self::RequestTimeout(m) => {
                 ErrorBody { status: "error", code: self.status().as_u16(), message: m.clone(), existing_id: None }
             }
         }
@@ -108,6 +114,7 @@ impl ApiError {
             Self::Domain(Error::Invalid(m)) => Self::Domain(Error::Invalid(m + &done)),
             Self::Domain(Error::Unavailable(m)) => Self::Domain(Error::Unavailable(m + &done)),
             Self::PayloadTooLarge(m) => Self::PayloadTooLarge(m + &done),
+            Self::RequestTimeout(m) => Self::RequestTimeout(m + &done),
             other => other,
         }
     }

@@ -65,7 +65,11 @@ pub fn batch_values(body: serde_json::Value, field: &str, max: usize) -> Result<
     Ok(items)
 }
 
-impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+/// Bodies larger than this are parsed on the blocking pool (a 4 MiB body takes a core for tens of
+/// milliseconds), so the executor threads keep serving other requests meanwhile.
+const OFFLOAD_BODY_BYTES: usize = 64 * 1024;
+
+impl<T: DeserializeOwned + Send + 'static, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
@@ -80,6 +84,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
                 Error::invalid(format!("body: {}", rejection.body_text())).into()
             }
         })?;
+        if bytes.len() > OFFLOAD_BODY_BYTES {
+            let parsed = crate::service::offload(move || from_json_slice(&bytes)).await;
+            return Ok(parsed.map(ApiJson)?);
+        }
         Ok(from_json_slice(&bytes).map(ApiJson)?)
     }
 }
@@ -88,7 +96,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 /// [`ApiJson`].
 pub struct OptionalJson<T>(pub T);
 
-impl<T: DeserializeOwned + Default, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
+impl<T: DeserializeOwned + Default + Send + 'static, S: Send + Sync> FromRequest<S> for OptionalJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {

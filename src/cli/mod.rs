@@ -143,9 +143,10 @@ async fn export(tenant: uuid::Uuid, vectors: bool, history: bool, db: &DbArgs) -
     );
     let (sender, mut receiver) = tokio::sync::mpsc::channel::<String>(4);
     let opts = service::transfer::ExportOptions { vectors, history };
+    let slot = service::transfer::export_slot(&svc, &t)?;
     let producer = {
         let svc = svc.clone();
-        tokio::spawn(async move { service::transfer::export(&svc, &t, opts, sender).await })
+        tokio::spawn(async move { service::transfer::export(&svc, &t, opts, sender, slot).await })
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     while let Some(chunk) = receiver.recv().await {

@@ -228,19 +228,14 @@ fn check_items(values: &[Value], rules: BatchRules) -> Result<()> {
     Ok(())
 }
 
-/// Stores a batch of up to 500 memories (given as JSON) in one transaction, all or nothing. Errors name the
-/// item (`memories[2].content: ...`). Long items are summarised by word overlap (refined later by the job).
-pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: BatchRules) -> Result<BatchOutcome> {
-    t.require(Scope::Write)?;
-    check_items(&values, rules)?;
-    usage::check_batch(t, "memories", values.len())?;
-    let duplicates = rules.duplicates;
-    let ctx = parse_ctx(svc);
+/// A batch's items parsed, and which items repeat an earlier one (item index -> the earlier item's).
+type ParsedBatch = (Vec<NewMemory>, HashMap<usize, usize>);
+
+/// Parses a batch item by item, so the first error in the batch is the one reported, naming its item.
+fn parse_batch(t: &Tenant, ctx: &ParseCtx, values: Vec<Value>, duplicates: Duplicates) -> Result<ParsedBatch> {
     let mut parsed = Vec::with_capacity(values.len());
-    // Item index -> the earlier item it repeats.
     let mut repeats: HashMap<usize, usize> = HashMap::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
-    // Item by item, so the first error in the batch is the one reported, naming its item.
     for (index, value) in values.into_iter().enumerate() {
         let input: MemoryInput = validate::from_json(value, &format!("memories[{index}]"))?;
         if input.supersedes_memory_id.is_some() || input.supersede_relation.is_some() {
@@ -265,6 +260,20 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
         }
         parsed.push(new);
     }
+    Ok((parsed, repeats))
+}
+
+/// Stores a batch of up to 500 memories (given as JSON) in one transaction, all or nothing. Errors name the
+/// item (`memories[2].content: ...`). Long items are summarised by word overlap (refined later by the job).
+pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: BatchRules) -> Result<BatchOutcome> {
+    t.require(Scope::Write)?;
+    check_items(&values, rules)?;
+    usage::check_batch(t, "memories", values.len())?;
+    let duplicates = rules.duplicates;
+    let ctx = parse_ctx(svc);
+    // Parsing 500 items (classification, summaries, hashes) is CPU work: off the request's executor thread.
+    let tenant = t.clone();
+    let (parsed, repeats) = super::offload(move || parse_batch(&tenant, &ctx, values, duplicates)).await?;
     // Insert in content-hash order: two batches holding the same items in different orders then take
     // their unique-index locks in the same order and cannot deadlock.
     let mut order: Vec<usize> = (0..parsed.len()).filter(|i| !repeats.contains_key(i)).collect();

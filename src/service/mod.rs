@@ -64,6 +64,16 @@ pub struct Services {
     pub reranker: Option<Arc<crate::models::rerank::Reranker>>,
     /// Recent query vectors by (tenant, model, query text): at most 10,000, each for ten minutes.
     pub query_vectors: moka::sync::Cache<(uuid::Uuid, String, String), Arc<Vec<f32>>>,
+    /// Import and export turns on this instance, per tenant and in all.
+    pub transfers: Arc<transfer::Transfers>,
+}
+
+/// Runs CPU-heavy synchronous work (parsing a large batch or import, hashing) on the blocking pool, so the
+/// executor threads keep answering other requests and tenants (and `/livez`) meanwhile.
+pub async fn offload<T: Send + 'static>(
+    work: impl FnOnce() -> crate::error::Result<T> + Send + 'static,
+) -> crate::error::Result<T> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| crate::error::Error::Internal(e.into()))?
 }
 
 impl Services {
@@ -109,6 +119,7 @@ impl Services {
             tokens,
             usage: usage::Meter::default(),
             logins: admins::account_limiter(),
+            transfers: Arc::default(),
         })
     }
 

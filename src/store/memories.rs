@@ -213,11 +213,14 @@ pub async fn lock_episodes(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error>
 }
 
 /// The statement that takes the episode locks of the tenant `$1` for the episodes `select` names (one text
-/// column; nulls and repeats ignored), in name order: every writer locks episodes the same way.
+/// column; nulls and repeats ignored). Locks are striped (migration 26): an episode's is one of 32 per tenant,
+/// so however many episodes a write touches, it holds at most 32 advisory locks; stripes are taken in number
+/// order, so every writer locks the same way.
 pub(crate) fn episode_locks(select: &str) -> String {
     format!(
-        "SELECT cairn_lock_episode($1, x.e) FROM (SELECT DISTINCT e FROM ({select}) s(e) WHERE e IS NOT NULL) x
-         ORDER BY x.e"
+        "SELECT cairn_lock_episode_stripe($1, x.s)
+           FROM (SELECT DISTINCT cairn_episode_stripe(e) AS s FROM ({select}) s(e) WHERE e IS NOT NULL) x
+          ORDER BY x.s"
     )
 }
 

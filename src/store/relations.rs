@@ -156,24 +156,29 @@ pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<
         }
         frontier = next;
     }
-    let ids: Vec<Uuid> = best.keys().copied().collect();
-    let memories: Vec<Memory> =
-        sqlx::query_as(&format!("SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = ANY($2)"))
-            .bind(tenant_id)
-            .bind(&ids)
-            .fetch_all(tx.conn())
-            .await?;
-    let mut reached: Vec<Reached> = memories
-        .into_iter()
-        .filter_map(|memory| {
-            let (depth, strength, path) = best.remove(&memory.id)?;
-            Some(Reached { memory, depth, path_strength: strength, path: Json(path) })
-        })
-        .collect();
-    reached.sort_by(|a, b| {
-        b.path_strength.total_cmp(&a.path_strength).then(a.depth.cmp(&b.depth)).then(a.memory.id.cmp(&b.memory.id))
-    });
-    reached.truncate(usize::try_from(walk.limit).unwrap_or(0));
+    // Ranked and cut before any memory is read: only the `limit` best are loaded (a hub's 1,500 spokes with
+    // their metadata cost 0.9 s and 55 MiB for `limit=1`). Ids whose memory is gone meanwhile are skipped, and
+    // the next ones read in their place.
+    let mut ranked: Vec<(Uuid, i32, f64)> = best.iter().map(|(id, (depth, value, _))| (*id, *depth, *value)).collect();
+    ranked.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.1.cmp(&b.1)).then(a.0.cmp(&b.0)));
+    let limit = usize::try_from(walk.limit).unwrap_or(0);
+    let mut reached: Vec<Reached> = Vec::with_capacity(limit.min(ranked.len()));
+    let sql = format!("SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = ANY($2)");
+    for chunk in ranked.chunks(limit.max(1)) {
+        if reached.len() >= limit {
+            break;
+        }
+        let ids: Vec<Uuid> = chunk.iter().map(|(id, _, _)| *id).collect();
+        let memories: Vec<Memory> = sqlx::query_as(&sql).bind(tenant_id).bind(&ids).fetch_all(tx.conn()).await?;
+        let mut by_id: HashMap<Uuid, Memory> = memories.into_iter().map(|m| (m.id, m)).collect();
+        for (id, _, _) in chunk {
+            if reached.len() >= limit {
+                break;
+            }
+            let (Some(memory), Some((depth, strength, path))) = (by_id.remove(id), best.remove(id)) else { continue };
+            reached.push(Reached { memory, depth, path_strength: strength, path: Json(path) });
+        }
+    }
     Ok(reached)
 }
 

@@ -13,6 +13,7 @@ mod caps;
 mod cli;
 mod consolidation;
 mod control_plane;
+mod cost;
 mod counts;
 mod deploy;
 mod embedding;

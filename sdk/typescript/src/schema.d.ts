@@ -7869,7 +7869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            /** @description The tenant already runs an export */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -7878,7 +7878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unavailable; retry later */
+            /** @description Too many exports on this instance */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7986,7 +7986,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Over CAIRN_MAX_IMPORT_BYTES, or a line over 8 MiB */
+            /** @description The body arrived too slowly (below CAIRN_TRANSFER_MIN_BYTES_PER_SEC) or past CAIRN_TRANSFER_DEADLINE_SECS */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over CAIRN_MAX_IMPORT_BYTES, or a line over 2 MiB */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8004,7 +8013,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            /** @description The tenant already runs an import */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8013,7 +8022,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Database unavailable; retry later */
+            /** @description Too many imports on this instance */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -45,14 +45,23 @@ struct JsonLines(String);
 /// (`{"type":"cairn_export","version":1,...}`); each other line is `{"type":"<table>","data":{...}}`. A line
 /// `{"type":"error",...}` at the end means the export broke off (an import refuses it).
 #[utoipa::path(get, path = "/api/v1/export", operation_id = "transfer.export", tag = "transfer", params(ExportQuery),
-    responses((status = 200, description = "JSON Lines", content_type = "application/x-ndjson", body = JsonLines)))]
+    responses(
+        (status = 200, description = "JSON Lines", content_type = "application/x-ndjson", body = JsonLines),
+        (status = 429, description = "The tenant already runs an export", body = crate::api::error::ErrorBody),
+        (status = 503, description = "Too many exports on this instance", body = crate::api::error::ErrorBody)
+    ))]
 async fn export(State(services): State<AppState>, tenant: Tenant, ApiQuery(q): ApiQuery<ExportQuery>) -> Response {
     let opts = ExportOptions { vectors: q.vectors.unwrap_or(false), history: q.history.unwrap_or(true) };
+    // The turn is taken before the stream starts, so a refusal is a status (429 or 503), not a broken stream.
+    let slot = match transfer::export_slot(&services, &tenant) {
+        Ok(slot) => slot,
+        Err(err) => return ApiError::from(err).into_response(),
+    };
     let (sender, receiver) = tokio::sync::mpsc::channel::<String>(4);
     let failed = sender.clone();
     let tenant_id = tenant.id;
     tokio::spawn(async move {
-        if let Err(err) = transfer::export(&services, &tenant, opts, sender).await {
+        if let Err(err) = transfer::export(&services, &tenant, opts, sender, slot).await {
             tracing::warn!(%tenant_id, error = ?err, "export broke off");
             let line = serde_json::json!({"type": "error", "message": err.to_string()});
             let _ = failed.send(format!("{line}\n")).await;
@@ -108,8 +117,11 @@ impl From<ImportReport> for ImportResult {
     request_body(content = JsonLines, content_type = "application/x-ndjson", description = "An export"),
     responses(
         (status = 200, description = "The report (check `failed_batches`)", body = ImportResult),
-        (status = 413, description = "Over CAIRN_MAX_IMPORT_BYTES, or a line over 8 MiB", body = crate::api::error::ErrorBody),
-        (status = 415, description = "Not JSON Lines", body = crate::api::error::ErrorBody)
+        (status = 408, description = "The body arrived too slowly (below CAIRN_TRANSFER_MIN_BYTES_PER_SEC) or past CAIRN_TRANSFER_DEADLINE_SECS", body = crate::api::error::ErrorBody),
+        (status = 413, description = "Over CAIRN_MAX_IMPORT_BYTES, or a line over 2 MiB", body = crate::api::error::ErrorBody),
+        (status = 415, description = "Not JSON Lines", body = crate::api::error::ErrorBody),
+        (status = 429, description = "The tenant already runs an import", body = crate::api::error::ErrorBody),
+        (status = 503, description = "Too many imports on this instance", body = crate::api::error::ErrorBody)
     ))]
 async fn import(
     State(services): State<AppState>,
@@ -124,7 +136,7 @@ async fn import(
     ) {
         return Err(ApiError::UnsupportedMediaType("Content-Type: must be application/x-ndjson".into()));
     }
-    let _permit = transfer::import_permit()?;
+    let _slot = transfer::import_slot(&services, &tenant)?;
     let mut report = ImportReport::default();
     match read_batches(&services, &tenant, request, &mut report).await {
         Ok(()) if report.lines == 0 => Err(Error::invalid("body: no lines to import").into()),
@@ -134,9 +146,6 @@ async fn import(
         Err(err) => Err(err),
     }
 }
-
-/// How long an import waits for the next piece of its body.
-const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Reads the body line by line into batches (of the tenant's batch size, or fewer lines past
 /// [`MAX_BATCH_BYTES`]) and imports each.
@@ -149,12 +158,16 @@ async fn read_batches(
     let max = services.config.max_import_bytes;
     let per_batch = transfer::batch_lines(tenant);
     let mut body = request.into_body().into_data_stream();
+    // A client trickling its body to hold the tenant's turn, or past the deadline, is ended (408).
+    let mut pace = transfer::Pace::new(transfer::PaceLimits::of(services));
     let (mut pending, mut batch, mut batch_bytes): (Vec<u8>, Vec<String>, usize) = Default::default();
     let (mut read, mut first_line, mut line_no, mut scanned) = (0_u64, 1_u64, 0_u64, 0_usize);
     loop {
-        let chunk = tokio::time::timeout(IDLE, body.next())
-            .await
-            .map_err(|_| Error::invalid(format!("body: nothing arrived for {} s", IDLE.as_secs())))?;
+        let started = std::time::Instant::now();
+        let chunk =
+            tokio::time::timeout(pace.next_wait(), body.next()).await.unwrap_or_else(|_| Some(Ok(Bytes::new())));
+        let size = chunk.as_ref().and_then(|c| c.as_ref().ok()).map_or(0, |b| b.len() as u64);
+        pace.record(size, started.elapsed()).map_err(|reason| ApiError::RequestTimeout(format!("body: {reason}")))?;
         let ended = chunk.is_none();
         if let Some(chunk) = chunk {
             let bytes = chunk.map_err(|e| Error::invalid(format!("body: could not be read: {e}")))?;

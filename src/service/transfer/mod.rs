@@ -7,12 +7,14 @@
 //! goes). Export reads one snapshot. Import takes lines in batches, each batch all or nothing, idempotent by
 //! id (and by content: a memory whose content the tenant holds is skipped), and reports per batch.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use serde::Serialize;
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use uuid::Uuid;
 
 mod rows;
@@ -30,19 +32,163 @@ pub const BATCH_LINES: usize = 500;
 pub const MAX_LINE_BYTES: usize = 2 * 1024 * 1024;
 /// Bytes after which a batch is written even before it has [`BATCH_LINES`] lines.
 pub const MAX_BATCH_BYTES: usize = 8 * 1024 * 1024;
-/// How long an export waits for a client that stopped reading before giving up (its snapshot and connection
-/// are then released).
-pub const EXPORT_SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+/// Imports running at once on one instance, and per tenant (each holds a connection while it writes a batch).
+pub const MAX_IMPORTS: usize = 4;
+pub const MAX_IMPORTS_PER_TENANT: usize = 1;
+/// Exports running at once on one instance, and per tenant (each holds a connection and a snapshot throughout).
+pub const MAX_EXPORTS: usize = 4;
+pub const MAX_EXPORTS_PER_TENANT: usize = 1;
 
-/// Exports and imports running at once on this instance: each holds a connection for its whole run.
-static EXPORTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(4);
-static IMPORTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+/// Turns to run one kind of transfer: at most `per_tenant` per tenant and `global` on the instance, so one
+/// tenant holding its transfers open never keeps another tenant's from starting.
+#[derive(Debug)]
+pub struct Slots {
+    kind: &'static str,
+    global: Arc<Semaphore>,
+    per_tenant: usize,
+    held: Arc<Mutex<HashMap<Uuid, usize>>>,
+}
 
-/// A turn to import on this instance, or 503 when others hold them all.
-pub fn import_permit() -> Result<tokio::sync::SemaphorePermit<'static>> {
-    IMPORTS
-        .try_acquire()
-        .map_err(|_| Error::Unavailable("too many imports in progress on this instance; retry shortly".into()))
+/// A turn taken; given back when dropped (the transfer ended, failed or its client left).
+#[derive(Debug)]
+pub struct Slot {
+    _permit: OwnedSemaphorePermit,
+    tenant: Uuid,
+    held: Arc<Mutex<HashMap<Uuid, usize>>>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if let Ok(mut held) = self.held.lock() {
+            if let Some(n) = held.get_mut(&self.tenant) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    held.remove(&self.tenant);
+                }
+            }
+        }
+    }
+}
+
+impl Slots {
+    pub fn new(kind: &'static str, global: usize, per_tenant: usize) -> Self {
+        Self { kind, global: Arc::new(Semaphore::new(global)), per_tenant, held: Arc::default() }
+    }
+
+    /// A turn for `tenant`: 429 when the tenant already runs as many as it may, 503 when the instance does.
+    pub fn take(&self, tenant: Uuid) -> Result<Slot> {
+        let mut held = self.held.lock().map_err(|_| Error::internal("transfer slots poisoned"))?;
+        let running = held.get(&tenant).copied().unwrap_or(0);
+        if running >= self.per_tenant {
+            return Err(Error::RateLimited {
+                message: format!(
+                    "this tenant already runs {running} {kind}; at most {max} at once: retry when it ends",
+                    kind = self.kind,
+                    max = self.per_tenant
+                ),
+                retry_after_secs: 5,
+            });
+        }
+        let permit = self.global.clone().try_acquire_owned().map_err(|_| {
+            Error::Unavailable(format!("too many {}s in progress on this instance; retry shortly", self.kind))
+        })?;
+        *held.entry(tenant).or_default() += 1;
+        Ok(Slot { _permit: permit, tenant, held: self.held.clone() })
+    }
+}
+
+/// The instance's import and export turns.
+#[derive(Debug)]
+pub struct Transfers {
+    pub imports: Slots,
+    pub exports: Slots,
+}
+
+impl Default for Transfers {
+    fn default() -> Self {
+        Self {
+            imports: Slots::new("import", MAX_IMPORTS, MAX_IMPORTS_PER_TENANT),
+            exports: Slots::new("export", MAX_EXPORTS, MAX_EXPORTS_PER_TENANT),
+        }
+    }
+}
+
+/// A turn to import for the tenant, or why not (see [`Slots::take`]).
+pub fn import_slot(svc: &Services, t: &Tenant) -> Result<Slot> {
+    t.require(Scope::Write)?;
+    svc.transfers.imports.take(t.id)
+}
+
+/// A turn to export for the tenant, or why not (see [`Slots::take`]).
+pub fn export_slot(svc: &Services, t: &Tenant) -> Result<Slot> {
+    t.require(Scope::Read)?;
+    svc.transfers.exports.take(t.id)
+}
+
+/// How slow and how long a transfer may be: `min_bytes_per_sec` over every `window` spent waiting on the
+/// client, and `deadline` in all.
+#[derive(Debug, Clone, Copy)]
+pub struct PaceLimits {
+    pub min_bytes_per_sec: u64,
+    pub window: Duration,
+    pub deadline: Duration,
+}
+
+impl PaceLimits {
+    pub fn of(svc: &Services) -> Self {
+        Self {
+            min_bytes_per_sec: svc.config.transfer_min_bytes_per_sec,
+            window: Duration::from_secs(svc.config.transfer_window_secs.max(1)),
+            deadline: Duration::from_secs(svc.config.transfer_deadline_secs.max(1)),
+        }
+    }
+}
+
+/// A transfer's pace so far: ends a stalled stream (a client trickling bytes to hold its turn) and one that
+/// runs past its deadline. Only time spent waiting on the client counts, never the service's own writes.
+#[derive(Debug)]
+pub struct Pace {
+    limits: PaceLimits,
+    started: Instant,
+    waited: Duration,
+    bytes: u64,
+}
+
+impl Pace {
+    pub fn new(limits: PaceLimits) -> Self {
+        Self { limits, started: Instant::now(), waited: Duration::ZERO, bytes: 0 }
+    }
+
+    /// How long the next wait on the client may last: the rest of the window, never past the deadline.
+    pub fn next_wait(&self) -> Duration {
+        let window_left = self.limits.window.saturating_sub(self.waited);
+        let deadline_left = self.limits.deadline.saturating_sub(self.started.elapsed());
+        window_left.min(deadline_left).max(Duration::from_millis(1))
+    }
+
+    /// Records `bytes` moved after waiting `waited` on the client; the reason when the transfer is too slow
+    /// (below the minimum over a full window) or past its deadline.
+    pub fn record(&mut self, bytes: u64, waited: Duration) -> std::result::Result<(), String> {
+        if self.started.elapsed() >= self.limits.deadline {
+            return Err(format!("the transfer ran past its deadline of {} s", self.limits.deadline.as_secs()));
+        }
+        self.waited += waited;
+        self.bytes += bytes;
+        if self.waited >= self.limits.window {
+            let needed = self.limits.min_bytes_per_sec.saturating_mul(self.limits.window.as_secs().max(1));
+            if self.bytes < needed {
+                return Err(format!(
+                    "the client moved {} bytes in {} s of waiting, below the minimum of {} bytes/s",
+                    self.bytes,
+                    self.waited.as_secs(),
+                    self.limits.min_bytes_per_sec
+                ));
+            }
+            self.waited = Duration::ZERO;
+            self.bytes = 0;
+        }
+        Ok(())
+    }
 }
 
 /// Lines per import batch for a tenant: 500, or its plan's `max_batch` when smaller.
@@ -61,21 +207,21 @@ pub struct ExportOptions {
 
 /// Streams the tenant's export into `lines`, one JSON line per item (each ending in `\n`). Stops early when
 /// the receiver is gone (the client left). Returns how many memories were exported.
-pub async fn export(svc: &Services, t: &Tenant, opts: ExportOptions, lines: mpsc::Sender<String>) -> Result<u64> {
+pub async fn export(
+    svc: &Services,
+    t: &Tenant,
+    opts: ExportOptions,
+    lines: mpsc::Sender<String>,
+    _slot: Slot,
+) -> Result<u64> {
     t.require(Scope::Read)?;
-    let _permit = EXPORTS
-        .try_acquire()
-        .map_err(|_| Error::Unavailable("too many exports in progress on this instance; retry shortly".into()))?;
     let mut tx = svc.db.begin_snapshot(t.id).await?;
     transfer::bound_idle(&mut tx).await?;
     let header = json!({"type": "cairn_export", "version": VERSION, "tenant_id": t.id, "exported_at": Utc::now(),
         "vectors": opts.vectors, "history": opts.history, "tables": TABLES});
-    // A client that stopped reading ends the export (and frees its connection) after a while.
-    let send = |text: String| {
-        let lines = lines.clone();
-        async move { matches!(tokio::time::timeout(EXPORT_SEND_TIMEOUT, lines.send(text)).await, Ok(Ok(()))) }
-    };
-    if !send(format!("{header}\n")).await {
+    // A client that stops reading, or reads too slowly, ends the export (and frees its connection and turn).
+    let mut pace = Pace::new(PaceLimits::of(svc));
+    if !send(&lines, &mut pace, format!("{header}\n"), t).await {
         return Ok(0);
     }
     let mut memories = 0;
@@ -102,14 +248,30 @@ pub async fn export(svc: &Services, t: &Tenant, opts: ExportOptions, lines: mpsc
                 chunk.push_str(&json!({"type": table, "data": row}).to_string());
                 chunk.push('\n');
             }
-            if !send(chunk).await {
-                tracing::info!(tenant_id = %t.id, "export abandoned: the client stopped reading");
+            if !send(&lines, &mut pace, chunk, t).await {
                 return Ok(memories);
             }
         }
     }
     tx.commit().await?;
     Ok(memories)
+}
+
+/// Hands `text` to the client's stream, within its pace; false when the client left or is too slow.
+async fn send(lines: &mpsc::Sender<String>, pace: &mut Pace, text: String, t: &Tenant) -> bool {
+    let bytes = text.len() as u64;
+    let started = Instant::now();
+    if !matches!(tokio::time::timeout(pace.next_wait(), lines.send(text)).await, Ok(Ok(()))) {
+        tracing::info!(tenant_id = %t.id, "export abandoned: the client stopped reading");
+        return false;
+    }
+    match pace.record(bytes, started.elapsed()) {
+        Ok(()) => true,
+        Err(reason) => {
+            tracing::info!(tenant_id = %t.id, reason, "export ended: the client reads too slowly");
+            false
+        }
+    }
 }
 
 /// What an import did: rows inserted and skipped (already present) per table, and each failed batch.
@@ -205,17 +367,23 @@ async fn import_lines(
     first_line: u64,
     lines: &[String],
 ) -> Result<Vec<(&'static str, Inserted)>> {
-    let mut by_table: BTreeMap<usize, Vec<rows::ParsedRow>> = BTreeMap::new();
-    for (i, line) in lines.iter().enumerate() {
-        let number = first_line + i as u64;
-        if line.trim().is_empty() {
-            continue;
+    // Parsing and checking up to 8 MiB of lines is CPU work: off the request's executor thread.
+    let (svc2, t2, lines) = (svc.clone(), t.clone(), lines.to_vec());
+    let by_table = super::offload(move || {
+        let mut by_table: BTreeMap<usize, Vec<rows::ParsedRow>> = BTreeMap::new();
+        for (i, line) in lines.iter().enumerate() {
+            let number = first_line + i as u64;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let Some((table, data)) = parse_line(number, line)? else { continue };
+            let row = rows::parse(&svc2, &t2, number, table, data)?;
+            let order = TABLES.iter().position(|t| *t == table).unwrap_or(0);
+            by_table.entry(order).or_default().push(row);
         }
-        let Some((table, data)) = parse_line(number, line)? else { continue };
-        let row = rows::parse(svc, t, number, table, data)?;
-        let order = TABLES.iter().position(|t| *t == table).unwrap_or(0);
-        by_table.entry(order).or_default().push(row);
-    }
+        Ok(by_table)
+    })
+    .await?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let mut done = Vec::new();
     let mut to_embed: Vec<Uuid> = Vec::new();

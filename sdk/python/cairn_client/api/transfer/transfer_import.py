@@ -51,6 +51,11 @@ def _parse_response(
 
         return response_403
 
+    if response.status_code == 408:
+        response_408 = ErrorBody.from_dict(response.json())
+
+        return response_408
+
     if response.status_code == 413:
         response_413 = ErrorBody.from_dict(response.json())
 

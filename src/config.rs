@@ -148,6 +148,13 @@ pub struct DbArgs {
     #[arg(long, env = "CAIRN_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 3)]
     pub db_acquire_timeout_secs: u64,
 
+    /// Milliseconds opening a transaction (a pooled connection checked, or a new one connected) or looking a
+    /// key up may take while the pool is not busy before Postgres counts as unreachable: a black-holed network
+    /// (packets dropped, not refused) answers 503 that fast, then at once until a probe gets through.
+    #[arg(long, env = "CAIRN_DB_CONNECT_TIMEOUT_MS", default_value_t = 1_500,
+          value_parser = clap::value_parser!(u64).range(50..=60_000))]
+    pub db_connect_timeout_ms: u64,
+
     /// Postgres URL of the tenant pool: a NOINHERIT login role that is a member of `cairn_app` only (not the
     /// owner, not superuser, not CREATEROLE; `scripts/setup.sh` creates `cairn_login` locally). Serving
     /// tenants refuses to start without it, or when its role could reach the owner's privileges.
@@ -209,6 +216,7 @@ impl DbArgs {
             app_database_url: Some(SecretString::from(app_database_url.to_owned())),
             db_max_connections: 16,
             db_acquire_timeout_secs: 3,
+            db_connect_timeout_ms: 1_500,
             db_statement_timeout_ms: 5_000,
             db_job_statement_timeout_ms: 120_000,
             job_stale_after_secs: 3600,
@@ -373,6 +381,10 @@ pub struct AppArgs {
     /// right-most entry is used, or `x-real-ip`). Unset: the peer address; never set it without such a proxy.
     #[arg(long, env = "CAIRN_CLIENT_IP_HEADER")]
     pub client_ip_header: Option<String>,
+    /// Accept an API key in the query string (`?api_key=`, as AutoMem's clients send it). Keys in URLs end up
+    /// in proxies' and browsers' logs: turn it off where no such client is served. Never logged here.
+    #[arg(long, env = "CAIRN_ALLOW_QUERY_API_KEY", default_value_t = true, action = clap::ArgAction::Set)]
+    pub allow_query_api_key: bool,
     /// Keys needing verification (not cached) accepted per second from one client address.
     #[arg(long, env = "CAIRN_AUTH_PER_IP_PER_SECOND", default_value_t = 10)]
     pub auth_per_ip_per_second: u32,
@@ -563,6 +575,7 @@ impl Default for AppArgs {
             access_token_ttl_secs: 900,
             refresh_token_ttl_secs: 30 * 86_400,
             client_ip_header: None,
+            allow_query_api_key: true,
             auth_per_ip_per_second: 10,
             auth_per_ip_burst: 30,
             auth_failure_ttl_secs: 60,
@@ -598,6 +611,10 @@ pub struct WorkerArgs {
     /// consolidate, expire, retention, schedule).
     #[arg(long, env = "CAIRN_QUEUES", default_value = "all")]
     pub queues: crate::jobs::Workers,
+
+    /// Address on which the worker answers its liveness probe (`GET /livez`); unset: none.
+    #[arg(long, env = "CAIRN_HEALTH_LISTEN")]
+    pub health_listen: Option<SocketAddr>,
 
     #[command(flatten)]
     pub app: AppArgs,

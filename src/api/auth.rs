@@ -30,10 +30,16 @@ fn header_value(headers: &HeaderMap, name: &str) -> Option<String> {
     (!value.is_empty()).then(|| value.to_owned())
 }
 
-/// The presented key, from the first of: `Authorization: Bearer`, `X-API-Key`, `X-Admin-Token`, `?api_key=`.
-/// Where an admin scope is needed, `X-Admin-Token` comes first: AutoMem's clients send their ordinary key as
-/// the bearer and the admin one beside it.
-fn presented_key(headers: &HeaderMap, query: Option<&str>, admin: bool) -> Result<Option<String>, Error> {
+/// The presented key, from the first of: `Authorization: Bearer`, `X-API-Key`, `X-Admin-Token`, `?api_key=`
+/// (unless `query_allowed` is false: then a key there is refused, saying why). Where an admin scope is needed,
+/// `X-Admin-Token` comes first: AutoMem's clients send their ordinary key as the bearer and the admin one
+/// beside it.
+fn presented_key(
+    headers: &HeaderMap,
+    query: Option<&str>,
+    admin: bool,
+    query_allowed: bool,
+) -> Result<Option<String>, Error> {
     if let Some(token) = header_value(headers, "x-admin-token").filter(|_| admin) {
         return Ok(Some(token));
     }
@@ -54,7 +60,25 @@ fn presented_key(headers: &HeaderMap, query: Option<&str>, admin: bool) -> Resul
         .and_then(|q| serde_html_form::from_str::<KeyQuery>(q).ok())
         .and_then(|q| q.api_key)
         .filter(|k| !k.trim().is_empty());
+    if from_query.is_some() && !query_allowed {
+        return Err(Error::Unauthenticated(
+            "api_key: keys in the query string are turned off on this deployment (CAIRN_ALLOW_QUERY_API_KEY); send \"Authorization: Bearer <key>\" or \"X-API-Key\""
+                .into(),
+        ));
+    }
     Ok(from_query)
+}
+
+/// A query string with the value of every `api_key` parameter replaced by `[redacted]`, for logs and traces.
+pub fn redact_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if name.eq_ignore_ascii_case("api_key") => format!("{name}=[redacted]"),
+            _ => pair.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// The tenant context of a request's key.
@@ -73,7 +97,8 @@ pub fn client_ip(headers: &HeaderMap, extensions: &axum::http::Extensions, heade
 }
 
 async fn verified(parts: &Parts, services: &Services, admin: bool) -> Result<Tenant, Error> {
-    let key = presented_key(&parts.headers, parts.uri.query(), admin)?.ok_or_else(|| {
+    let allowed = services.config.allow_query_api_key;
+    let key = presented_key(&parts.headers, parts.uri.query(), admin, allowed)?.ok_or_else(|| {
         Error::Unauthenticated(
             "missing API key: send \"Authorization: Bearer <key>\", \"X-API-Key\" or ?api_key=".into(),
         )
@@ -109,7 +134,8 @@ impl KeyExtractor for ClientIpKey {
     type Key = Option<IpAddr>;
 
     fn extract<T>(&self, req: &Request<T>) -> Result<Self::Key, GovernorError> {
-        Ok(client_ip(req.headers(), req.extensions(), self.header.as_deref()))
+        // Per IPv6 /64, as every other per-address allowance (one host holds a whole /64).
+        Ok(client_ip(req.headers(), req.extensions(), self.header.as_deref()).map(crate::auth::network))
     }
 }
 

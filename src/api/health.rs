@@ -51,6 +51,16 @@ async fn livez() -> Json<Live> {
     Json(Live { status: "ok" })
 }
 
+/// A worker process's liveness probe: `GET /livez` on `listener` until `stop` resolves (a worker serves no
+/// API). It answers while the process's runtime does: a worker whose threads are all stuck is restarted.
+pub async fn serve_liveness(
+    listener: tokio::net::TcpListener,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = axum::Router::new().route("/livez", axum::routing::get(livez));
+    axum::serve(listener, app).with_graceful_shutdown(stop).await
+}
+
 /// The liveness body.
 #[derive(serde::Serialize, utoipa::ToSchema)]
 pub struct Live {

@@ -196,11 +196,14 @@ pub fn router(state: AppState) -> Router {
         .layer(middleware::map_response(envelope_errors))
         // Outside both, so every response is measured, counted and given its rate-limit headers.
         .layer(middleware::from_fn_with_state(state.clone(), observe::observe))
+        .layer(middleware::from_fn_with_state(state.clone(), origin))
         .layer(
             TraceLayer::new_for_http()
                 .make_span_with(|req: &Request| {
                     let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or_default();
-                    tracing::info_span!("request", method = %req.method(), path = %req.uri().path(),
+                    // The query without the value of any `api_key` (a key in a URL never reaches a log).
+                    let query = req.uri().query().map(auth::redact_query).unwrap_or_default();
+                    tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), query = %query,
                         request_id = %id, tenant_id = tracing::field::Empty)
                 })
                 .on_response(DefaultOnResponse::new().level(tracing::Level::INFO).latency_unit(LatencyUnit::Micros))
@@ -208,6 +211,24 @@ pub fn router(state: AppState) -> Router {
         )
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+}
+
+/// Longest request id kept in the audit log (a client may send its own `X-Request-Id`).
+const MAX_REQUEST_ID_CHARS: usize = 128;
+
+/// Every request's origin (the client's address, the request's id) for the audit entries of what it does.
+async fn origin(
+    axum::extract::State(state): axum::extract::State<AppState>,
+    request: Request,
+    next: middleware::Next,
+) -> axum::response::Response {
+    let client = auth::client_ip(request.headers(), request.extensions(), state.config.client_ip_header.as_deref());
+    let request_id = request
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .map(|id| id.chars().take(MAX_REQUEST_ID_CHARS).collect());
+    crate::service::audit::with_origin(crate::service::audit::Origin { client, request_id }, next.run(request)).await
 }
 
 /// Ends a request that runs past `CAIRN_REQUEST_TIMEOUT_SECS` with 503 — except an import, which streams its

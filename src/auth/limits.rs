@@ -341,9 +341,172 @@ impl RateLimits {
     }
 }
 
+/// A keyed rate limiter whose map stays bounded: keys not seen for a while are pruned, and when more than
+/// `max` keys are still tracked after a prune (a flood from many addresses) it starts afresh, which costs the
+/// flood its accumulated refusals but never the server its memory.
+pub struct BoundedLimiter<K: std::hash::Hash + Eq + Clone> {
+    quota: Quota,
+    max: usize,
+    inner: std::sync::RwLock<Arc<governor::DefaultKeyedRateLimiter<K>>>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> BoundedLimiter<K> {
+    pub fn new(quota: Quota, max: usize) -> Self {
+        Self { quota, max, inner: std::sync::RwLock::new(Arc::new(RateLimiter::keyed(quota))) }
+    }
+
+    fn current(&self) -> Arc<governor::DefaultKeyedRateLimiter<K>> {
+        match self.inner.read() {
+            Ok(inner) => inner.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Spends one cell of `key`'s allowance: false when it is spent.
+    pub fn check(&self, key: &K) -> bool {
+        let limiter = self.current();
+        let allowed = limiter.check_key(key).is_ok();
+        if limiter.len() > self.max {
+            self.prune();
+        }
+        allowed
+    }
+
+    /// Drops keys not seen for a while; starts afresh when still over the bound.
+    pub fn prune(&self) {
+        let limiter = self.current();
+        limiter.retain_recent();
+        limiter.shrink_to_fit();
+        if limiter.len() > self.max {
+            if let Ok(mut inner) = self.inner.write() {
+                *inner = Arc::new(RateLimiter::keyed(self.quota));
+            }
+        }
+    }
+
+    /// Keys tracked now.
+    pub fn len(&self) -> usize {
+        self.current().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Throttles operator logins by their failures only: a wrong password counts against the account *from that
+/// address* (5 a minute, then that address is refused for that account for a minute) and against the address
+/// (20 a minute for all accounts). A correct password from an address that has not failed is never refused
+/// because another address failed, so nobody can lock the real operator out by guessing. Addresses count per
+/// IPv4 address or IPv6 /64; the maps are pruned, and bounded.
+pub struct LoginThrottle {
+    per_account: BoundedLimiter<(String, Option<std::net::IpAddr>)>,
+    per_address: BoundedLimiter<Option<std::net::IpAddr>>,
+    refused: moka::sync::Cache<(String, Option<std::net::IpAddr>), ()>,
+    refused_addresses: moka::sync::Cache<Option<std::net::IpAddr>, ()>,
+}
+
+/// Failed logins one address may make for one account, and for all accounts, per minute.
+pub const LOGIN_FAILURES_PER_ACCOUNT: u32 = 5;
+pub const LOGIN_FAILURES_PER_ADDRESS: u32 = 20;
+/// How long an address is refused after too many failures.
+pub const LOGIN_REFUSED_FOR: Duration = Duration::from_secs(60);
+/// Keys each limiter tracks at most before stale ones are pruned at once.
+const MAX_TRACKED: usize = 100_000;
+
+impl Default for LoginThrottle {
+    fn default() -> Self {
+        // The n-th failure within a minute is the one that refuses: n - 1 pass.
+        let per_minute = |n: u32| {
+            Quota::per_minute(NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN))
+                .allow_burst(NonZeroU32::new(n.saturating_sub(1)).unwrap_or(NonZeroU32::MIN))
+        };
+        Self {
+            per_account: BoundedLimiter::new(per_minute(LOGIN_FAILURES_PER_ACCOUNT), MAX_TRACKED),
+            per_address: BoundedLimiter::new(per_minute(LOGIN_FAILURES_PER_ADDRESS), MAX_TRACKED),
+            refused: moka::sync::Cache::builder().max_capacity(100_000).time_to_live(LOGIN_REFUSED_FOR).build(),
+            refused_addresses: moka::sync::Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(LOGIN_REFUSED_FOR)
+                .build(),
+        }
+    }
+}
+
+impl LoginThrottle {
+    /// Refuses (429) an address that failed too often, for this account or for all; spends nothing.
+    pub fn check(&self, account: &str, client: Option<std::net::IpAddr>) -> Result<(), Error> {
+        let client = client.map(super::network);
+        if self.refused_addresses.contains_key(&client) {
+            return Err(Error::RateLimited {
+                message: "too many failed logins from this address; retry in a minute".into(),
+                retry_after_secs: LOGIN_REFUSED_FOR.as_secs(),
+            });
+        }
+        if self.refused.contains_key(&(account.to_owned(), client)) {
+            return Err(Error::RateLimited {
+                message: "too many failed logins for this account from this address; retry in a minute".into(),
+                retry_after_secs: LOGIN_REFUSED_FOR.as_secs(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Counts a failed login of `account` from `client`.
+    pub fn failed(&self, account: &str, client: Option<std::net::IpAddr>) {
+        let client = client.map(super::network);
+        let key = (account.to_owned(), client);
+        if !self.per_account.check(&key) {
+            self.refused.insert(key, ());
+        }
+        if !self.per_address.check(&client) {
+            self.refused_addresses.insert(client, ());
+        }
+    }
+
+    /// Drops what is known of accounts and addresses not seen for a while.
+    pub fn prune(&self) {
+        self.per_account.prune();
+        self.per_address.prune();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bounded_limiter_never_tracks_more_than_its_bound() {
+        let limiter = BoundedLimiter::new(Quota::per_minute(NonZeroU32::new(5).unwrap()), 100);
+        for i in 0..10_000_u32 {
+            assert!(limiter.check(&i), "a first failure is allowed");
+            assert!(limiter.len() <= 101, "{} keys tracked", limiter.len());
+        }
+        // A key keeps its own allowance while the map is within bounds.
+        for _ in 0..5 {
+            assert!(limiter.check(&u32::MAX));
+        }
+        assert!(!limiter.check(&u32::MAX));
+    }
+
+    #[test]
+    fn failed_logins_refuse_that_address_for_that_account_only() {
+        let throttle = LoginThrottle::default();
+        let attacker: Option<std::net::IpAddr> = "2001:db8:1:2::1".parse().ok();
+        let same_net: Option<std::net::IpAddr> = "2001:db8:1:2::ffff".parse().ok();
+        let operator: Option<std::net::IpAddr> = "198.51.100.7".parse().ok();
+        for _ in 0..LOGIN_FAILURES_PER_ACCOUNT + 1 {
+            throttle.failed("ops@example.com", attacker);
+        }
+        assert!(throttle.check("ops@example.com", attacker).is_err());
+        assert!(throttle.check("ops@example.com", same_net).is_err(), "an IPv6 /64 counts as one address");
+        assert!(throttle.check("ops@example.com", operator).is_ok(), "another address is not refused");
+        assert!(throttle.check("other@example.com", attacker).is_ok(), "nor is another account from it");
+        // Checking spends nothing: an address that never failed is never refused.
+        for _ in 0..100 {
+            assert!(throttle.check("ops@example.com", operator).is_ok());
+        }
+    }
 
     fn access(limits: LimitOverrides) -> TenantAccess {
         TenantAccess { id: Uuid::new_v4(), status: TenantStatus::Active, plan: "t".into(), limits }

@@ -194,13 +194,37 @@ fn hasher() -> Argon2<'static> {
     Argon2::default() // argon2id, v19, m = 19 MiB, t = 2, p = 1 (OWASP's minimum)
 }
 
-/// Generates a key and its argon2id hash.
+/// Generates a key and its argon2id hash (on the calling thread: callers go through an [`Argon2Budget`]).
 pub fn generate_key() -> anyhow::Result<GeneratedKey> {
+    generate_key_in(&mut Vec::new())
+}
+
+/// [`generate_key`] hashing in the working memory `blocks` (see [`verify_hash_in`]).
+fn generate_key_in(blocks: &mut Vec<argon2::Block>) -> anyhow::Result<GeneratedKey> {
     let prefix = random_alnum(KEY_PREFIX_LEN).to_ascii_lowercase();
     let secret = format!("cairn_{prefix}_{}", random_alnum(KEY_SECRET_LEN));
+    let hash = hash_in(&secret, blocks)?;
+    Ok(GeneratedKey { secret, prefix, hash })
+}
+
+/// The argon2id PHC string of `secret` with a fresh salt, hashed in `blocks` (grown as needed, kept by the
+/// caller: no 19 MiB allocation per hash).
+fn hash_in(secret: &str, blocks: &mut Vec<argon2::Block>) -> anyhow::Result<String> {
     let salt = SaltString::generate(&mut OsRng);
-    let hash = hasher().hash_password(secret.as_bytes(), &salt).map_err(|e| anyhow::anyhow!("hashing key: {e}"))?;
-    Ok(GeneratedKey { secret, prefix, hash: hash.to_string() })
+    let argon = hasher();
+    let params = argon.params().clone();
+    if blocks.len() < params.block_count() {
+        blocks.resize(params.block_count(), argon2::Block::default());
+    }
+    let mut salt_buf = [0u8; 64];
+    let raw_salt = salt.decode_b64(&mut salt_buf).map_err(|e| anyhow::anyhow!("salt: {e}"))?;
+    let mut out = [0u8; 32];
+    argon
+        .hash_password_into_with_memory(secret.as_bytes(), raw_salt, &mut out, &mut blocks[..params.block_count()])
+        .map_err(|e| anyhow::anyhow!("hashing key: {e}"))?;
+    let output = argon2::password_hash::Output::new(&out).map_err(|e| anyhow::anyhow!("hash output: {e}"))?;
+    let (m, t, p) = (params.m_cost(), params.t_cost(), params.p_cost());
+    Ok(format!("$argon2id$v=19$m={m},t={t},p={p}${}${output}", salt.as_str()))
 }
 
 /// What a new key is: its scopes (parsed), name, expiry, own rate limit, and the key it replaces.
@@ -213,19 +237,20 @@ pub struct NewKey {
     pub rotated_from: Option<Uuid>,
 }
 
-/// Creates and stores a key for a tenant; returns the stored row and the secret (shown once).
+/// Creates and stores a key for a tenant; returns the stored row and the secret (shown once). Hashes under
+/// the process's shared [`Argon2Budget`]; the server's own paths use [`KeyVerifier::create_key`], whose budget
+/// its verifications share.
 pub async fn create_key(pool: &PgPool, tenant_id: Uuid, new: &NewKey) -> Result<(ApiKeyInfo, String), Error> {
-    let key = tokio::task::spawn_blocking(generate_key)
-        .await
-        .map_err(|e| Error::Internal(e.into()))?
-        .map_err(Error::Internal)?;
+    static SHARED: OnceLock<Argon2Budget> = OnceLock::new();
+    let budget = SHARED.get_or_init(|| Argon2Budget::new(2, Duration::from_secs(30)));
+    let key = budget.generate().await?;
     let info = tenants::insert_key(pool, tenant_id, &key.prefix, &key.hash, new).await?;
     Ok((info, key.secret))
 }
 
 /// The network an address counts against: itself for IPv4, its /64 for IPv6 (one host usually holds a whole
 /// /64, so per-address limits would be trivial to dodge).
-fn network(ip: IpAddr) -> IpAddr {
+pub fn network(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => {
@@ -288,9 +313,9 @@ fn verify_hash_in(key: &str, hash: &str, blocks: &mut Vec<argon2::Block>) -> boo
         && argon2::password_hash::Output::new(&out).is_ok_and(|computed| computed == expected)
 }
 
-/// How key verification protects the server: at most `hashing` argon2 verifications at once (waiting at most
+/// How key verification protects the server: at most `hashing` argon2 computations at once (waiting at most
 /// `hashing_wait` for a turn), failures remembered for `failure_ttl`, and at most `per_ip_per_second` (bursts of
-/// `per_ip_burst`) keys needing verification per client address.
+/// `per_ip_burst`) failed verifications per client address (its /64 for IPv6).
 #[derive(Debug, Clone)]
 pub struct VerifierSettings {
     pub cache_ttl: Duration,
@@ -314,6 +339,65 @@ impl Default for VerifierSettings {
     }
 }
 
+/// argon2's work in one process, bounded: at most `permits` computations at once (verifying keys and
+/// passwords, hashing new keys), each in a 19 MiB buffer allocated once per permit and reused, so neither a
+/// flood of verifications nor of key creations grows memory beyond `permits` buffers.
+#[derive(Debug)]
+pub struct Argon2Budget {
+    permits: Arc<tokio::sync::Semaphore>,
+    memory: Arc<std::sync::Mutex<Vec<Vec<argon2::Block>>>>,
+    wait: Duration,
+    computed: std::sync::atomic::AtomicU64,
+}
+
+impl Argon2Budget {
+    pub fn new(permits: usize, wait: Duration) -> Self {
+        Self {
+            permits: Arc::new(tokio::sync::Semaphore::new(permits.max(1))),
+            memory: Arc::default(),
+            wait,
+            computed: Default::default(),
+        }
+    }
+
+    /// Runs `work` on the blocking pool with a turn and a buffer (503 when no turn comes within the wait).
+    async fn run<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&mut Vec<argon2::Block>) -> T + Send + 'static,
+    ) -> Result<T, Error> {
+        let permit = tokio::time::timeout(self.wait, self.permits.clone().acquire_owned())
+            .await
+            .map_err(|_| Error::Unavailable("too many API keys are being verified; retry shortly".into()))?
+            .map_err(|e| Error::Internal(e.into()))?;
+        let memory = self.memory.clone();
+        self.computed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        metrics::counter!("cairn_argon2_computations_total").increment(1);
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            // At most `permits` buffers exist: one per permit.
+            let mut blocks = memory.lock().ok().and_then(|mut m| m.pop()).unwrap_or_default();
+            let out = work(&mut blocks);
+            if let Ok(mut m) = memory.lock() {
+                m.push(blocks);
+            }
+            out
+        })
+        .await
+        .map_err(|e| Error::Internal(e.into()))
+    }
+
+    /// Whether `secret` matches the PHC string `hash`.
+    pub async fn verify(&self, secret: &str, hash: String) -> Result<bool, Error> {
+        let secret = secret.to_owned();
+        self.run(move |blocks| verify_hash_in(&secret, &hash, blocks)).await
+    }
+
+    /// A new key and its hash.
+    pub async fn generate(&self) -> Result<GeneratedKey, Error> {
+        self.run(generate_key_in).await?.map_err(Error::Internal)
+    }
+}
+
 /// A verified request: who acts for which tenant, the tenant's standing and the key's own rate limit.
 #[derive(Debug, Clone)]
 pub struct Authenticated {
@@ -322,25 +406,41 @@ pub struct Authenticated {
     pub key_rate: Option<u32>,
 }
 
+/// What the first verification of a key found, shared by every request that presented it meanwhile.
+#[derive(Debug, Clone)]
+enum Lookup {
+    Valid(Arc<Verified>, Uuid),
+    Invalid(Arc<str>),
+}
+
+/// First verifications under way: each key's shared outcome, by fingerprint.
+type Inflight = std::collections::HashMap<[u8; 32], Arc<tokio::sync::OnceCell<Lookup>>>;
+
+/// Addresses (or /64s) whose failures are tracked at most, before the stale ones are pruned at once.
+const MAX_TRACKED_ADDRESSES: usize = 100_000;
+
 /// Verifies keys against the database. Successes are cached under the sha-256 of the key (for at most
 /// `cache_ttl`, and forgotten at once when the key or its tenant changes, see [`KeyVerifier::forget`]); so are
-/// failures, so a wrong key costs a lookup (and argon2) once per `failure_ttl`. Malformed keys are refused
-/// without any work; keys with an unknown prefix without hashing. Failed verifications are counted per client
-/// address: past `per_ip_per_second` (bursts of `per_ip_burst`) the address is refused (429) before any key
-/// work for a second. Valid keys never spend that allowance. Hashing runs under a semaphore.
+/// failures of every kind (unknown, wrong, revoked, expired), with their reason, so a failing key costs a
+/// lookup and argon2 once per `failure_ttl`, never per request. Requests presenting the same key before its
+/// first verification ends share that one verification. Malformed keys are refused without any work.
+///
+/// Every failed verification (malformed, unknown, wrong, revoked, expired, a suspended or deleted tenant,
+/// remembered or not) is counted against the client's address (its /64 for IPv6): past `per_ip_per_second`
+/// (bursts of `per_ip_burst`) the address is refused (429) before any key work for a second. Valid keys never
+/// spend that allowance. argon2 runs under the [`Argon2Budget`] that key creation shares.
 #[derive(Clone)]
 pub struct KeyVerifier {
     pool: PgPool,
     /// Fails lookups fast while the database is known to be unreachable.
     breaker: Arc<crate::store::Breaker>,
     cache: Option<moka::sync::Cache<[u8; 32], Arc<Verified>>>,
-    failures: moka::sync::Cache<[u8; 32], ()>,
+    failures: moka::sync::Cache<[u8; 32], Arc<str>>,
     tenants: Option<moka::sync::Cache<Uuid, Arc<TenantAccess>>>,
-    hashing: Arc<tokio::sync::Semaphore>,
-    /// argon2's working memory, one buffer per hashing permit, reused.
-    memory: Arc<std::sync::Mutex<Vec<Vec<argon2::Block>>>>,
-    hashing_wait: Duration,
-    per_ip: Arc<governor::DefaultKeyedRateLimiter<Option<IpAddr>>>,
+    argon: Arc<Argon2Budget>,
+    /// First verifications under way, by key fingerprint.
+    inflight: Arc<std::sync::Mutex<Inflight>>,
+    per_ip: Arc<limits::BoundedLimiter<Option<IpAddr>>>,
     blocked: moka::sync::Cache<Option<IpAddr>, ()>,
     /// Bumped by every [`KeyVerifier::forget`]: a lookup that started before a change never caches its
     /// (possibly stale) answer after it.
@@ -382,10 +482,12 @@ impl KeyVerifier {
             cache,
             failures,
             tenants,
-            hashing: Arc::new(tokio::sync::Semaphore::new(settings.hashing.max(1))),
-            memory: Arc::default(),
-            hashing_wait: settings.hashing_wait,
-            per_ip: Arc::new(governor::RateLimiter::keyed(governor::Quota::per_second(rate).allow_burst(burst))),
+            argon: Arc::new(Argon2Budget::new(settings.hashing, settings.hashing_wait)),
+            inflight: Arc::default(),
+            per_ip: Arc::new(limits::BoundedLimiter::new(
+                governor::Quota::per_second(rate).allow_burst(burst),
+                MAX_TRACKED_ADDRESSES,
+            )),
             blocked: moka::sync::Cache::builder().max_capacity(100_000).time_to_live(BLOCKED_FOR).build(),
             generation: Arc::default(),
             rates: RateLimits::default(),
@@ -396,14 +498,19 @@ impl KeyVerifier {
         self.generation.load(std::sync::atomic::Ordering::SeqCst)
     }
 
-    /// Records a failed verification from `client` (its allowance spent, it is refused for a while) and
-    /// remembers the key.
-    fn failed(&self, fingerprint: [u8; 32], client: Option<IpAddr>) {
-        self.failures.insert(fingerprint, ());
+    /// Counts a failed verification against `client` (past its allowance it is refused for a while).
+    fn count_failure(&self, client: Option<IpAddr>) {
         let client = client.map(network);
-        if self.per_ip.check_key(&client).is_err() {
+        if !self.per_ip.check(&client) {
             self.blocked.insert(client, ());
         }
+    }
+
+    /// Remembers a failing key with its reason, counts the failure against `client`, and returns the error.
+    fn failed(&self, fingerprint: [u8; 32], client: Option<IpAddr>, reason: Arc<str>) -> Error {
+        self.failures.insert(fingerprint, reason.clone());
+        self.count_failure(client);
+        Error::Unauthenticated(reason.to_string())
     }
 
     /// The tenant context behind a presented key, from the client at `client` (None when unknown: such
@@ -412,39 +519,73 @@ impl KeyVerifier {
         let fingerprint: [u8; 32] = Sha256::digest(key.as_bytes()).into();
         if let Some(verified) = self.cache.as_ref().and_then(|c| c.get(&fingerprint)) {
             if verified.expires_at.is_none_or(|t| t > Utc::now()) {
-                return self.authenticated(verified.tenant.clone(), verified.key_rate).await;
+                return self.standing(verified.tenant.clone(), verified.key_rate, client).await;
             }
+            if let Some(cache) = &self.cache {
+                cache.invalidate(&fingerprint);
+            }
+            return Err(self.failed(fingerprint, client, "API key expired".into()));
         }
-        let unauthorized = || Error::Unauthenticated("invalid API key".into());
         let Some(prefix) = key_prefix(key) else {
+            self.count_failure(client);
             return Err(Error::Unauthenticated(
                 "malformed API key: expected cairn_<12 characters>_<40 characters>".into(),
             ));
         };
-        if self.failures.contains_key(&fingerprint) {
-            return Err(unauthorized());
-        }
         if self.blocked.contains_key(&client.map(network)) {
             return Err(Error::RateLimited {
                 message: "too many invalid API keys from this address; retry in a second".into(),
                 retry_after_secs: 1,
             });
         }
+        if let Some(reason) = self.failures.get(&fingerprint) {
+            self.count_failure(client);
+            return Err(Error::Unauthenticated(reason.to_string()));
+        }
+        match self.first_verification(fingerprint, key, prefix).await? {
+            Lookup::Valid(verified, key_id) => {
+                let pool = self.pool.clone();
+                tokio::spawn(async move {
+                    if let Err(err) = tenants::touch_key(&pool, key_id).await {
+                        tracing::debug!(error = %err, "could not record key use");
+                    }
+                });
+                self.standing(verified.tenant.clone(), verified.key_rate, client).await
+            }
+            Lookup::Invalid(reason) => Err(self.failed(fingerprint, client, reason)),
+        }
+    }
+
+    /// The one verification of a key not seen before: requests presenting it meanwhile wait for its outcome
+    /// instead of running argon2 each. (A verification whose caller went away is taken over by the next.)
+    async fn first_verification(&self, fingerprint: [u8; 32], key: &str, prefix: &str) -> Result<Lookup, Error> {
+        let cell = {
+            let mut inflight = self.inflight.lock().map_err(|_| Error::internal("key verifications poisoned"))?;
+            inflight.entry(fingerprint).or_default().clone()
+        };
+        let outcome = cell.get_or_try_init(|| self.lookup(fingerprint, key, prefix)).await.cloned();
+        if let Ok(mut inflight) = self.inflight.lock() {
+            if inflight.get(&fingerprint).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                inflight.remove(&fingerprint);
+            }
+        }
+        outcome
+    }
+
+    /// Looks a key up and checks it with argon2; a valid key is cached before the outcome is shared.
+    async fn lookup(&self, fingerprint: [u8; 32], key: &str, prefix: &str) -> Result<Lookup, Error> {
         let generation = self.generation();
         let Some(record) = self.breaker.guard(&self.pool, tenants::find_key(&self.pool, prefix)).await? else {
-            self.failed(fingerprint, client);
-            return Err(unauthorized());
+            return Ok(Lookup::Invalid("invalid API key".into()));
         };
-        if !self.hash_check(key, record.key_hash.clone()).await? {
-            self.failed(fingerprint, client);
-            return Err(unauthorized());
+        if !self.argon.verify(key, record.key_hash.clone()).await? {
+            return Ok(Lookup::Invalid("invalid API key".into()));
         }
         if record.revoked_at.is_some() {
-            self.failed(fingerprint, client);
-            return Err(Error::Unauthenticated("API key revoked".into()));
+            return Ok(Lookup::Invalid("API key revoked".into()));
         }
         if record.expires_at.is_some_and(|t| t <= Utc::now()) {
-            return Err(Error::Unauthenticated("API key expired".into()));
+            return Ok(Lookup::Invalid("API key expired".into()));
         }
         let scopes = record.scopes.iter().filter_map(|s| Scope::parse(s)).collect();
         let tenant = Tenant {
@@ -454,57 +595,57 @@ impl KeyVerifier {
             limits: Arc::new(LimitOverrides::default()),
         };
         let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
+        let verified = Arc::new(Verified { tenant, expires_at: record.expires_at, key_rate });
         if let Some(cache) = &self.cache {
-            let verified = Verified { tenant: tenant.clone(), expires_at: record.expires_at, key_rate };
-            cache.insert(fingerprint, Arc::new(verified));
+            cache.insert(fingerprint, verified.clone());
             // A change announced since the lookup began may have missed this entry: drop it again.
             if self.generation() != generation {
                 cache.invalidate(&fingerprint);
             }
         }
-        let pool = self.pool.clone();
-        tokio::spawn(async move {
-            if let Err(err) = tenants::touch_key(&pool, record.id).await {
-                tracing::debug!(error = %err, "could not record key use");
-            }
-        });
-        self.authenticated(tenant, key_rate).await
+        Ok(Lookup::Valid(verified, record.id))
     }
 
-    /// Runs argon2 on the blocking pool, at most `hashing` at once.
-    async fn hash_check(&self, key: &str, hash: String) -> Result<bool, Error> {
-        let permit = tokio::time::timeout(self.hashing_wait, self.hashing.clone().acquire_owned())
-            .await
-            .map_err(|_| Error::Unavailable("too many API keys are being verified; retry shortly".into()))?
-            .map_err(|e| Error::Internal(e.into()))?;
-        let presented = key.to_owned();
-        let memory = self.memory.clone();
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            // At most `hashing` buffers exist: one per permit.
-            let mut blocks = memory.lock().ok().and_then(|mut m| m.pop()).unwrap_or_default();
-            let matches = verify_hash_in(&presented, &hash, &mut blocks);
-            if let Ok(mut m) = memory.lock() {
-                m.push(blocks);
-            }
-            matches
-        })
-        .await
-        .map_err(|e| Error::Internal(e.into()))
-    }
-
-    /// Checks an admin's password under the same bound as keys (`hash` None: the account does not exist, and
+    /// Checks an admin's password under the same budget as keys (`hash` None: the account does not exist, and
     /// a decoy is checked so the answer takes as long).
     pub async fn check_password(&self, password: &str, hash: Option<String>) -> Result<bool, Error> {
         let known = hash.is_some();
-        let matches = self.hash_check(password, hash.unwrap_or_else(|| decoy_hash().to_owned())).await?;
+        let matches = self.argon.verify(password, hash.unwrap_or_else(|| decoy_hash().to_owned())).await?;
         Ok(known && matches)
     }
 
-    /// `tenant` with its standing and limits, refused unless the tenant is active.
-    async fn authenticated(&self, mut tenant: Tenant, key_rate: Option<u32>) -> Result<Authenticated, Error> {
+    /// Creates and stores a key for a tenant under this verifier's argon2 budget; returns the stored row and
+    /// the secret (shown once).
+    pub async fn create_key(&self, tenant_id: Uuid, new: &NewKey) -> Result<(ApiKeyInfo, String), Error> {
+        let key = self.generate_key().await?;
+        let info = tenants::insert_key(&self.pool, tenant_id, &key.prefix, &key.hash, new).await?;
+        Ok((info, key.secret))
+    }
+
+    /// A new key and its hash, under this verifier's argon2 budget (for rotation).
+    pub async fn generate_key(&self) -> Result<GeneratedKey, Error> {
+        self.argon.generate().await
+    }
+
+    /// `tenant` with its standing and limits, refused unless the tenant is active (a failure counted against
+    /// `client`, like any other).
+    async fn standing(
+        &self,
+        mut tenant: Tenant,
+        key_rate: Option<u32>,
+        client: Option<IpAddr>,
+    ) -> Result<Authenticated, Error> {
         let access = self.access(tenant.id).await?;
-        access.require_active()?;
+        if let Err(refused) = access.require_active() {
+            self.count_failure(client);
+            if self.blocked.contains_key(&client.map(network)) {
+                return Err(Error::RateLimited {
+                    message: "too many refused API keys from this address; retry in a second".into(),
+                    retry_after_secs: 1,
+                });
+            }
+            return Err(refused);
+        }
         tenant.limits = Arc::new(access.limits.clone());
         Ok(Authenticated { tenant, access, key_rate })
     }
@@ -571,8 +712,13 @@ impl KeyVerifier {
 
     /// Drops the per-address allowances of addresses not seen for a while.
     pub fn prune(&self) {
-        self.per_ip.retain_recent();
-        self.per_ip.shrink_to_fit();
+        self.per_ip.prune();
+    }
+
+    /// argon2 computations this verifier has run (verifications and new keys): a flood of one failing key,
+    /// or of concurrent first uses of one key, costs one.
+    pub fn argon2_computations(&self) -> u64 {
+        self.argon.computed.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

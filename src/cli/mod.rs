@@ -64,6 +64,14 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             let extractor = jobs::enrich::Extractor::from_config(&services.config)?;
             tracing::info!(queues = ?args.queues, "cairn workers running");
             let (stop, mut stopped) = tokio::sync::watch::channel(());
+            if let Some(addr) = args.health_listen {
+                let listener = tokio::net::TcpListener::bind(addr).await?;
+                tracing::info!(addr = %listener.local_addr()?, "liveness probe on GET /livez");
+                let mut stopped = stop.subscribe();
+                tokio::spawn(crate::api::health::serve_liveness(listener, async move {
+                    let _ = stopped.changed().await;
+                }));
+            }
             let upkeep = services.spawn_upkeep(async move {
                 let _ = stopped.changed().await;
             });
@@ -143,7 +151,7 @@ async fn export(tenant: uuid::Uuid, vectors: bool, history: bool, db: &DbArgs) -
     );
     let (sender, mut receiver) = tokio::sync::mpsc::channel::<String>(4);
     let opts = service::transfer::ExportOptions { vectors, history };
-    let slot = service::transfer::export_slot(&svc, &t)?;
+    let slot = service::transfer::export_slot(&svc, &t, opts).await?;
     let producer = {
         let svc = svc.clone();
         tokio::spawn(async move { service::transfer::export(&svc, &t, opts, sender, slot).await })
@@ -183,6 +191,7 @@ async fn import(tenant: uuid::Uuid, file: &std::path::Path, db: &DbArgs) -> anyh
         }
     }
     service::transfer::import_batch(&svc, &t, first, &batch, &mut report).await?;
+    service::transfer::imported(&svc, &t, &report, None).await;
     bar.finish_and_clear();
     svc.usage.flush(&svc.db).await?;
     println!("{}", serde_json::to_string_pretty(&report)?);

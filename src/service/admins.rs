@@ -4,9 +4,6 @@
 //!
 //! Login attempts are limited per account here and per client address by the admin surface.
 
-use std::num::NonZeroU32;
-use std::sync::Arc;
-
 use chrono::{Duration, Utc};
 use serde_json::json;
 use uuid::Uuid;
@@ -15,12 +12,6 @@ use super::{audit, Services};
 use crate::auth::admin::{self, Claims, Operator, MIN_PASSWORD_CHARS};
 use crate::error::{bad, Error, Result};
 use crate::store::admins;
-
-/// Login attempts per account: 5 per minute.
-pub fn account_limiter() -> Arc<governor::DefaultKeyedRateLimiter<String>> {
-    let five = NonZeroU32::new(5).unwrap_or(NonZeroU32::MIN);
-    Arc::new(governor::RateLimiter::keyed(governor::Quota::per_minute(five)))
-}
 
 /// A signed-in session's tokens.
 #[derive(Debug, Clone)]
@@ -83,24 +74,23 @@ async fn open(svc: &Services, admin_id: Uuid, email: &str) -> Result<Session> {
     tokens(svc, admin_id, email, family, refresh_token)
 }
 
-/// Signs an admin in with email and password.
-pub async fn login(svc: &Services, email: &str, password: &str) -> Result<Session> {
+/// Signs an admin in with email and password, from `client`. Only failures are throttled, per account and
+/// address (see [`crate::auth::limits::LoginThrottle`]): nobody locks the operator out by guessing.
+pub async fn login(svc: &Services, email: &str, password: &str, client: Option<std::net::IpAddr>) -> Result<Session> {
     let email = normalise_email(email)?;
     if password.is_empty() || password.len() > 1024 {
         return Err(bad("password", "must be 1 to 1024 bytes"));
     }
-    if svc.logins.check_key(&email).is_err() {
-        return Err(Error::RateLimited {
-            message: "too many login attempts for this account; retry in a minute".into(),
-            retry_after_secs: 60,
-        });
-    }
+    svc.logins.check(&email, client)?;
     let admin = admins::find_by_email(svc.db.owner(), &email).await?;
     let hash = admin.as_ref().map(|a| a.password_hash.clone());
     let matches = svc.keys.check_password(password, hash).await?;
     let admin = admin.filter(|a| matches && a.disabled_at.is_none());
     let Some(admin) = admin else {
-        audit::record(svc, &format!("admin:{email}"), None, "admin.login_failed", None, json!({})).await;
+        svc.logins.failed(&email, client);
+        // The presented email is a claim, not an identity: recorded as such, never as the actor.
+        let details = json!({"claimed_email": email});
+        audit::record(svc, "anonymous", None, "admin.login_failed", None, details).await;
         return Err(Error::Unauthenticated("invalid email or password".into()));
     };
     let session = open(svc, admin.id, &admin.email).await?;

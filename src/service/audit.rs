@@ -7,8 +7,31 @@ use super::{Page, Services};
 use crate::store::audit;
 pub use crate::store::audit::{AuditFilter, AuditRow};
 
-/// Records an action. A failure to record is logged for the operator and does not undo the action (which has
-/// already happened).
+/// Where an action came from: the client's address and the request's id. None of either for the CLI and
+/// the service's own jobs.
+#[derive(Debug, Clone, Default)]
+pub struct Origin {
+    pub client: Option<std::net::IpAddr>,
+    pub request_id: Option<String>,
+}
+
+tokio::task_local! {
+    /// The origin of the request being served (set by the HTTP surface around each request).
+    static ORIGIN: Origin;
+}
+
+/// Runs `work` (a request's handling) with `origin` as the origin of every action it records.
+pub async fn with_origin<F: std::future::Future>(origin: Origin, work: F) -> F::Output {
+    ORIGIN.scope(origin, work).await
+}
+
+/// The origin of the request being served, if any.
+pub fn origin() -> Origin {
+    ORIGIN.try_with(Origin::clone).unwrap_or_default()
+}
+
+/// Records an action, with the origin of the request that caused it. A failure to record is logged for the
+/// operator and does not undo the action (which has already happened).
 pub async fn record(
     svc: &Services,
     actor: &str,
@@ -17,10 +40,33 @@ pub async fn record(
     target: Option<String>,
     details: Value,
 ) {
-    if let Err(err) = audit::record(svc.db.owner(), actor, tenant_id, action, target.as_deref(), details).await {
+    record_in(svc.db.owner(), &origin(), actor, tenant_id, action, target.as_deref(), details).await
+}
+
+/// [`record`] on `pool` with an explicit `origin` (work that outlives its request's task, jobs).
+pub async fn record_in(
+    pool: &sqlx::PgPool,
+    origin: &Origin,
+    actor: &str,
+    tenant_id: Option<Uuid>,
+    action: &str,
+    target: Option<&str>,
+    details: Value,
+) {
+    let entry = audit::Entry {
+        actor,
+        tenant_id,
+        action,
+        target,
+        details,
+        client_address: origin.client,
+        request_id: origin.request_id.as_deref(),
+    };
+    if let Err(err) = audit::record(pool, entry).await {
         tracing::error!(error = ?err, actor, action, "could not record an audit entry");
     }
-    tracing::info!(actor, ?tenant_id, action, target = target.as_deref().unwrap_or_default(), "audit");
+    tracing::info!(actor, ?tenant_id, action, target = target.unwrap_or_default(), client = ?origin.client,
+        request_id = origin.request_id.as_deref().unwrap_or_default(), "audit");
 }
 
 /// Largest page of the audit log.

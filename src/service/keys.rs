@@ -63,7 +63,7 @@ impl KeyRequest {
 async fn issue(svc: &Services, actor: &str, tenant_id: Uuid, req: &KeyRequest) -> Result<(ApiKeyInfo, String)> {
     let new = req.validate()?;
     live_tenant(svc, tenant_id).await?;
-    let (key, secret) = auth::create_key(svc.db.owner(), tenant_id, &new).await?;
+    let (key, secret) = svc.keys.create_key(tenant_id, &new).await?;
     let details = json!({"prefix": key.prefix, "scopes": key.scopes, "name": key.name, "expires_at": key.expires_at,
         "rate_limit_per_second": key.rate_limit_per_second});
     audit::record(svc, actor, Some(tenant_id), "key.create", Some(key.id.to_string()), details).await;
@@ -107,10 +107,7 @@ async fn rotate_as(
     if let Some(key) = tenants::get_key(svc.db.owner(), id, tenant_id).await? {
         live_tenant(svc, key.tenant_id).await?;
     }
-    let generated = tokio::task::spawn_blocking(auth::generate_key)
-        .await
-        .map_err(|e| Error::Internal(e.into()))?
-        .map_err(Error::Internal)?;
+    let generated = svc.keys.generate_key().await?;
     let grace = (grace_secs > 0).then(|| Utc::now() + Duration::seconds(grace_secs));
     let (key, old) = tenants::rotate_key(svc.db.owner(), id, tenant_id, &generated.prefix, &generated.hash, grace)
         .await?

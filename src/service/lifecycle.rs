@@ -94,8 +94,19 @@ impl SettingsChange {
     }
 }
 
-/// Changes the tenant's lifecycle settings (admin scope); returns them as they are now.
+/// Changes the tenant's lifecycle settings (admin scope), audited as the key's `settings.update`; returns them
+/// as they are now.
 pub async fn update_settings(svc: &Services, t: &Tenant, change: SettingsChange) -> Result<TenantSettings> {
+    let settings = apply_settings(svc, t, change).await?;
+    let details = serde_json::json!({"forgetting_enabled": settings.forgetting_enabled,
+        "forgetting_grace_days": settings.forgetting_grace_days, "archive_retention_days": settings.archive_retention_days,
+        "undo_days": settings.undo_days});
+    super::audit::record(svc, &t.actor(), Some(t.id), "settings.update", None, details).await;
+    Ok(settings)
+}
+
+/// [`update_settings`] without its audit entry, for an operator's tenant update (audited as `tenant.update`).
+pub async fn apply_settings(svc: &Services, t: &Tenant, change: SettingsChange) -> Result<TenantSettings> {
     t.require(Scope::Admin)?;
     change.check()?;
     let mut settings = settings(svc, t).await?;

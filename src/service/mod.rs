@@ -58,8 +58,8 @@ pub struct Services {
     pub tokens: Arc<TokenKeys>,
     /// Usage counted on this instance and not yet flushed.
     pub usage: usage::Meter,
-    /// Login attempts per account on this instance.
-    pub logins: Arc<governor::DefaultKeyedRateLimiter<String>>,
+    /// Failed operator logins per account and address on this instance.
+    pub logins: Arc<crate::auth::limits::LoginThrottle>,
     /// The optional rerank stage (`CAIRN_RERANKER`).
     pub reranker: Option<Arc<crate::models::rerank::Reranker>>,
     /// Recent query vectors by (tenant, model, query text): at most 10,000, each for ten minutes.
@@ -118,7 +118,7 @@ impl Services {
             term_stats: TermStatsCache::default(),
             tokens,
             usage: usage::Meter::default(),
-            logins: admins::account_limiter(),
+            logins: Arc::default(),
             transfers: Arc::default(),
         })
     }
@@ -181,8 +181,7 @@ async fn listen_auth(svc: Services, stop: impl std::future::Future<Output = ()>)
             _ = &mut stop => return,
             _ = prune.tick() => {
                 svc.keys.prune();
-                svc.logins.retain_recent();
-                svc.logins.shrink_to_fit();
+                svc.logins.prune();
             }
             change = l.next() => match change {
                 Ok(Some(change)) => svc.keys.forget(&change),

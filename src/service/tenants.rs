@@ -62,7 +62,7 @@ pub async fn create(svc: &Services, op: &Operator, change: &TenantChange) -> Res
     let plan = change.plan.as_deref().map(str::trim).unwrap_or(&svc.config.default_plan);
     let created = tenants::create_tenant(svc.db.owner(), name, plan, &limits).await?;
     if !change.settings.is_empty() {
-        lifecycle::update_settings(svc, &Tenant::system(created.id, "admin"), change.settings.clone()).await?;
+        lifecycle::apply_settings(svc, &Tenant::system(created.id, "admin"), change.settings.clone()).await?;
     }
     let details = json!({"name": created.name, "plan": created.plan, "limits": limits});
     audit::record(svc, &op.actor(), Some(created.id), "tenant.create", Some(created.id.to_string()), details).await;
@@ -115,7 +115,7 @@ pub async fn update(svc: &Services, op: &Operator, id: Uuid, change: &TenantChan
         tenants::update_tenant(svc.db.owner(), id, name, plan, limits.as_ref()).await?.ok_or_else(|| not_found(id))?;
     }
     if !change.settings.is_empty() {
-        lifecycle::update_settings(svc, &Tenant::system(id, "admin"), change.settings.clone()).await?;
+        lifecycle::apply_settings(svc, &Tenant::system(id, "admin"), change.settings.clone()).await?;
     }
     svc.keys.forget(&format!("tenant:{id}"));
     let details = json!({"name": name, "plan": plan, "limits": limits, "settings": {
@@ -189,18 +189,18 @@ pub async fn delete(svc: &Services, op: &Operator, id: Uuid) -> Result<TenantVie
 pub async fn erase(svc_db: &crate::store::Db, id: Uuid) -> Result<()> {
     let report = tenants::erase_tenant(svc_db.owner(), id, crate::jobs::TENANT_QUEUES).await?;
     let rows: serde_json::Map<String, serde_json::Value> = report.into_iter().map(|(t, n)| (t, n.into())).collect();
-    if let Err(err) = crate::store::audit::record(
+    let details = json!({ "rows_deleted": rows });
+    let origin = audit::Origin::default();
+    audit::record_in(
         svc_db.owner(),
+        &origin,
         "system:tenant_delete",
         Some(id),
         "tenant.deleted",
         Some(&id.to_string()),
-        json!({ "rows_deleted": rows }),
+        details,
     )
-    .await
-    {
-        tracing::error!(error = ?err, tenant_id = %id, "could not record the deletion's audit entry");
-    }
+    .await;
     Ok(())
 }
 

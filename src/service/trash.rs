@@ -156,6 +156,8 @@ pub async fn purge(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
         return Err(Error::not_found(format!("memory {id} not found")));
     }
     tx.commit().await?;
+    let details = serde_json::json!({"was_live": live});
+    super::audit::record(svc, &t.actor(), Some(t.id), "memory.purge", Some(id.to_string()), details).await;
     Ok(())
 }
 
@@ -165,6 +167,8 @@ pub async fn purge_all(svc: &Services, t: &Tenant) -> Result<u64> {
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let erased = trash::erase(&mut tx, Erase::All).await?;
     tx.commit().await?;
+    let details = serde_json::json!({"erased_count": erased});
+    super::audit::record(svc, &t.actor(), Some(t.id), "trash.empty", None, details).await;
     Ok(erased)
 }
 

@@ -18,25 +18,39 @@ pub struct AuditRow {
     pub action: String,
     pub target: Option<String>,
     pub details: Json<Value>,
+    /// The client's address, when a request caused it.
+    pub client_address: Option<String>,
+    /// The request's id (`X-Request-Id`), when a request caused it.
+    pub request_id: Option<String>,
+}
+
+/// One action to record.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    pub actor: &'a str,
+    pub tenant_id: Option<Uuid>,
+    pub action: &'a str,
+    pub target: Option<&'a str>,
+    pub details: Value,
+    pub client_address: Option<std::net::IpAddr>,
+    pub request_id: Option<&'a str>,
 }
 
 /// Records an action.
-pub async fn record(
-    pool: &PgPool,
-    actor: &str,
-    tenant_id: Option<Uuid>,
-    action: &str,
-    target: Option<&str>,
-    details: Value,
-) -> Result<(), Error> {
-    sqlx::query("INSERT INTO audit_log (actor, tenant_id, action, target, details) VALUES ($1, $2, $3, $4, $5)")
-        .bind(actor)
-        .bind(tenant_id)
-        .bind(action)
-        .bind(target)
-        .bind(Json(details))
-        .execute(pool)
-        .await?;
+pub async fn record(pool: &PgPool, entry: Entry<'_>) -> Result<(), Error> {
+    sqlx::query(
+        "INSERT INTO audit_log (actor, tenant_id, action, target, details, client_address, request_id)
+         VALUES ($1, $2, $3, $4, $5, $6::text::inet, $7)",
+    )
+    .bind(entry.actor)
+    .bind(entry.tenant_id)
+    .bind(entry.action)
+    .bind(entry.target)
+    .bind(Json(entry.details))
+    .bind(entry.client_address.map(|a| a.to_string()))
+    .bind(entry.request_id)
+    .execute(pool)
+    .await?;
     Ok(())
 }
 
@@ -57,7 +71,8 @@ pub async fn list(pool: &PgPool, f: &AuditFilter, limit: i64, offset: i64) -> Re
           AND ($3::text IS NULL OR action = $3 OR (right($3, 1) = '.' AND starts_with(action, $3)))
           AND ($4::timestamptz IS NULL OR at >= $4) AND ($5::timestamptz IS NULL OR at < $5)";
     let sql = format!(
-        "SELECT id, at, actor, tenant_id, action, target, details FROM audit_log {WHERE}
+        "SELECT id, at, actor, tenant_id, action, target, details, host(client_address) AS client_address, request_id
+           FROM audit_log {WHERE}
          ORDER BY at DESC, id DESC LIMIT $6 OFFSET $7"
     );
     let rows = sqlx::query_as(&sql)

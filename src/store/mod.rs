@@ -110,12 +110,13 @@ impl Db {
                 })
             })
             .connect_lazy_with(app_options.application_name("cairn"));
+        let connect_timeout = Duration::from_millis(args.db_connect_timeout_ms);
         Ok(Self {
             owner,
             app,
             opened: Arc::default(),
-            breaker: Arc::default(),
-            owner_breaker: Arc::default(),
+            breaker: Arc::new(Breaker::new(connect_timeout)),
+            owner_breaker: Arc::new(Breaker::new(connect_timeout)),
             statement_timeout_ms: args.db_statement_timeout_ms,
             job_statement_timeout_ms: args.db_job_statement_timeout_ms,
             job_stale_after: Duration::from_secs(args.job_stale_after_secs),
@@ -320,13 +321,25 @@ pub const UNAVAILABLE: &str = "database unavailable, retry later";
 /// open: transactions fail at once, except one caller at a time that probes (and may wait the acquire
 /// timeout); the first probe that gets through closes it. Hand-written (a few lines): the breaker crates
 /// count failure rates, where here one refused connection is the signal and one success the all-clear.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Breaker {
     open: AtomicBool,
     probing: AtomicBool,
+    /// How long guarded work may take while its pool is not busy (see [`Breaker::guard`]).
+    connect_timeout: Duration,
+}
+
+impl Default for Breaker {
+    fn default() -> Self {
+        Self::new(Duration::from_millis(1_500))
+    }
 }
 
 impl Breaker {
+    pub fn new(connect_timeout: Duration) -> Self {
+        Self { open: AtomicBool::new(false), probing: AtomicBool::new(false), connect_timeout }
+    }
+
     /// Lets the caller try the database: always while closed; while open only one caller at a time (the
     /// probe, released when its [`Admission`] drops, also when its request is cancelled), and everyone else
     /// gets an `Unavailable` error at once.
@@ -342,13 +355,34 @@ impl Breaker {
 
     /// Runs `work` on `pool` (a store call) through the breaker: at once a 503 while it is open (unless this
     /// caller probes), and opens it when `work` could not reach the database; any other outcome closes it.
+    ///
+    /// Guarded work (a connection checked or connected, a transaction begun, a key looked up) is short. When
+    /// it has not finished within the connect timeout and the pool is not busy (a connection is free, or one
+    /// could be opened), the database counts as unreachable: a black-holed network, where nothing is refused
+    /// and a pooled connection's ping or a new connection's handshake would hang until the acquire timeout
+    /// or far longer, answers 503 within that time. (sqlx 0.8 cannot set TCP keepalive on its sockets; this
+    /// deadline stands in for it and for a connect timeout.) A busy pool is load, not an outage: the work
+    /// then waits on for its turn, up to the acquire timeout.
     pub async fn guard<T, E: Into<Error>>(
         &self,
         pool: &PgPool,
         work: impl std::future::Future<Output = Result<T, E>>,
     ) -> Result<T, Error> {
         let _admission = self.admit()?;
-        let outcome = work.await.map_err(Into::into);
+        let mut work = std::pin::pin!(work);
+        let outcome = match tokio::time::timeout(self.connect_timeout, &mut work).await {
+            Ok(done) => done.map_err(Into::into),
+            Err(_) if pool.num_idle() == 0 && pool.size() >= pool.options().get_max_connections() => {
+                work.await.map_err(Into::into)
+            }
+            Err(_) => {
+                tracing::warn!(
+                    timeout_ms = self.connect_timeout.as_millis() as u64,
+                    "the database did not answer within the connect timeout"
+                );
+                Err(Error::Unavailable(UNAVAILABLE.into()))
+            }
+        };
         // A timeout while the pool is full is load, not an outage.
         let unreachable = matches!(&outcome, Err(Error::Unavailable(m)) if m == UNAVAILABLE)
             && pool.size() < pool.options().get_max_connections();

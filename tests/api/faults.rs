@@ -639,3 +639,65 @@ async fn sigterm_stops_accepting_drains_requests_and_jobs_and_exits_0() {
     let worker = Process::start(&["worker", "--queues", "embed,enrich,similar"], &app.db_url);
     wait_processed(&mut conn, &ids, Duration::from_secs(180), &worker).await;
 }
+
+#[tokio::test]
+async fn the_worker_process_answers_its_liveness_probe() {
+    let app = spawn_without_workers(AppArgs::default()).await;
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let mut worker = Process::start_with(
+        &["worker", "--queues", "expire", "--health-listen", &listen],
+        &app.db_url,
+        &[("CAIRN_EMBEDDER", "none")],
+    );
+    let client = reqwest::Client::builder().timeout(Duration::from_secs(5)).build().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(worker.running(), "cairn worker exited; log:\n{}", worker.log_tail());
+        if let Ok(res) = client.get(format!("http://{listen}/livez")).send().await {
+            assert_eq!(res.status(), 200);
+            assert_eq!(res.json::<Value>().await.unwrap()["status"], "ok");
+            break;
+        }
+        assert!(Instant::now() < deadline, "no liveness answer; log:\n{}", worker.log_tail());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test]
+async fn keys_in_query_strings_never_reach_the_log_and_can_be_turned_off() {
+    let app = spawn_without_workers(AppArgs::default()).await;
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let mut server = Process::start_with(
+        &["serve", "--listen", &listen, "--workers", "none"],
+        &app.db_url,
+        &[("CAIRN_EMBEDDER", "none"), ("RUST_LOG", "info")],
+    );
+    let api = Api::new(port);
+    api.wait_ready(&mut server).await;
+    let url = |key: &str| format!("{}/api/v1/memories?limit=1&api_key={key}", api.base);
+    assert_eq!(api.client.get(url(&app.a.key)).send().await.unwrap().status(), 200);
+    let wrong = format!("cairn_{}_{}", "z".repeat(12), "q".repeat(40));
+    assert_eq!(api.client.get(url(&wrong)).send().await.unwrap().status(), 401);
+    // Request logs are written as responses go out: read the log once both are in it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let log = loop {
+        let log = std::fs::read_to_string(&server.log).unwrap_or_default();
+        if log.matches("api_key=[redacted]").count() >= 2 || Instant::now() > deadline {
+            break log;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(log.matches("api_key=[redacted]").count() >= 2, "the requests are logged, redacted:\n{log}");
+    for secret in [app.a.key.as_str(), &wrong] {
+        let tail = &secret[secret.len() - 40..];
+        assert!(!log.contains(tail), "a key reached the log:\n{log}");
+    }
+
+    // Turned off, a key in the query is refused and says why; headers still work.
+    let off = crate::helpers::spawn_with(AppArgs { allow_query_api_key: false, ..AppArgs::default() }, None).await;
+    let res = off.client.get(off.url(&format!("/api/v1/memories?api_key={}", off.a.key))).send().await.unwrap();
+    TestApp::read(res).await.assert_error(401, "CAIRN_ALLOW_QUERY_API_KEY");
+    off.get(&off.a.key, "/api/v1/memories").await.ok(200);
+}

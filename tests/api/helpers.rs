@@ -154,7 +154,13 @@ pub fn drop_database(name: &str) {
 /// Settings for the owner URL `url`; the tenant pool logs in on the same server and database as the login
 /// role of `CAIRN_APP_DATABASE_URL` (default `cairn_login`, which `scripts/setup.sh` creates).
 pub fn db_args(url: &str) -> DbArgs {
-    DbArgs { db_max_connections: 5, db_acquire_timeout_secs: 2, ..DbArgs::new(url, &app_url(url)) }
+    // A connect deadline above what a busy CI machine can take to open a connection (the fault tests set theirs).
+    DbArgs {
+        db_max_connections: 5,
+        db_acquire_timeout_secs: 2,
+        db_connect_timeout_ms: 5_000,
+        ..DbArgs::new(url, &app_url(url))
+    }
 }
 
 /// `url` (an owner URL) with the tenant pool's login instead of its user.
@@ -223,7 +229,7 @@ async fn spawn_workers(
     spawn_full(app, server_db_url, embedder, prepare, workers, |args| args).await
 }
 
-async fn spawn_full(
+pub(crate) async fn spawn_full(
     app: AppArgs,
     server_db_url: Option<String>,
     embedder: EmbedderSlot,

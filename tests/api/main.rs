@@ -29,6 +29,7 @@ mod governance;
 mod graph;
 mod health;
 mod history;
+mod hostile_auth;
 mod isolation;
 mod jobs;
 mod lifecycle;

@@ -10,7 +10,7 @@ use reqwest::Method;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
-use crate::helpers::{base_url, owner_base_url, spawn_with, with_port};
+use crate::helpers::{base_url, owner_base_url, spawn_full, spawn_with, with_port};
 
 pub(crate) fn upstream() -> String {
     let url = base_url();
@@ -86,4 +86,79 @@ async fn an_unreachable_database_is_a_503_and_the_server_recovers() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     app.send(Method::GET, "/health", None, None).await.ok(200);
+}
+
+/// A proxy to Postgres that can turn into a black hole: connections stay open and accepted, nothing is
+/// forwarded either way (packets dropped, not refused), as when a network path to the database dies.
+fn black_hole_proxy(listener: TcpListener, forward: tokio::sync::watch::Receiver<bool>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        loop {
+            let Ok((mut inbound, _)) = listener.accept().await else { continue };
+            if !*forward.borrow() {
+                held.push(inbound); // accepted, never answered
+                continue;
+            }
+            let mut forward = forward.clone();
+            tokio::spawn(async move {
+                let Ok(mut outbound) = TcpStream::connect(upstream()).await else { return };
+                tokio::select! {
+                    _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound) => {}
+                    _ = async { forward.wait_for(|on| !*on).await.is_ok() } => {
+                        // Nothing more passes; the sockets stay open until the network is back.
+                        let _ = async { forward.wait_for(|on| *on).await.is_ok() }.await;
+                    }
+                }
+            });
+        }
+    })
+}
+
+#[tokio::test]
+async fn a_black_holed_database_is_a_503_within_the_connect_timeout_and_recovers() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (forward, receiver) = tokio::sync::watch::channel(true);
+    let _proxy = black_hole_proxy(listener, receiver);
+    // An acquire timeout far above the connect timeout: without the deadline, a pooled connection's ping into
+    // the black hole would hold the request for all of it.
+    let tune = |args: cairn::config::DbArgs| cairn::config::DbArgs {
+        db_connect_timeout_ms: 1_000,
+        db_acquire_timeout_secs: 15,
+        ..args
+    };
+    let workers = cairn::jobs::Workers::None;
+    let embedder = cairn::models::embed::EmbedderSlot::disabled();
+    let via_proxy = Some(with_port(&owner_base_url(), port));
+    let app = spawn_full(AppArgs::default(), via_proxy, embedder, &[], workers, tune).await;
+    let id = app.store_text(&app.a.key, "survives the black hole").await;
+    let path = format!("/api/v1/memories/{id}");
+    app.get(&app.a.key, &path).await.ok(200);
+
+    forward.send_replace(false);
+    let started = Instant::now();
+    app.get(&app.a.key, &path).await.assert_error(503, "database unavailable");
+    let first = started.elapsed();
+    let started = Instant::now();
+    app.post(&app.a.key, "/api/v1/recall", &serde_json::json!({"query": "hole"}))
+        .await
+        .assert_error(503, "unavailable");
+    let then = started.elapsed();
+    println!("black hole: first 503 after {first:?}, the next after {then:?}");
+    // The connect timeout (1 s), not the acquire timeout or the request timeout (30 s), bounds the wait.
+    assert!(first < Duration::from_secs(5), "the first 503 took {first:?}");
+    assert!(then < Duration::from_secs(5), "the next 503 took {then:?}");
+    let live = app.send(Method::GET, "/livez", None, None).await;
+    assert_eq!(live.status, 200);
+
+    forward.send_replace(true);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let res = app.get(&app.a.key, &path).await;
+        if res.status == 200 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no recovery: {}", res.body);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
 }

@@ -1647,10 +1647,12 @@ export interface components {
          *       "action": "key.revoke",
          *       "actor": "admin:ops@example.com",
          *       "at": "2026-11-30T12:00:00Z",
+         *       "client_address": "203.0.113.7",
          *       "details": {
          *         "prefix": "k3v9x0p2q8r1"
          *       },
          *       "id": 42,
+         *       "request_id": "5e0f6c1a-8f1e-4f7e-9a51-0c1d2e3f4a5b",
          *       "target": "0b8f3c1e-3f7a-4d0e-9d6b-2f1c7a9e5b40",
          *       "tenant_id": "5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21"
          *     }
@@ -1660,15 +1662,25 @@ export interface components {
             id: number;
             /** Format: date-time */
             at: string;
-            /** @description Who: `admin:<email>`, `key:<id>`, `cli`, `system:<job>`. */
+            /**
+             * @description Who: `admin:<email>`, `key:<id>`, `cli`, `system:<job>`, or `anonymous` (a failed login: the email it
+             *     claimed is in `details`).
+             */
             actor: string;
             /** Format: uuid */
             tenant_id?: string | null;
-            /** @description What: `tenant.create`, `tenant.suspend`, `key.rotate`, `admin.login`... */
+            /**
+             * @description What: `tenant.create`, `tenant.suspend`, `key.rotate`, `admin.login`, `admin.login_failed`,
+             *     `settings.update`, `memory.purge`, `trash.empty`, `data.export`, `data.import`...
+             */
             action: string;
             /** @description The id acted on. */
             target?: string | null;
             details: Record<string, never>;
+            /** @description The client's address, when a request caused it (a trusted proxy's `CAIRN_CLIENT_IP_HEADER`, else the peer). */
+            client_address?: string | null;
+            /** @description The request's `X-Request-Id` (also in the server's logs), when a request caused it. */
+            request_id?: string | null;
         };
         AuditPage: {
             entries: components["schemas"]["AuditEntry"][];

@@ -41,19 +41,26 @@ pub struct AuditQuery {
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(example = json!({"id": 42, "at": "2026-11-30T12:00:00Z", "actor": "admin:ops@example.com",
     "tenant_id": "5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21", "action": "key.revoke",
-    "target": "0b8f3c1e-3f7a-4d0e-9d6b-2f1c7a9e5b40", "details": {"prefix": "k3v9x0p2q8r1"}}))]
+    "target": "0b8f3c1e-3f7a-4d0e-9d6b-2f1c7a9e5b40", "details": {"prefix": "k3v9x0p2q8r1"},
+    "client_address": "203.0.113.7", "request_id": "5e0f6c1a-8f1e-4f7e-9a51-0c1d2e3f4a5b"}))]
 pub struct AuditEntry {
     pub id: i64,
     pub at: DateTime<Utc>,
-    /// Who: `admin:<email>`, `key:<id>`, `cli`, `system:<job>`.
+    /// Who: `admin:<email>`, `key:<id>`, `cli`, `system:<job>`, or `anonymous` (a failed login: the email it
+    /// claimed is in `details`).
     pub actor: String,
     pub tenant_id: Option<Uuid>,
-    /// What: `tenant.create`, `tenant.suspend`, `key.rotate`, `admin.login`...
+    /// What: `tenant.create`, `tenant.suspend`, `key.rotate`, `admin.login`, `admin.login_failed`,
+    /// `settings.update`, `memory.purge`, `trash.empty`, `data.export`, `data.import`...
     pub action: String,
     /// The id acted on.
     pub target: Option<String>,
     #[schema(value_type = Object)]
     pub details: serde_json::Value,
+    /// The client's address, when a request caused it (a trusted proxy's `CAIRN_CLIENT_IP_HEADER`, else the peer).
+    pub client_address: Option<String>,
+    /// The request's `X-Request-Id` (also in the server's logs), when a request caused it.
+    pub request_id: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -88,6 +95,8 @@ async fn list_audit(
             action: r.action,
             target: r.target,
             details: r.details.0,
+            client_address: r.client_address,
+            request_id: r.request_id,
         })
         .collect();
     Ok(Json(AuditPage { entries, total: page.total, limit, offset, has_more }))

@@ -35,22 +35,47 @@ pub fn router(login_per_minute: u64, client_ip_header: Option<String>) -> OpenAp
         .finish();
     let public = session::public_router();
     let public = match config {
-        Some(config) => public.layer(GovernorLayer::new(Arc::new(config)).error_handler(|err| match err {
-            tower_governor::GovernorError::TooManyRequests { wait_time, headers } => {
-                let mut response = envelope(
-                    axum::http::StatusCode::TOO_MANY_REQUESTS,
-                    format!("too many login attempts from this address; retry after {wait_time} s"),
-                );
-                if let Some(headers) = headers {
-                    response.headers_mut().extend(headers);
+        Some(config) => {
+            let config = Arc::new(config);
+            prune_every_minute(Arc::downgrade(&config));
+            public.layer(GovernorLayer::new(config).error_handler(|err| match err {
+                tower_governor::GovernorError::TooManyRequests { wait_time, headers } => {
+                    let mut response = envelope(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        format!("too many login attempts from this address; retry after {wait_time} s"),
+                    );
+                    if let Some(headers) = headers {
+                        response.headers_mut().extend(headers);
+                    }
+                    response
                 }
-                response
-            }
-            _ => envelope(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
-        })),
+                _ => envelope(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "internal error"),
+            }))
+        }
         None => public,
     };
     OpenApiRouter::new().merge(public).merge(session::router()).merge(tenants::router()).merge(audit::router())
+}
+
+/// Drops the per-address login allowances of addresses not seen for a while, every minute, for as long as the
+/// router that holds `config` lives (the map would otherwise keep every address that ever tried).
+fn prune_every_minute<K: tower_governor::key_extractor::KeyExtractor + Send + Sync + 'static, M>(
+    config: std::sync::Weak<tower_governor::governor::GovernorConfig<K, M>>,
+) where
+    K::Key: Send + Sync,
+    M: governor::middleware::RateLimitingMiddleware<governor::clock::QuantaInstant> + Send + Sync + 'static,
+{
+    // Outside a runtime the router only describes itself (`cairn openapi`): nothing to prune.
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+    runtime.spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(60));
+        loop {
+            tick.tick().await;
+            let Some(config) = config.upgrade() else { return };
+            config.limiter().retain_recent();
+            config.limiter().shrink_to_fit();
+        }
+    });
 }
 
 /// A request signed by an operator: the access token's claims, and who acts.

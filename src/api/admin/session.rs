@@ -84,8 +84,14 @@ impl From<Session> for TokenPair {
         (status = 401, description = "Wrong email or password", body = crate::api::error::ErrorBody),
         (status = 429, description = "Too many attempts for this account or from this address", body = crate::api::error::ErrorBody)
     ))]
-async fn login(State(services): State<AppState>, ApiJson(body): ApiJson<Login>) -> ApiResult<Json<TokenPair>> {
-    Ok(Json(admins::login(&services, &body.email, &body.password).await?.into()))
+async fn login(
+    State(services): State<AppState>,
+    parts: axum::http::request::Parts,
+    ApiJson(body): ApiJson<Login>,
+) -> ApiResult<Json<TokenPair>> {
+    let client =
+        crate::api::auth::client_ip(&parts.headers, &parts.extensions, services.config.client_ip_header.as_deref());
+    Ok(Json(admins::login(&services, &body.email, &body.password, client).await?.into()))
 }
 
 /// Exchange a refresh token for new tokens (the refresh token rotates).

@@ -53,7 +53,7 @@ struct JsonLines(String);
 async fn export(State(services): State<AppState>, tenant: Tenant, ApiQuery(q): ApiQuery<ExportQuery>) -> Response {
     let opts = ExportOptions { vectors: q.vectors.unwrap_or(false), history: q.history.unwrap_or(true) };
     // The turn is taken before the stream starts, so a refusal is a status (429 or 503), not a broken stream.
-    let slot = match transfer::export_slot(&services, &tenant) {
+    let slot = match transfer::export_slot(&services, &tenant, opts).await {
         Ok(slot) => slot,
         Err(err) => return ApiError::from(err).into_response(),
     };
@@ -138,7 +138,10 @@ async fn import(
     }
     let _slot = transfer::import_slot(&services, &tenant)?;
     let mut report = ImportReport::default();
-    match read_batches(&services, &tenant, request, &mut report).await {
+    let outcome = read_batches(&services, &tenant, request, &mut report).await;
+    let stopped = outcome.as_ref().err().map(|e| e.body().message);
+    transfer::imported(&services, &tenant, &report, stopped.as_deref()).await;
+    match outcome {
         Ok(()) if report.lines == 0 => Err(Error::invalid("body: no lines to import").into()),
         Ok(()) => Ok(Json(report.into())),
         // Batches before the failure are written: the error says how far the import got.

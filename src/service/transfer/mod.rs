@@ -119,10 +119,20 @@ pub fn import_slot(svc: &Services, t: &Tenant) -> Result<Slot> {
     svc.transfers.imports.take(t.id)
 }
 
-/// A turn to export for the tenant, or why not (see [`Slots::take`]).
-pub fn export_slot(svc: &Services, t: &Tenant) -> Result<Slot> {
+/// A turn to export for the tenant, or why not (see [`Slots::take`]); the export is audited as it starts.
+pub async fn export_slot(svc: &Services, t: &Tenant, opts: ExportOptions) -> Result<Slot> {
     t.require(Scope::Read)?;
-    svc.transfers.exports.take(t.id)
+    let slot = svc.transfers.exports.take(t.id)?;
+    let details = json!({"vectors": opts.vectors, "history": opts.history});
+    super::audit::record(svc, &t.actor(), Some(t.id), "data.export", None, details).await;
+    Ok(slot)
+}
+
+/// Audits a finished (or broken-off) import: what it wrote, and why it stopped when it did.
+pub async fn imported(svc: &Services, t: &Tenant, report: &ImportReport, stopped: Option<&str>) {
+    let details = json!({"lines": report.lines, "batches": report.batches, "failed_batches": report.failed_batches,
+        "inserted": report.inserted, "stopped": stopped});
+    super::audit::record(svc, &t.actor(), Some(t.id), "data.import", None, details).await;
 }
 
 /// How slow and how long a transfer may be: `min_bytes_per_sec` over every `window` spent waiting on the

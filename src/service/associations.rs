@@ -25,12 +25,15 @@ fn missing(prefix: &str, a: &NewAssociation, found: &std::collections::HashSet<U
 pub async fn associate(svc: &Services, t: &Tenant, body: &Value) -> Result<Association> {
     t.require(Scope::Write)?;
     let new = NewAssociation::parse(body, "")?;
+    super::usage::check_metadata(t, &new.properties, "properties")?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let found = relations::existing(&mut tx, &[new.source, new.target]).await?;
     if let Some(err) = missing("", &new, &found) {
         return Err(err);
     }
     let association = relations::upsert(&mut tx, &new).await?;
+    // Associations count towards what the tenant stores.
+    super::usage::check_storage(&mut tx, &t.limits, true).await?;
     tx.commit().await?;
     Ok(association)
 }
@@ -46,8 +49,15 @@ pub async fn associate_batch(svc: &Services, t: &Tenant, items: &[Value]) -> Res
         return Err(Error::invalid(format!("associations: at most {MAX_BATCH} items (got {})", items.len())));
     }
     super::usage::check_batch(t, "associations", items.len())?;
-    let parsed: Vec<Result<NewAssociation>> =
-        items.iter().enumerate().map(|(i, v)| NewAssociation::parse(v, &format!("associations[{i}]."))).collect();
+    let parsed: Vec<Result<NewAssociation>> = items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let a = NewAssociation::parse(v, &format!("associations[{i}]."))?;
+            super::usage::check_metadata(t, &a.properties, &format!("associations[{i}].properties"))?;
+            Ok(a)
+        })
+        .collect();
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let ids: Vec<Uuid> = parsed.iter().flatten().flat_map(|a| [a.source, a.target]).collect();
     let found = relations::existing(&mut tx, &ids).await?;
@@ -66,6 +76,7 @@ pub async fn associate_batch(svc: &Services, t: &Tenant, items: &[Value]) -> Res
         let first = outcomes.into_iter().next().and_then(Result::err).map(|e| e.to_string()).unwrap_or_default();
         return Err(Error::invalid(format!("associations: no item could be stored; {first}")));
     }
+    super::usage::check_storage(&mut tx, &t.limits, true).await?;
     tx.commit().await?;
     Ok(outcomes)
 }

@@ -150,8 +150,8 @@ pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides, grew: boo
     }
     if let Some(max) = limits.max_storage_bytes.filter(|max| bytes > i64::try_from(*max).unwrap_or(i64::MAX)) {
         return Err(Error::Forbidden(format!(
-            "quota max_storage_bytes exceeded: the tenant may store {max} bytes of content and metadata and this \
-             write would make {bytes}"
+            "quota max_storage_bytes exceeded: the tenant may store {max} bytes (memories' content and metadata, \
+             their history, the trash, associations and entities) and this write would make {bytes}"
         )));
     }
     Ok(())

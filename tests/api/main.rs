@@ -46,6 +46,7 @@ mod robustness;
 mod roles;
 mod sdk;
 mod shodh;
+mod storage;
 mod transfer;
 mod undo;
 mod update;

@@ -4056,7 +4056,9 @@ export interface components {
             memories: number;
             /**
              * Format: int64
-             * @description Bytes of content and metadata stored now.
+             * @description Bytes stored now: memories' content and metadata, their history (each event's before and after), the
+             *     trash (each deleted memory's snapshot), associations (properties, and 64 bytes each) and entities (names
+             *     and metadata, and 64 bytes each) — what the storage quota counts.
              */
             storage_bytes: number;
             /** @description The limits in force (the tenant's over its plan's); absent ones are unlimited. */

@@ -108,7 +108,9 @@ pub struct UsageReport {
     pub totals: BTreeMap<String, i64>,
     /// Memories stored now.
     pub memories: i64,
-    /// Bytes of content and metadata stored now.
+    /// Bytes stored now: memories' content and metadata, their history (each event's before and after), the
+    /// trash (each deleted memory's snapshot), associations (properties, and 64 bytes each) and entities (names
+    /// and metadata, and 64 bytes each) — what the storage quota counts.
     pub storage_bytes: i64,
     /// The limits in force (the tenant's over its plan's); absent ones are unlimited.
     #[schema(value_type = Object)]

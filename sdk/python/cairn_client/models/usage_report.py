@@ -37,7 +37,10 @@ class UsageReport:
             `reembeds`).
         totals (UsageReportTotals): Each counter summed over the window.
         memories (int): Memories stored now.
-        storage_bytes (int): Bytes of content and metadata stored now.
+        storage_bytes (int): Bytes stored now: memories' content and metadata, their history (each event's before and
+            after), the
+            trash (each deleted memory's snapshot), associations (properties, and 64 bytes each) and entities (names
+            and metadata, and 64 bytes each) — what the storage quota counts.
         limits (UsageReportLimits): The limits in force (the tenant's over its plan's); absent ones are unlimited.
     """
 

@@ -414,7 +414,7 @@ pub struct AppArgs {
     pub max_import_bytes: u64,
     /// Slowest an import's body or an export's reader may go, in bytes per second of waiting on the client
     /// (measured over CAIRN_TRANSFER_WINDOW_SECS of waiting); slower, the transfer is ended and its slot freed.
-    #[arg(long, env = "CAIRN_TRANSFER_MIN_BYTES_PER_SEC", default_value_t = 1024)]
+    #[arg(long, env = "CAIRN_TRANSFER_MIN_BYTES_PER_SEC", default_value_t = 16_384)]
     pub transfer_min_bytes_per_sec: u64,
     /// The window of waiting over which a transfer's pace is measured.
     #[arg(long, env = "CAIRN_TRANSFER_WINDOW_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -585,7 +585,7 @@ impl Default for AppArgs {
             usage_flush_ms: 10_000,
             metrics_token: None,
             max_import_bytes: 1 << 30,
-            transfer_min_bytes_per_sec: 1024,
+            transfer_min_bytes_per_sec: 16_384,
             transfer_window_secs: 30,
             transfer_deadline_secs: 3600,
             episode_context: true,

@@ -69,14 +69,17 @@ fn presented_key(
     Ok(from_query)
 }
 
+/// Whether a raw `name=value` pair of a query string names the API key (its name decoded as the query parser
+/// decodes it, so `api%5Fkey` is it too).
+pub fn is_key_pair(pair: &str) -> bool {
+    form_urlencoded::parse(pair.as_bytes()).next().is_some_and(|(name, _)| name.eq_ignore_ascii_case("api_key"))
+}
+
 /// A query string with the value of every `api_key` parameter replaced by `[redacted]`, for logs and traces.
 pub fn redact_query(query: &str) -> String {
     query
         .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((name, _)) if name.eq_ignore_ascii_case("api_key") => format!("{name}=[redacted]"),
-            _ => pair.to_owned(),
-        })
+        .map(|pair| if is_key_pair(pair) { "api_key=[redacted]".to_owned() } else { pair.to_owned() })
         .collect::<Vec<_>>()
         .join("&")
 }

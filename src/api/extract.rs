@@ -129,11 +129,8 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
         }
         // The key a client may send here is authentication's, not the route's: left out, so no route refuses it
         // as an unknown parameter and no error can echo it.
-        let without_key: String = query
-            .split('&')
-            .filter(|pair| !pair.split('=').next().is_some_and(|name| name.eq_ignore_ascii_case("api_key")))
-            .collect::<Vec<_>>()
-            .join("&");
+        let without_key: String =
+            query.split('&').filter(|pair| !super::auth::is_key_pair(pair)).collect::<Vec<_>>().join("&");
         let de = serde_html_form::Deserializer::from_bytes(without_key.as_bytes());
         serde_path_to_error::deserialize(de).map(ApiQuery).map_err(|err| {
             let path = err.path().to_string();

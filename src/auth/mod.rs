@@ -339,6 +339,9 @@ impl Default for VerifierSettings {
     }
 }
 
+/// The refusal when no argon2 turn comes in time.
+const ARGON2_BUSY: &str = "too many API keys are being verified; retry shortly";
+
 /// argon2's work in one process, bounded: at most `permits` computations at once (verifying keys and
 /// passwords, hashing new keys), each in a 19 MiB buffer allocated once per permit and reused, so neither a
 /// flood of verifications nor of key creations grows memory beyond `permits` buffers.
@@ -367,7 +370,7 @@ impl Argon2Budget {
     ) -> Result<T, Error> {
         let permit = tokio::time::timeout(self.wait, self.permits.clone().acquire_owned())
             .await
-            .map_err(|_| Error::Unavailable("too many API keys are being verified; retry shortly".into()))?
+            .map_err(|_| Error::Unavailable(ARGON2_BUSY.into()))?
             .map_err(|e| Error::Internal(e.into()))?;
         let memory = self.memory.clone();
         self.computed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -438,6 +441,8 @@ pub struct KeyVerifier {
     failures: moka::sync::Cache<[u8; 32], Arc<str>>,
     tenants: Option<moka::sync::Cache<Uuid, Arc<TenantAccess>>>,
     argon: Arc<Argon2Budget>,
+    /// Operators' passwords have a budget of their own: a flood of logins never takes the keys' turns.
+    passwords: Arc<Argon2Budget>,
     /// First verifications under way, by key fingerprint.
     inflight: Arc<std::sync::Mutex<Inflight>>,
     per_ip: Arc<limits::BoundedLimiter<Option<IpAddr>>>,
@@ -483,6 +488,7 @@ impl KeyVerifier {
             failures,
             tenants,
             argon: Arc::new(Argon2Budget::new(settings.hashing, settings.hashing_wait)),
+            passwords: Arc::new(Argon2Budget::new(1, settings.hashing_wait)),
             inflight: Arc::default(),
             per_ip: Arc::new(limits::BoundedLimiter::new(
                 governor::Quota::per_second(rate).allow_burst(burst),
@@ -542,8 +548,8 @@ impl KeyVerifier {
             self.count_failure(client);
             return Err(Error::Unauthenticated(reason.to_string()));
         }
-        match self.first_verification(fingerprint, key, prefix).await? {
-            Lookup::Valid(verified, key_id) => {
+        match self.first_verification(fingerprint, key, prefix, client).await? {
+            (Lookup::Valid(verified, key_id), _) => {
                 let pool = self.pool.clone();
                 tokio::spawn(async move {
                     if let Err(err) = tenants::touch_key(&pool, key_id).await {
@@ -552,24 +558,67 @@ impl KeyVerifier {
                 });
                 self.standing(verified.tenant.clone(), verified.key_rate, client).await
             }
-            Lookup::Invalid(reason) => Err(self.failed(fingerprint, client, reason)),
+            // The first request's failure was counted by the verification itself; each other one counts its own.
+            (Lookup::Invalid(reason), true) => Err(Error::Unauthenticated(reason.to_string())),
+            (Lookup::Invalid(reason), false) => Err(self.failed(fingerprint, client, reason)),
         }
     }
 
     /// The one verification of a key not seen before: requests presenting it meanwhile wait for its outcome
     /// instead of running argon2 each. (A verification whose caller went away is taken over by the next.)
-    async fn first_verification(&self, fingerprint: [u8; 32], key: &str, prefix: &str) -> Result<Lookup, Error> {
+    ///
+    /// The lookup runs detached: it finishes, and records a failure (remembered, and counted against the
+    /// client that asked first), even when every request waiting for it goes away, so a client that hangs up
+    /// early cannot make argon2 work for free. Returns the outcome and whether this request asked first (its
+    /// failure is counted already).
+    async fn first_verification(
+        &self,
+        fingerprint: [u8; 32],
+        key: &str,
+        prefix: &str,
+        client: Option<IpAddr>,
+    ) -> Result<(Lookup, bool), Error> {
         let cell = {
             let mut inflight = self.inflight.lock().map_err(|_| Error::internal("key verifications poisoned"))?;
             inflight.entry(fingerprint).or_default().clone()
         };
-        let outcome = cell.get_or_try_init(|| self.lookup(fingerprint, key, prefix)).await.cloned();
+        let mut initiated = false;
+        let outcome = cell
+            .get_or_try_init(|| {
+                initiated = true;
+                let (this, key, prefix, shared) = (self.clone(), key.to_owned(), prefix.to_owned(), cell.clone());
+                async move {
+                    tokio::spawn(async move {
+                        let outcome = this.lookup(fingerprint, &key, &prefix).await;
+                        match &outcome {
+                            Ok(Lookup::Invalid(reason)) => {
+                                this.failures.insert(fingerprint, reason.clone());
+                                this.count_failure(client);
+                            }
+                            // No turn to verify in time: the attempt still counts against its address.
+                            Err(Error::Unavailable(message)) if message == ARGON2_BUSY => this.count_failure(client),
+                            _ => {}
+                        }
+                        this.done_verifying(fingerprint, &shared);
+                        outcome
+                    })
+                    .await
+                    .map_err(|e| Error::Internal(e.into()))?
+                }
+            })
+            .await
+            .cloned();
+        self.done_verifying(fingerprint, &cell);
+        outcome.map(|lookup| (lookup, initiated))
+    }
+
+    /// Forgets the in-flight verification `cell` of a key (its outcome is cached by now, or it failed).
+    fn done_verifying(&self, fingerprint: [u8; 32], cell: &Arc<tokio::sync::OnceCell<Lookup>>) {
         if let Ok(mut inflight) = self.inflight.lock() {
-            if inflight.get(&fingerprint).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+            if inflight.get(&fingerprint).is_some_and(|c| Arc::ptr_eq(c, cell)) {
                 inflight.remove(&fingerprint);
             }
         }
-        outcome
     }
 
     /// Looks a key up and checks it with argon2; a valid key is cached before the outcome is shared.
@@ -606,11 +655,11 @@ impl KeyVerifier {
         Ok(Lookup::Valid(verified, record.id))
     }
 
-    /// Checks an admin's password under the same budget as keys (`hash` None: the account does not exist, and
-    /// a decoy is checked so the answer takes as long).
+    /// Checks an admin's password under the passwords' own argon2 budget (`hash` None: the account does not
+    /// exist, and a decoy is checked so the answer takes as long).
     pub async fn check_password(&self, password: &str, hash: Option<String>) -> Result<bool, Error> {
         let known = hash.is_some();
-        let matches = self.argon.verify(password, hash.unwrap_or_else(|| decoy_hash().to_owned())).await?;
+        let matches = self.passwords.verify(password, hash.unwrap_or_else(|| decoy_hash().to_owned())).await?;
         Ok(known && matches)
     }
 

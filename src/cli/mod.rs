@@ -164,7 +164,10 @@ async fn export(tenant: uuid::Uuid, vectors: bool, history: bool, db: &DbArgs) -
     out.flush()?;
     let exported = producer.await??;
     bar.finish_and_clear();
-    eprintln!("exported {exported} memories of tenant {tenant}");
+    if !exported.complete {
+        bail!("the export ended early (output too slow); the file is incomplete");
+    }
+    eprintln!("exported {} memories of tenant {tenant}", exported.memories);
     Ok(())
 }
 

@@ -41,6 +41,9 @@ pub async fn change(svc: &Services, t: &Tenant, id: Uuid, change: Change) -> Res
         Change::Archive => lifecycle::archive(&mut tx, id, &actor).await?,
     };
     let memory = memory.ok_or_else(|| Error::not_found(format!("memory {id} not found")))?;
+    // A promotion writes history, which counts towards what the tenant stores; archiving, like deleting, is
+    // never refused.
+    super::usage::check_storage(&mut tx, &t.limits, matches!(change, Change::Promote)).await?;
     tx.commit().await?;
     Ok(memory)
 }
@@ -49,6 +52,7 @@ pub async fn change(svc: &Services, t: &Tenant, id: Uuid, change: Change) -> Res
 async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
     let mut tx = svc.db.begin_tenant(t.id).await?;
     if let Some(memory) = lifecycle::restore(&mut tx, id, &t.actor()).await? {
+        super::usage::check_storage(&mut tx, &t.limits, true).await?;
         tx.commit().await?;
         return Ok(memory);
     }

@@ -372,8 +372,8 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
     if summarized && can_refine(svc) {
         refine::enqueue(&mut tx, &[id]).await?;
     }
-    let size = |m: &Memory| m.content.len() + m.metadata.to_string().len();
-    usage::check_storage(&mut tx, &t.limits, size(&memory) > size(&current)).await?;
+    // Every edit writes history (the row before and after), which counts towards what the tenant stores.
+    usage::check_storage(&mut tx, &t.limits, true).await?;
     tx.commit().await?;
     Ok(memory)
 }

@@ -68,12 +68,25 @@ pub struct Services {
     pub transfers: Arc<transfer::Transfers>,
 }
 
-/// Runs CPU-heavy synchronous work (parsing a large batch or import, hashing) on the blocking pool, so the
-/// executor threads keep answering other requests and tenants (and `/livez`) meanwhile.
+/// Runs CPU-heavy synchronous work (parsing a large body, batch or import) on the blocking pool, so the
+/// executor threads keep answering other requests and tenants (and `/livez`) meanwhile. At most twice the
+/// cores' worth runs at once (the rest wait their turn without holding a thread), which also bounds the memory
+/// such work holds.
 pub async fn offload<T: Send + 'static>(
     work: impl FnOnce() -> crate::error::Result<T> + Send + 'static,
 ) -> crate::error::Result<T> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| crate::error::Error::Internal(e.into()))?
+    static TURNS: std::sync::OnceLock<Arc<tokio::sync::Semaphore>> = std::sync::OnceLock::new();
+    let turns = TURNS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+        Arc::new(tokio::sync::Semaphore::new(cores * 2))
+    });
+    let turn = turns.clone().acquire_owned().await.map_err(|e| crate::error::Error::Internal(e.into()))?;
+    tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        work()
+    })
+    .await
+    .map_err(|e| crate::error::Error::Internal(e.into()))?
 }
 
 impl Services {

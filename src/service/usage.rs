@@ -136,8 +136,9 @@ pub async fn spend(svc: &Services, t: &Tenant, budget: Budget, n: u64) -> Result
 /// Refuses (403, naming the quota and its limit) when the tenant of `tx`, counting this transaction's writes,
 /// stores more than its limits allow. Call after writing, before committing: the transaction then rolls back.
 ///
-/// `grew` says whether this transaction added memories or bytes: a write that adds nothing (an edit that
-/// shrinks a memory, a duplicate resolved to the memory that holds it) is never refused, even over quota.
+/// `grew` says whether this transaction added memories or bytes: a write that adds nothing (a duplicate
+/// resolved to the memory that holds it, archiving, deleting) is never refused, even over quota. Every edit
+/// grows what is stored, by its history.
 pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides, grew: bool) -> Result<()> {
     if !grew || (limits.max_memories.is_none() && limits.max_storage_bytes.is_none()) {
         return Ok(());

@@ -186,5 +186,11 @@ async fn an_export_turn_is_per_tenant_and_a_client_that_stops_reading_loses_it()
         }
     }
     assert!(freed, "the stalled export kept its turn");
-    drop(idle);
+    // What the idle client gets when it finally reads: a cut-off body, never one that looks complete (no
+    // chunked terminator), so a backup taken this way is known to be broken.
+    let mut received = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), idle.read_to_end(&mut received)).await;
+    let text = String::from_utf8_lossy(&received);
+    assert!(text.starts_with("HTTP/1.1 200"), "{}", &text[..text.len().min(200)]);
+    assert!(!text.ends_with("\r\n0\r\n\r\n"), "the stalled export ended as if complete");
 }

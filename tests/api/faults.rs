@@ -680,17 +680,20 @@ async fn keys_in_query_strings_never_reach_the_log_and_can_be_turned_off() {
     assert_eq!(api.client.get(url(&app.a.key)).send().await.unwrap().status(), 200);
     let wrong = format!("cairn_{}_{}", "z".repeat(12), "q".repeat(40));
     assert_eq!(api.client.get(url(&wrong)).send().await.unwrap().status(), 401);
+    // The name percent-encoded (the query parser decodes it) is the key too, and redacted too.
+    let encoded = format!("{}/api/v1/memories?api%5Fkey={}", api.base, app.b.key);
+    assert_eq!(api.client.get(encoded).send().await.unwrap().status(), 200);
     // Request logs are written as responses go out: read the log once both are in it.
     let deadline = Instant::now() + Duration::from_secs(10);
     let log = loop {
         let log = std::fs::read_to_string(&server.log).unwrap_or_default();
-        if log.matches("api_key=[redacted]").count() >= 2 || Instant::now() > deadline {
+        if log.matches("api_key=[redacted]").count() >= 3 || Instant::now() > deadline {
             break log;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    assert!(log.matches("api_key=[redacted]").count() >= 2, "the requests are logged, redacted:\n{log}");
-    for secret in [app.a.key.as_str(), &wrong] {
+    assert!(log.matches("api_key=[redacted]").count() >= 3, "the requests are logged, redacted:\n{log}");
+    for secret in [app.a.key.as_str(), app.b.key.as_str(), &wrong] {
         let tail = &secret[secret.len() - 40..];
         assert!(!log.contains(tail), "a key reached the log:\n{log}");
     }

@@ -11,11 +11,13 @@ use crate::helpers::TestApp;
 async fn scanned_bytes(app: &TestApp, tenant: uuid::Uuid) -> i64 {
     let mut conn = app.superuser_conn().await;
     sqlx::query_scalar(
-        "SELECT ((SELECT coalesce(sum(octet_length(content) + octet_length(metadata::text)), 0) FROM memories WHERE tenant_id = $1)
+        "SELECT ((SELECT coalesce(sum(cairn_memory_bytes(content, metadata, tags, summary)), 0) FROM memories WHERE tenant_id = $1)
               + (SELECT coalesce(sum(cairn_stored_bytes('memory_events', to_jsonb(x))), 0) FROM memory_events x WHERE tenant_id = $1)
               + (SELECT coalesce(sum(cairn_stored_bytes('memory_trash', to_jsonb(x))), 0) FROM memory_trash x WHERE tenant_id = $1)
               + (SELECT coalesce(sum(cairn_stored_bytes('relations', to_jsonb(x))), 0) FROM relations x WHERE tenant_id = $1)
-              + (SELECT coalesce(sum(cairn_stored_bytes('entities', to_jsonb(x))), 0) FROM entities x WHERE tenant_id = $1))::bigint",
+              + (SELECT coalesce(sum(cairn_stored_bytes('entities', to_jsonb(x))), 0) FROM entities x WHERE tenant_id = $1)
+              + (SELECT coalesce(sum(cairn_stored_bytes('entity_aliases', to_jsonb(x))), 0) FROM entity_aliases x WHERE tenant_id = $1)
+              + (SELECT coalesce(sum(cairn_stored_bytes('memory_entities', to_jsonb(x))), 0) FROM memory_entities x WHERE tenant_id = $1))::bigint",
     )
     .bind(tenant)
     .fetch_one(&mut conn)
@@ -100,6 +102,10 @@ async fn history_associations_and_imports_count_against_the_storage_quota() {
         res.ok(200);
     }
     assert!(refused.is_some(), "history never counted");
+    // An edit that changes no size still writes history: refused too, over the quota.
+    app.patch(key, &format!("/api/v1/memories/{first}"), &json!({"importance": 0.9}))
+        .await
+        .assert_error(403, "max_storage_bytes");
     // An association with large properties likewise.
     let edge = json!({"memory1_id": first, "memory2_id": second, "properties": {"blob": "y".repeat(3000)}});
     app.post(key, "/api/v1/associations", &edge).await.assert_error(403, "max_storage_bytes");

@@ -189,3 +189,37 @@ async fn the_cli_exports_and_imports_with_vectors() {
     assert_eq!(report["inserted"]["memories"], 3, "{report}");
     assert_eq!(app.count(&app.b.key).await, 3);
 }
+
+#[tokio::test]
+async fn an_export_near_every_limit_imports_whole() {
+    // Metadata at the tenant's quota, a summarised memory (its original in metadata), a superseded one (the
+    // service's record in its metadata), history snapshots larger than the metadata quota, metadata 32 levels
+    // deep: what an export holds, an import under the same limits takes back.
+    let app = spawn().await;
+    let limits = json!({"max_metadata_bytes": 2000});
+    for tenant in [app.a.id, app.b.id] {
+        sqlx::query("UPDATE tenants SET limits = $2 WHERE id = $1")
+            .bind(tenant)
+            .bind(&limits)
+            .execute(&mut app.superuser_conn().await)
+            .await
+            .unwrap();
+        app.services.keys.forget(&format!("tenant:{tenant}"));
+    }
+    let key = &app.a.key;
+    let deep = (1..32).fold(json!({"leaf": 1}), |inner, _| json!({ "n": inner }));
+    let padded = json!({"pad": "p".repeat(1900)});
+    let long = "Deploys happen on Fridays. ".repeat(60);
+    let first = app.store(key, json!({"content": long, "metadata": padded})).await;
+    let old = app.store(key, json!({"content": "the old rule", "metadata": deep})).await;
+    let body = json!({"content": "the new rule", "supersedes_memory_id": old["id"], "supersede_reason": "changed"});
+    app.post(key, "/api/v1/memories", &body).await.ok(201);
+    app.patch(key, &format!("/api/v1/memories/{}", first["id"].as_str().unwrap()), &json!({"importance": 0.7}))
+        .await
+        .ok(200);
+    let text = export(&app, key, "").await;
+    let report = import(&app, &app.b.key, text).await.ok(200).clone();
+    assert_eq!(report["failed_batches"], 0, "{report}");
+    assert_eq!(report["inserted"]["memories"], 3, "{report}");
+    assert!(report["inserted"]["memory_events"].as_u64().unwrap() >= 4, "{report}");
+}

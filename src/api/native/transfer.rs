@@ -60,15 +60,29 @@ async fn export(State(services): State<AppState>, tenant: Tenant, ApiQuery(q): A
     let (sender, receiver) = tokio::sync::mpsc::channel::<String>(4);
     let failed = sender.clone();
     let tenant_id = tenant.id;
+    // Set only when every line was handed over: an export that stopped early (a slow reader, an error) ends the
+    // response with an error instead of its last chunk, so no client takes a cut-off file for a whole one.
+    let complete = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let finished = complete.clone();
     tokio::spawn(async move {
-        if let Err(err) = transfer::export(&services, &tenant, opts, sender, slot).await {
-            tracing::warn!(%tenant_id, error = ?err, "export broke off");
-            let line = serde_json::json!({"type": "error", "message": err.to_string()});
-            let _ = failed.send(format!("{line}\n")).await;
+        match transfer::export(&services, &tenant, opts, sender, slot).await {
+            Ok(done) => finished.store(done.complete, std::sync::atomic::Ordering::Release),
+            Err(err) => {
+                tracing::warn!(%tenant_id, error = ?err, "export broke off");
+                let line = serde_json::json!({"type": "error", "message": err.to_string()});
+                let _ = failed.send(format!("{line}\n")).await;
+            }
         }
     });
-    let stream = futures_util::stream::unfold(receiver, |mut rx| async move {
-        rx.recv().await.map(|chunk| (Ok::<_, std::io::Error>(Bytes::from(chunk)), rx))
+    let stream = futures_util::stream::unfold((receiver, complete, false), |(mut rx, complete, ended)| async move {
+        if ended {
+            return None;
+        }
+        match rx.recv().await {
+            Some(chunk) => Some((Ok(Bytes::from(chunk)), (rx, complete, false))),
+            None if complete.load(std::sync::atomic::Ordering::Acquire) => None,
+            None => Some((Err(std::io::Error::other("the export ended early")), (rx, complete, true))),
+        }
     });
     let filename = format!("attachment; filename=\"cairn-{tenant_id}.jsonl\"");
     (

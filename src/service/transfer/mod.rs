@@ -216,14 +216,15 @@ pub struct ExportOptions {
 }
 
 /// Streams the tenant's export into `lines`, one JSON line per item (each ending in `\n`). Stops early when
-/// the receiver is gone (the client left). Returns how many memories were exported.
+/// the receiver is gone (the client left) or reads too slowly. Returns whether the export is complete and how
+/// many memories it holds: an export that stopped early must not look finished to its client.
 pub async fn export(
     svc: &Services,
     t: &Tenant,
     opts: ExportOptions,
     lines: mpsc::Sender<String>,
     _slot: Slot,
-) -> Result<u64> {
+) -> Result<Exported> {
     t.require(Scope::Read)?;
     let mut tx = svc.db.begin_snapshot(t.id).await?;
     transfer::bound_idle(&mut tx).await?;
@@ -232,7 +233,7 @@ pub async fn export(
     // A client that stops reading, or reads too slowly, ends the export (and frees its connection and turn).
     let mut pace = Pace::new(PaceLimits::of(svc));
     if !send(&lines, &mut pace, format!("{header}\n"), t).await {
-        return Ok(0);
+        return Ok(Exported { complete: false, memories: 0 });
     }
     let mut memories = 0;
     for table in TABLES {
@@ -259,29 +260,47 @@ pub async fn export(
                 chunk.push('\n');
             }
             if !send(&lines, &mut pace, chunk, t).await {
-                return Ok(memories);
+                return Ok(Exported { complete: false, memories });
             }
         }
     }
     tx.commit().await?;
-    Ok(memories)
+    Ok(Exported { complete: true, memories })
 }
 
-/// Hands `text` to the client's stream, within its pace; false when the client left or is too slow.
+/// How an export went: whether every line was handed over, and how many memories it held.
+#[derive(Debug, Clone, Copy)]
+pub struct Exported {
+    pub complete: bool,
+    pub memories: u64,
+}
+
+/// Largest piece of an export handed to the client's stream at once: the pace is measured piece by piece, so
+/// a client reading at the minimum rate always takes a piece within one window.
+const EXPORT_PIECE_BYTES: usize = 16 * 1024;
+
+/// Hands `text` to the client's stream in pieces, within its pace; false when the client left or is too slow
+/// (the export then ends without its last line: see [`export`]).
 async fn send(lines: &mpsc::Sender<String>, pace: &mut Pace, text: String, t: &Tenant) -> bool {
-    let bytes = text.len() as u64;
-    let started = Instant::now();
-    if !matches!(tokio::time::timeout(pace.next_wait(), lines.send(text)).await, Ok(Ok(()))) {
-        tracing::info!(tenant_id = %t.id, "export abandoned: the client stopped reading");
-        return false;
-    }
-    match pace.record(bytes, started.elapsed()) {
-        Ok(()) => true,
-        Err(reason) => {
+    let mut rest = text.as_str();
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(EXPORT_PIECE_BYTES);
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let (piece, after) = rest.split_at(cut);
+        rest = after;
+        let started = Instant::now();
+        if !matches!(tokio::time::timeout(pace.next_wait(), lines.send(piece.to_owned())).await, Ok(Ok(()))) {
+            tracing::info!(tenant_id = %t.id, "export abandoned: the client stopped reading");
+            return false;
+        }
+        if let Err(reason) = pace.record(piece.len() as u64, started.elapsed()) {
             tracing::info!(tenant_id = %t.id, reason, "export ended: the client reads too slowly");
-            false
+            return false;
         }
     }
+    true
 }
 
 /// What an import did: rows inserted and skipped (already present) per table, and each failed batch.

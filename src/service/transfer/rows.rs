@@ -86,21 +86,54 @@ fn note(ctx: &ParseCtx, field: &str, value: Option<String>, max: usize) -> Resul
     Ok(Some(value))
 }
 
-/// A JSON object a client stores (metadata, properties, a history snapshot): an object (or null, when
-/// `nullable`), within the nesting and NUL rules of a memory's metadata and the tenant's size quota.
-fn object(ctx: &ParseCtx, t: &Tenant, field: &str, value: Option<Value>, nullable: bool) -> Result<Value> {
-    match value {
-        None | Some(Value::Null) if nullable => Ok(Value::Null),
-        None | Some(Value::Null) => Ok(json!({})),
-        Some(v) => {
-            let v = ctx
-                .metadata(v)
-                .map_err(|e| crate::memory::FieldError { field: format!("{}{field}", ctx.prefix), ..e })?;
-            usage::check_metadata(t, &v, &format!("{}{field}", ctx.prefix))?;
-            Ok(v)
-        }
+/// How an imported JSON object is checked beyond being an object without NUL.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// A client's own object (association properties): the metadata size quota applies, as when stored.
+    Client,
+    /// Written by the service (an entity's metadata, merges appended): bounded by the line, not the quota.
+    Service,
+    /// A history snapshot (a whole row, its metadata one level deeper): nullable, bounded by the line.
+    Snapshot,
+}
+
+/// A JSON object of an imported row (or null for a snapshot), checked as `kind` says, nested at most
+/// [`validate::MAX_JSON_DEPTH`] levels (one more for a snapshot).
+fn object(ctx: &ParseCtx, t: &Tenant, field: &str, value: Option<Value>, kind: Kind) -> Result<Value> {
+    let named = format!("{}{field}", ctx.prefix);
+    let value = match value {
+        None | Some(Value::Null) if kind == Kind::Snapshot => return Ok(Value::Null),
+        None | Some(Value::Null) => return Ok(json!({})),
+        Some(v) => v,
+    };
+    let extra = usize::from(kind == Kind::Snapshot);
+    if !value.is_object() {
+        return Err(bad(&named, "must be a JSON object"));
+    }
+    if validate::json_depth(&value, validate::MAX_JSON_DEPTH + extra) > validate::MAX_JSON_DEPTH + extra {
+        return Err(bad(&named, format!("must not nest deeper than {} levels", validate::MAX_JSON_DEPTH + extra)));
+    }
+    if has_nul(&value) {
+        return Err(bad(&named, "must not contain NUL (U+0000) characters"));
+    }
+    if kind == Kind::Client {
+        usage::check_metadata(t, &value, &named)?;
+    }
+    Ok(value)
+}
+
+fn has_nul(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(items) => items.iter().any(has_nul),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+        _ => false,
     }
 }
+
+/// Metadata keys the service writes into a memory's metadata (a summary's original, supersede mode's
+/// record): theirs, not the client's, so not charged to the client's metadata quota.
+const SERVICE_KEYS: &[&str] = &[summarize::ORIGINAL_KEY, "superseded_by", "supersede_relation", "supersede_reason"];
 
 /// A memory as exported: the columns of `memories` (generated and derived ones are accepted and ignored).
 #[derive(Debug, Deserialize)]
@@ -232,7 +265,11 @@ fn memory(svc: &Services, t: &Tenant, ctx: &ParseCtx, r: MemoryRow) -> Result<Pa
         ..MemoryInput::default()
     };
     let mut m = NewMemory::parse(input, ctx)?;
-    usage::check_metadata(t, &m.metadata, &format!("{}metadata", ctx.prefix))?;
+    let mut own = m.metadata.clone();
+    if let Some(map) = own.as_object_mut() {
+        map.retain(|k, _| !SERVICE_KEYS.contains(&k.as_str()));
+    }
+    usage::check_metadata(t, &own, &format!("{}metadata", ctx.prefix))?;
     match original {
         Some(original) => {
             m.content_hash = crate::memory::content_hash(&original);
@@ -332,8 +369,8 @@ fn event(t: &Tenant, ctx: &ParseCtx, r: EventRow) -> Result<Row> {
         ("memory_id".into(), json!(r.memory_id)),
         ("event_type".into(), json!(event_type)),
         ("actor".into(), json!(actor)),
-        ("before".into(), object(ctx, t, "before", r.before, true)?),
-        ("after".into(), object(ctx, t, "after", r.after, true)?),
+        ("before".into(), object(ctx, t, "before", r.before, Kind::Snapshot)?),
+        ("after".into(), object(ctx, t, "after", r.after, Kind::Snapshot)?),
         ("created_at".into(), json!(when(ctx, "created_at", r.created_at)?.unwrap_or(ctx.now))),
     ]))
 }
@@ -369,7 +406,7 @@ fn relation(t: &Tenant, ctx: &ParseCtx, r: RelationRow) -> Result<Row> {
         ("rel_type".into(), json!(rel_type)),
         ("strength".into(), json!(strength)),
         ("base_strength".into(), json!(base_strength)),
-        ("properties".into(), object(ctx, t, "properties", r.properties, false)?),
+        ("properties".into(), object(ctx, t, "properties", r.properties, Kind::Client)?),
         ("created_at".into(), json!(created_at)),
         ("updated_at".into(), json!(when(ctx, "updated_at", r.updated_at)?.unwrap_or(created_at))),
         ("learned_at".into(), time(when(ctx, "learned_at", r.learned_at)?)),
@@ -401,7 +438,7 @@ fn entity(t: &Tenant, ctx: &ParseCtx, r: EntityRow) -> Result<Row> {
         ("entity_type".into(), json!(kind)),
         ("name".into(), json!(name.trim())),
         ("normalized_name".into(), json!(normalized)),
-        ("metadata".into(), object(ctx, t, "metadata", r.metadata, false)?),
+        ("metadata".into(), object(ctx, t, "metadata", r.metadata, Kind::Service)?),
         ("created_at".into(), json!(when(ctx, "created_at", r.created_at)?.unwrap_or(ctx.now))),
     ]))
 }

@@ -391,6 +391,13 @@ pub struct AppArgs {
     /// Burst of the above.
     #[arg(long, env = "CAIRN_AUTH_PER_IP_BURST", default_value_t = 30)]
     pub auth_per_ip_burst: u32,
+    /// Requests of one tenant served at once on this instance (its costly ones, traversals, imports, recalls,
+    /// can then hold no more of the cores than that); more wait for a turn.
+    #[arg(long, env = "CAIRN_TENANT_CONCURRENCY", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub tenant_concurrency: u32,
+    /// Milliseconds a tenant's request waits for a turn before it is refused (429).
+    #[arg(long, env = "CAIRN_TENANT_CONCURRENCY_WAIT_MS", default_value_t = 2_000)]
+    pub tenant_concurrency_wait_ms: u64,
     /// Seconds a failed key verification is remembered (the same wrong key is refused without hashing).
     #[arg(long, env = "CAIRN_AUTH_FAILURE_TTL_SECS", default_value_t = 60)]
     pub auth_failure_ttl_secs: u64,
@@ -419,6 +426,11 @@ pub struct AppArgs {
     /// The window of waiting over which a transfer's pace is measured.
     #[arg(long, env = "CAIRN_TRANSFER_WINDOW_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub transfer_window_secs: u64,
+    /// Fastest one tenant's imports are read on one instance, in KiB per second (parsing and checking every
+    /// line is CPU work: a tenant importing at full speed would take the cores from everyone else). A faster
+    /// client waits; the import is not refused.
+    #[arg(long, env = "CAIRN_IMPORT_KIB_PER_SEC", default_value_t = 8192, value_parser = clap::value_parser!(u32).range(64..))]
+    pub import_kib_per_sec: u32,
     /// Longest an import or export may run in all.
     #[arg(long, env = "CAIRN_TRANSFER_DEADLINE_SECS", default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
     pub transfer_deadline_secs: u64,
@@ -528,6 +540,8 @@ impl AppArgs {
             hashing_wait: std::time::Duration::from_secs(2),
             per_ip_per_second: self.auth_per_ip_per_second,
             per_ip_burst: self.auth_per_ip_burst,
+            tenant_concurrency: self.tenant_concurrency as usize,
+            tenant_concurrency_wait: std::time::Duration::from_millis(self.tenant_concurrency_wait_ms),
         }
     }
 
@@ -578,6 +592,8 @@ impl Default for AppArgs {
             allow_query_api_key: true,
             auth_per_ip_per_second: 10,
             auth_per_ip_burst: 30,
+            tenant_concurrency: 4,
+            tenant_concurrency_wait_ms: 2_000,
             auth_failure_ttl_secs: 60,
             argon2_concurrency: 0,
             login_per_ip_per_minute: 20,
@@ -588,6 +604,7 @@ impl Default for AppArgs {
             transfer_min_bytes_per_sec: 16_384,
             transfer_window_secs: 30,
             transfer_deadline_secs: 3600,
+            import_kib_per_sec: 8192,
             episode_context: true,
             context_keyword_weight: 0.3,
             reranker: "none".into(),

@@ -115,7 +115,9 @@ async fn verified(parts: &Parts, services: &Services, admin: bool) -> Result<Ten
             if let Some(observed) = observed {
                 observed.record(auth.tenant.id, state);
             }
-            Ok(auth.tenant)
+            let mut tenant = auth.tenant;
+            tenant.turn = Some(services.keys.concurrency.turn(tenant.id).await?);
+            Ok(tenant)
         }
         Err((err, state)) => {
             if let Some(observed) = observed {

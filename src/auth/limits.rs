@@ -265,6 +265,40 @@ impl Bucket {
     }
 }
 
+/// Requests of one tenant in flight on this instance at once: a tenant may have at most `per_tenant` served
+/// together, the rest wait for a turn (up to `wait`, then 429). Rate limits bound how often a tenant asks; this
+/// bounds how much of the instance its costly requests (traversals, imports, recalls) can hold at once, so one
+/// tenant's load cannot take every core from the others. Idle tenants' entries are dropped after ten minutes.
+#[derive(Clone)]
+pub struct Concurrency {
+    per_tenant: usize,
+    wait: Duration,
+    tenants: moka::sync::Cache<Uuid, Arc<tokio::sync::Semaphore>>,
+}
+
+impl Concurrency {
+    pub fn new(per_tenant: usize, wait: Duration) -> Self {
+        let tenants = moka::sync::Cache::builder().max_capacity(200_000).time_to_idle(Duration::from_secs(600)).build();
+        Self { per_tenant: per_tenant.max(1), wait, tenants }
+    }
+
+    /// A turn for one request of `tenant`, held until it is dropped.
+    pub async fn turn(&self, tenant: Uuid) -> Result<Arc<tokio::sync::OwnedSemaphorePermit>, Error> {
+        let turns = self.tenants.get_with(tenant, || Arc::new(tokio::sync::Semaphore::new(self.per_tenant)));
+        match tokio::time::timeout(self.wait, turns.acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(Arc::new(permit)),
+            Ok(Err(e)) => Err(Error::Internal(e.into())),
+            Err(_) => Err(Error::RateLimited {
+                message: format!(
+                    "this tenant already has {} requests in progress on this instance; retry when one ends",
+                    self.per_tenant
+                ),
+                retry_after_secs: 1,
+            }),
+        }
+    }
+}
+
 /// Every key's and tenant's limiter on this instance (idle ones are dropped after ten minutes).
 #[derive(Clone)]
 pub struct RateLimits {

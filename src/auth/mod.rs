@@ -82,12 +82,15 @@ pub struct Tenant {
     pub scopes: Vec<Scope>,
     /// The limits in force (the tenant's over its plan's); none for the service's own jobs.
     pub limits: Arc<LimitOverrides>,
+    /// The request's turn among the tenant's requests in flight ([`limits::Concurrency`]), held as long as
+    /// this context lives; none for jobs and the CLI.
+    pub turn: Option<Arc<tokio::sync::OwnedSemaphorePermit>>,
 }
 
 impl Tenant {
     /// The service itself acting for a tenant (a background job): every scope.
     pub fn system(id: Uuid, job: &'static str) -> Self {
-        Self { id, actor: Actor::System(job), scopes: vec![Scope::Admin], limits: Arc::default() }
+        Self { id, actor: Actor::System(job), scopes: vec![Scope::Admin], limits: Arc::default(), turn: None }
     }
 
     /// Whether the context grants `scope` (`write` implies `read`; `admin` implies both).
@@ -324,6 +327,9 @@ pub struct VerifierSettings {
     pub hashing_wait: Duration,
     pub per_ip_per_second: u32,
     pub per_ip_burst: u32,
+    /// Requests of one tenant served at once on this instance, and how long another waits for a turn.
+    pub tenant_concurrency: usize,
+    pub tenant_concurrency_wait: Duration,
 }
 
 impl Default for VerifierSettings {
@@ -335,6 +341,8 @@ impl Default for VerifierSettings {
             hashing_wait: Duration::from_secs(2),
             per_ip_per_second: 10,
             per_ip_burst: 30,
+            tenant_concurrency: 4,
+            tenant_concurrency_wait: Duration::from_secs(2),
         }
     }
 }
@@ -452,6 +460,8 @@ pub struct KeyVerifier {
     generation: Arc<std::sync::atomic::AtomicU64>,
     /// Every key's and tenant's request-rate limiter on this instance.
     pub rates: RateLimits,
+    /// Every tenant's requests in flight on this instance.
+    pub concurrency: limits::Concurrency,
 }
 
 /// How long a tenant's standing is cached at most when no change is announced (a safety net; changes are
@@ -497,6 +507,7 @@ impl KeyVerifier {
             blocked: moka::sync::Cache::builder().max_capacity(100_000).time_to_live(BLOCKED_FOR).build(),
             generation: Arc::default(),
             rates: RateLimits::default(),
+            concurrency: limits::Concurrency::new(settings.tenant_concurrency, settings.tenant_concurrency_wait),
         }
     }
 
@@ -642,6 +653,7 @@ impl KeyVerifier {
             actor: Actor::Key(record.id),
             scopes,
             limits: Arc::new(LimitOverrides::default()),
+            turn: None,
         };
         let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
         let verified = Arc::new(Verified { tenant, expires_at: record.expires_at, key_rate });

@@ -116,6 +116,7 @@ impl Services {
             Ok(r) => r.map(Arc::new),
             Err(err) => return Err(crate::error::Error::invalid(format!("CAIRN_RERANKER_URL: {err:#}"))),
         };
+        let transfers = Arc::new(transfer::Transfers::new(config.import_kib_per_sec));
         Ok(Self {
             db,
             keys,
@@ -132,7 +133,7 @@ impl Services {
             tokens,
             usage: usage::Meter::default(),
             logins: Arc::default(),
-            transfers: Arc::default(),
+            transfers,
         })
     }
 
@@ -195,6 +196,7 @@ async fn listen_auth(svc: Services, stop: impl std::future::Future<Output = ()>)
             _ = prune.tick() => {
                 svc.keys.prune();
                 svc.logins.prune();
+                svc.transfers.prune();
             }
             change = l.next() => match change {
                 Ok(Some(change)) => svc.keys.forget(&change),

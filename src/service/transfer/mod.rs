@@ -97,19 +97,42 @@ impl Slots {
     }
 }
 
-/// The instance's import and export turns.
-#[derive(Debug)]
+/// The instance's import and export turns, and each tenant's import pace.
 pub struct Transfers {
     pub imports: Slots,
     pub exports: Slots,
+    /// KiB of import each tenant may have read per second (`CAIRN_IMPORT_KIB_PER_SEC`), a second's worth at once.
+    import_kib: governor::DefaultKeyedRateLimiter<Uuid>,
+    import_burst: u32,
 }
 
-impl Default for Transfers {
-    fn default() -> Self {
+impl Transfers {
+    pub fn new(import_kib_per_sec: u32) -> Self {
+        let rate = std::num::NonZeroU32::new(import_kib_per_sec.max(1)).unwrap_or(std::num::NonZeroU32::MIN);
         Self {
             imports: Slots::new("import", MAX_IMPORTS, MAX_IMPORTS_PER_TENANT),
             exports: Slots::new("export", MAX_EXPORTS, MAX_EXPORTS_PER_TENANT),
+            import_kib: governor::RateLimiter::keyed(governor::Quota::per_second(rate)),
+            import_burst: rate.get(),
         }
+    }
+
+    /// Waits until the tenant may have `bytes` more of an import read: its imports go no faster than the pace.
+    pub async fn pace_import(&self, tenant: Uuid, bytes: usize) {
+        let mut kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
+        while kib > 0 {
+            let n = kib.min(self.import_burst);
+            if let Some(n) = std::num::NonZeroU32::new(n) {
+                let _ = self.import_kib.until_key_n_ready(&tenant, n).await;
+            }
+            kib -= n;
+        }
+    }
+
+    /// Drops the pace of tenants not importing for a while.
+    pub fn prune(&self) {
+        self.import_kib.retain_recent();
+        self.import_kib.shrink_to_fit();
     }
 }
 

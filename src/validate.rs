@@ -74,6 +74,18 @@ pub fn json_depth(value: &serde_json::Value, limit: usize) -> usize {
     deepest
 }
 
+/// Whether a JSON value holds U+0000 in a string or key (Postgres stores neither in text or jsonb). Recursive:
+/// call it on values whose depth is checked first ([`json_depth`]).
+pub fn has_nul(v: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(items) => items.iter().any(has_nul),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+        _ => false,
+    }
+}
+
 /// Refuses JSON nested deeper than [`MAX_JSON_DEPTH`].
 pub fn check_depth(field: &str, value: &serde_json::Value) -> Result<(), Error> {
     if json_depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH {

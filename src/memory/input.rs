@@ -142,14 +142,7 @@ impl ParseCtx {
     }
 
     pub fn metadata(&self, value: Value) -> Parsed<Value> {
-        fn has_nul(v: &Value) -> bool {
-            match v {
-                Value::String(s) => s.contains('\0'),
-                Value::Array(items) => items.iter().any(has_nul),
-                Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
-                _ => false,
-            }
-        }
+        use crate::validate::has_nul;
         if crate::validate::json_depth(&value, crate::validate::MAX_JSON_DEPTH) > crate::validate::MAX_JSON_DEPTH {
             let depth = crate::validate::MAX_JSON_DEPTH;
             return Err(self.err("metadata", format!("must not nest deeper than {depth} levels")));

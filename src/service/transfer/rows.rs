@@ -113,22 +113,13 @@ fn object(ctx: &ParseCtx, t: &Tenant, field: &str, value: Option<Value>, kind: K
     if validate::json_depth(&value, validate::MAX_JSON_DEPTH + extra) > validate::MAX_JSON_DEPTH + extra {
         return Err(bad(&named, format!("must not nest deeper than {} levels", validate::MAX_JSON_DEPTH + extra)));
     }
-    if has_nul(&value) {
+    if validate::has_nul(&value) {
         return Err(bad(&named, "must not contain NUL (U+0000) characters"));
     }
     if kind == Kind::Client {
         usage::check_metadata(t, &value, &named)?;
     }
     Ok(value)
-}
-
-fn has_nul(v: &Value) -> bool {
-    match v {
-        Value::String(s) => s.contains('\0'),
-        Value::Array(items) => items.iter().any(has_nul),
-        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
-        _ => false,
-    }
 }
 
 /// Metadata keys the service writes into a memory's metadata (a summary's original, supersede mode's

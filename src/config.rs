@@ -392,8 +392,8 @@ pub struct AppArgs {
     #[arg(long, env = "CAIRN_AUTH_PER_IP_BURST", default_value_t = 30)]
     pub auth_per_ip_burst: u32,
     /// Requests of one tenant served at once on this instance (its costly ones, traversals, imports, recalls,
-    /// can then hold no more of the cores than that); more wait for a turn.
-    #[arg(long, env = "CAIRN_TENANT_CONCURRENCY", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    /// can then hold no more than that many cores); more wait for a turn. 0: the instance's cores.
+    #[arg(long, env = "CAIRN_TENANT_CONCURRENCY", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub tenant_concurrency: u32,
     /// Milliseconds a tenant's request waits for a turn before it is refused (429).
     #[arg(long, env = "CAIRN_TENANT_CONCURRENCY_WAIT_MS", default_value_t = 2_000)]
@@ -540,7 +540,10 @@ impl AppArgs {
             hashing_wait: std::time::Duration::from_secs(2),
             per_ip_per_second: self.auth_per_ip_per_second,
             per_ip_burst: self.auth_per_ip_burst,
-            tenant_concurrency: self.tenant_concurrency as usize,
+            tenant_concurrency: match self.tenant_concurrency {
+                0 => std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get),
+                n => n as usize,
+            },
             tenant_concurrency_wait: std::time::Duration::from_millis(self.tenant_concurrency_wait_ms),
         }
     }
@@ -592,7 +595,7 @@ impl Default for AppArgs {
             allow_query_api_key: true,
             auth_per_ip_per_second: 10,
             auth_per_ip_burst: 30,
-            tenant_concurrency: 4,
+            tenant_concurrency: 0,
             tenant_concurrency_wait_ms: 2_000,
             auth_failure_ttl_secs: 60,
             argon2_concurrency: 0,

@@ -341,7 +341,7 @@ impl Default for VerifierSettings {
             hashing_wait: Duration::from_secs(2),
             per_ip_per_second: 10,
             per_ip_burst: 30,
-            tenant_concurrency: 4,
+            tenant_concurrency: std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get),
             tenant_concurrency_wait: Duration::from_secs(2),
         }
     }

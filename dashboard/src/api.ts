@@ -86,17 +86,25 @@ export async function login(email: string, password: string): Promise<void> {
 // - tabs refresh one at a time: under a Web Lock where the browser has them (secure contexts: https, or
 //   http on localhost/127.0.0.1); elsewhere (plain http on a LAN host) a claim over the channel stands
 //   in for it. That is best effort (see README): it narrows the race between tabs refreshing at the same
-//   instant, it cannot close it; the worst case is a session ended by reuse, and signing in again.
+//   instant, it cannot close it; the worst case is a session ended by reuse, and signing in again. A tab
+//   already exchanging a token says so ("committed") to any tab that claims it or asks about it, so a tab
+//   that was still loading when the claim went out (a channel hears nothing sent before it existed) waits
+//   for the tokens instead of presenting the old one.
 type SessionMessage =
   | { kind: "tokens"; old: string; next: AdminSession | null }
   | { kind: "ask"; token: string }
-  | { kind: "claim"; token: string; tab: string }
+  | { kind: "claim"; token: string; tab: string; committed?: boolean }
   | { kind: "release"; token: string; tab: string };
 
 const TAB = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 /** Refresh tokens other tabs said they are exchanging: token -> [tab, when]. */
-const claims = new Map<string, { tab: string; at: number }[]>();
+const claims = new Map<string, Claim[]>();
+type Claim = { tab: string; at: number; committed?: boolean };
+/** Refresh tokens this tab is exchanging with the server right now. */
+const exchanging = new Set<string>();
 const CLAIM_WINDOW_MS = 10_000;
+/** How long a tab waits after claiming a token before it exchanges it, for other tabs' claims to arrive. */
+const CLAIM_SETTLE_MS = 300;
 /** What replaced each refresh token this tab has seen replaced (its refreshes and others'; null: signed out). */
 const successors = new Map<string, AdminSession | null>();
 
@@ -124,7 +132,8 @@ if (channel) {
     if (m?.kind === "claim") {
       const now = Date.now();
       const live = (claims.get(m.token) ?? []).filter((c) => now - c.at < CLAIM_WINDOW_MS);
-      claims.set(m.token, [...live, { tab: m.tab, at: now }]);
+      claims.set(m.token, [...live, { tab: m.tab, at: now, committed: m.committed }]);
+      if (exchanging.has(m.token)) commit(m.token);
     } else if (m?.kind === "release") {
       const rest = (claims.get(m.token) ?? []).filter((c) => c.tab !== m.tab);
       if (rest.length) claims.set(m.token, rest);
@@ -140,6 +149,7 @@ if (channel) {
     } else if (m?.kind === "ask") {
       const next = successorOf(m.token);
       if (next !== undefined) channel.postMessage({ kind: "tokens", old: m.token, next } satisfies SessionMessage);
+      else if (exchanging.has(m.token)) commit(m.token);
     }
   };
   // A tab (re)loading while another refreshed missed its message: ask whether these tokens were replaced.
@@ -149,10 +159,15 @@ if (channel) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Whether another tab claimed `token` (within the window; with `first`, only a tab ordered first). */
-function claimedElsewhere(token: string, first?: (tab: string) => boolean): boolean {
+/** Tells the other tabs that this one is exchanging `token` now: they wait for its tokens. */
+function commit(token: string): void {
+  channel?.postMessage({ kind: "claim", token, tab: TAB, committed: true } satisfies SessionMessage);
+}
+
+/** Whether another tab claimed `token` (within the window; with `which`, only such a claim). */
+function claimedElsewhere(token: string, which?: (claim: Claim) => boolean): boolean {
   const now = Date.now();
-  return (claims.get(token) ?? []).some((c) => now - c.at < CLAIM_WINDOW_MS && (!first || first(c.tab)));
+  return (claims.get(token) ?? []).some((c) => now - c.at < CLAIM_WINDOW_MS && (!which || which(c)));
 }
 
 /** Waits (up to the claim window) for the tab that claimed `token` to share new tokens; whether it did. */
@@ -177,11 +192,15 @@ async function exclusively(token: string, fn: () => Promise<boolean>): Promise<b
   if (claimedElsewhere(token)) return awaitOtherTab(token);
   channel.postMessage({ kind: "claim", token, tab: TAB } satisfies SessionMessage);
   try {
-    await sleep(150);
-    // Tabs that claimed at once: the one ordered first refreshes, the others wait for its tokens.
-    if (claimedElsewhere(token, (tab) => tab < TAB)) return await awaitOtherTab(token);
+    await sleep(CLAIM_SETTLE_MS);
+    // Tabs that claimed at once: the one ordered first refreshes, the others wait for its tokens; a tab
+    // already exchanging the token goes first whatever its order.
+    if (claimedElsewhere(token, (c) => c.committed || c.tab < TAB)) return await awaitOtherTab(token);
+    exchanging.add(token);
+    commit(token);
     return await fn();
   } finally {
+    exchanging.delete(token);
     channel.postMessage({ kind: "release", token, tab: TAB } satisfies SessionMessage);
   }
 }

@@ -184,7 +184,7 @@ async fn run(db_url: &str) -> anyhow::Result<()> {
     let db = app.services().db.clone();
     tokio::spawn(app.run(std::future::pending()));
     let tenant = tenants::create_tenant(db.owner(), "bench", "unlimited", &Default::default()).await?;
-    let new = cairn::auth::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
+    let new = cairn::tenancy::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
     let (info, key) = cairn::auth::create_key(db.owner(), tenant.id, &new).await?;
 
     println!("auth flood benchmark: {clients} concurrent clients with made-up keys for {secs} s per flood");

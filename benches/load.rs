@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cairn::config::{AppArgs, DbArgs};
-use cairn::jobs::Workers;
 use cairn::models::embed::EmbedderSlot;
+use cairn::queue::Workers;
 use cairn::server::Application;
 use cairn::store::tenants;
 use serde_json::{json, Value};
@@ -127,7 +127,7 @@ async fn run(db_name: &str) -> anyhow::Result<()> {
     println!("load: {tenant_count} tenants, {clients} clients, {secs} s; 70% recall, 25% store, 3% update, 2% delete");
     let db_args = DbArgs { db_max_connections: 24, ..DbArgs::scratch(db_name) };
     let app_args = AppArgs::default();
-    let slot = EmbedderSlot::from_config(&app_args)?;
+    let slot = EmbedderSlot::from_config(&app_args.embedding())?;
     let app = Application::build_with_embedder(&db_args, app_args, "127.0.0.1:0".parse()?, slot).await?;
     let url = format!("http://{}", app.local_addr());
     let services = app.services().clone();
@@ -151,7 +151,7 @@ async fn run(db_name: &str) -> anyhow::Result<()> {
     for t in 0..tenant_count {
         let tenant =
             tenants::create_tenant(services.db.owner(), &format!("load-{t}"), "unlimited", &Default::default()).await?;
-        let new = cairn::auth::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
+        let new = cairn::tenancy::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
         let key = cairn::auth::create_key(services.db.owner(), tenant.id, &new).await?.1;
         let items: Vec<Value> = (0..50)
             .map(|i| json!({"content": format!("{} {} {} (note {t}-{i})", rng.pick(WHO), rng.pick(DID), rng.pick(WHAT))}))

@@ -288,7 +288,7 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
     let mut keys = Vec::new();
     for t in ["measured", "other-1", "other-2"] {
         let tenant = tenants::create_tenant(db.owner(), t, "unlimited", &Default::default()).await?;
-        let new = cairn::auth::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
+        let new = cairn::tenancy::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
         keys.push(cairn::auth::create_key(db.owner(), tenant.id, &new).await?.1);
     }
 
@@ -325,7 +325,7 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
         cairn::jobs::enrich::Extractor::Local,
         // Only the embedding queue: the similarity and enrichment jobs the stores enqueued stay queued, so
         // neither the worker's figure nor the recall figures below share the CPU with them.
-        cairn::jobs::Workers::Only(vec![cairn::jobs::embed::QUEUE]),
+        cairn::queue::Workers::Only(vec![cairn::queue::embed::QUEUE]),
         std::future::pending(),
     ));
     loop {

@@ -116,7 +116,7 @@ async fn run(db_url: &str, n: usize, q: usize) -> anyhow::Result<()> {
     let db = app.services().db.clone();
     tokio::spawn(app.run(std::future::pending()));
     let tenant = tenants::create_tenant(db.owner(), "bench", "unlimited", &Default::default()).await?;
-    let new = cairn::auth::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
+    let new = cairn::tenancy::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
     let key = cairn::auth::create_key(db.owner(), tenant.id, &new).await?.1;
     let client = Client::builder().timeout(Duration::from_secs(60)).build()?;
 

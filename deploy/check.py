@@ -99,7 +99,8 @@ class Source:
             self.env.add("RUST_LOG")
         api = root / "src" / "api"
         self.api_text = "\n".join(body for path, body in text.items() if api in path.parents)
-        config = (root / "src" / "config.rs").read_text()
+        config_dir = root / "src" / "config"
+        config = "\n".join(body for path, body in text.items() if config_dir in path.parents)
         block = re.search(r"pub enum Command \{(.*?)\n\}", config, re.S)
         variants = re.findall(r"^    ([A-Z]\w*)\b", block.group(1), re.M) if block else []
         self.subcommands = {v.lower() for v in variants}
@@ -150,14 +151,14 @@ class Checker:
             )
 
     def check_command(self, args, where):
-        """The subcommand and every `--flag` exist in src/config.rs."""
+        """The subcommand and every `--flag` exist in src/config/."""
         if not self.check(args, where, "no command: which of `cairn migrate|serve|worker` runs here?"):
             return
         self.check(args[0] in self.src.subcommands, where, f"`{args[0]}` is not a cairn subcommand")
         for arg in args[1:]:
             if arg.startswith("--"):
                 field = arg[2:].split("=", 1)[0].replace("-", "_")
-                self.check(field in self.src.fields, where, f"`{arg}` is not an option of cairn (src/config.rs)")
+                self.check(field in self.src.fields, where, f"`{arg}` is not an option of cairn (src/config/)")
 
     # -- YAML
 

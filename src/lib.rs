@@ -1,10 +1,12 @@
 //! Cairn: a hosted, multi-tenant memory service for AI agents.
 //!
-//! Layers (README, "Layout"): `api/` holds the surfaces (native, AutoMem, SHODH, remem, MCP), which
-//! translate; `service/` the use cases, which decide; `store/` all SQL, reached through a tenant
-//! transaction; `memory/`, `recall/`, `graph/`, `entities/` and `consolidation/` the domain's types and pure
-//! rules; `models/` the embedders and chat model; `jobs/` the background work; `auth/` keys and the tenant
-//! context. `server` wires a process's roles; `cli` is the command line.
+//! Layers, top to bottom (README, "Layout", lists what each may import; `docs/design.md` explains them):
+//! `cli`, `server` and `eval` run a process; `api/` holds the surfaces (native, AutoMem, SHODH, remem, MCP,
+//! admin), which translate; `jobs/` the job handlers; `service/` the use cases, which decide; `auth/` identity
+//! (keys, the tenant context); `queue/` the jobs' names, payloads and enqueueing; `store/` all SQL, reached
+//! through a tenant transaction; `tenancy/` (the control plane), `consolidation/`, `recall/`, `graph/`,
+//! `entities/` and `memory/` the domain's types and pure rules; `models/` the embedders, chat model and
+//! reranker; `validate`, `config` (settings as plain values) and `error` underneath everything.
 
 pub mod api;
 pub mod auth;
@@ -18,10 +20,12 @@ pub mod graph;
 pub mod jobs;
 pub mod memory;
 pub mod models;
+pub mod queue;
 pub mod recall;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod tenancy;
 pub mod validate;
 
 #[cfg(test)]

@@ -7,8 +7,9 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 
 use crate::config::{AppArgs, DbArgs};
-use crate::jobs::{self, Workers};
+use crate::jobs;
 use crate::models::embed::EmbedderSlot;
+use crate::queue::Workers;
 use crate::service::Services;
 use crate::store::Db;
 
@@ -22,7 +23,7 @@ impl Application {
     /// Migrates, checks that tenant queries are bound by RLS, binds `listen`, and starts loading the
     /// configured embedder in the background.
     pub async fn build(db_args: &DbArgs, app: AppArgs, listen: SocketAddr) -> anyhow::Result<Self> {
-        let slot = EmbedderSlot::from_config(&app)?;
+        let slot = EmbedderSlot::from_config(&app.embedding())?;
         Self::build_with_embedder(db_args, app, listen, slot).await
     }
 
@@ -66,7 +67,7 @@ impl Application {
         workers: Workers,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let extractor = jobs::enrich::Extractor::from_config(&self.services.config)?;
+        let extractor = jobs::enrich::Extractor::new(self.services.config.llm.clone())?;
         let (stop, stopped) = tokio::sync::watch::channel(());
         let mut stopped = stopped;
         let background = tokio::spawn(jobs::run_workers(self.services.clone(), extractor, workers, async move {
@@ -81,14 +82,14 @@ impl Application {
 
 /// The deployment's services on a migrated database whose tenant queries row-level security binds.
 pub async fn services(db_args: &DbArgs, app: AppArgs, embedder: EmbedderSlot) -> anyhow::Result<Services> {
-    let db = Db::connect_lazy(db_args)?;
+    let db = Db::connect_lazy(&db_args.settings())?;
     db.migrate().await?;
     db.check_app_role().await?;
     db.check_embedding_dimension(app.embedding_dim).await?;
     if app.jwt_secret.as_ref().is_none_or(|s| secrecy::ExposeSecret::expose_secret(s).trim().is_empty()) {
         tracing::warn!("CAIRN_JWT_SECRET is not set: admin tokens are signed with a random key of this process");
     }
-    Ok(Services::new(db, app, embedder)?)
+    Ok(Services::new(db, app.settings()?, embedder)?)
 }
 
 /// Resolves on SIGINT or SIGTERM.

@@ -4,6 +4,7 @@
 //! The reference texts are embedded twice: all in one padded batch and each on its own. Both must give cosine
 //! >= 0.999 against the reference, which checks the tokenizer settings, the padding mask, pooling and normalisation.
 //!
+//! The reference vectors are `tests/fixtures/all-MiniLM-L6-v2-reference.json` (see `tests/fixtures/README.md`).
 //! The model directory is `CAIRN_MODEL_DIR`, or `$HOME/.cache/cairn/models/all-MiniLM-L6-v2` by default. The test
 //! fails if the model or the reference file is missing. Without `opt-level = 3` for the candle crates, a debug
 //! build runs this test very slowly. `cargo test --test embed_reference -- --nocapture` prints each cosine.
@@ -14,8 +15,7 @@ use std::time::Instant;
 use cairn::models::embed::local::LocalEmbedder;
 use serde::Deserialize;
 
-const REFERENCE_PATH: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/embeddings/all-MiniLM-L6-v2-reference.json");
+const REFERENCE_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/all-MiniLM-L6-v2-reference.json");
 const MIN_COSINE: f64 = 0.999;
 
 #[derive(Deserialize)]
@@ -40,9 +40,8 @@ fn model_dir() -> PathBuf {
 }
 
 fn load_reference() -> Reference {
-    let text = std::fs::read_to_string(REFERENCE_PATH).unwrap_or_else(|e| {
-        panic!("cannot read the reference vectors at {REFERENCE_PATH}: {e} (shared/ must sit next to the repository)")
-    });
+    let text = std::fs::read_to_string(REFERENCE_PATH)
+        .unwrap_or_else(|e| panic!("cannot read the reference vectors at {REFERENCE_PATH}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{REFERENCE_PATH} is not valid reference JSON: {e}"))
 }
 

@@ -146,7 +146,7 @@ impl Modify for ErrorResponses {
     }
 }
 
-fn api_router(config: &crate::config::AppArgs) -> OpenApiRouter<AppState> {
+fn api_router(config: &crate::config::Settings) -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::router())
         .merge(admin::router(config.login_per_ip_per_minute, config.client_ip_header.clone()))
@@ -158,7 +158,7 @@ fn api_router(config: &crate::config::AppArgs) -> OpenApiRouter<AppState> {
 
 /// The OpenAPI document of every route.
 pub fn openapi() -> OpenApiDoc {
-    document(api_router(&crate::config::AppArgs::default()).split_for_parts().1)
+    document(api_router(&crate::config::Settings::default()).split_for_parts().1)
 }
 
 /// Finishes the merged document: modifiers on `ApiDoc` run before routes are merged, so the shared error

@@ -27,45 +27,11 @@ use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-pub use self::limits::{Budget, LimitOverrides, RateLimits, RateState, TenantAccess, TenantStatus};
+pub use self::limits::{RateLimits, RateState};
+use crate::config::VerifierSettings;
 use crate::error::Error;
 use crate::store::tenants;
-
-/// A tenant, as the control plane records it.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct TenantInfo {
-    pub id: Uuid,
-    pub name: String,
-    pub plan: String,
-    /// The tenant's own limits over its plan's (as stored; see [`LimitOverrides::from_stored`]).
-    pub limits: sqlx::types::Json<serde_json::Value>,
-    /// `active`, `suspended`, `deleting` or `deleted`.
-    pub status: String,
-    pub status_reason: Option<String>,
-    pub status_changed_at: Option<DateTime<Utc>>,
-    pub created_at: DateTime<Utc>,
-    /// After deletion: rows removed per table, and when it finished.
-    pub deletion_report: Option<sqlx::types::Json<serde_json::Value>>,
-}
-
-/// An API key's stored row, never its secret.
-#[derive(Debug, Clone, sqlx::FromRow)]
-pub struct ApiKeyInfo {
-    pub id: Uuid,
-    pub tenant_id: Uuid,
-    /// The public part of the key (`cairn_<prefix>_...`), for recognising it.
-    pub prefix: String,
-    pub name: Option<String>,
-    pub scopes: Vec<String>,
-    pub created_at: DateTime<Utc>,
-    pub expires_at: Option<DateTime<Utc>>,
-    pub revoked_at: Option<DateTime<Utc>>,
-    pub last_used_at: Option<DateTime<Utc>>,
-    /// The key's own requests-per-second limit (else its plan's).
-    pub rate_limit_per_second: Option<i32>,
-    /// The key this one replaced by rotation.
-    pub rotated_from: Option<Uuid>,
-}
+use crate::tenancy::{ApiKeyInfo, LimitOverrides, NewKey, TenantAccess};
 
 /// Who acts for a tenant: one of its API keys, or a background job of the service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,16 +196,6 @@ fn hash_in(secret: &str, blocks: &mut Vec<argon2::Block>) -> anyhow::Result<Stri
     Ok(format!("$argon2id$v=19$m={m},t={t},p={p}${}${output}", salt.as_str()))
 }
 
-/// What a new key is: its scopes (parsed), name, expiry, own rate limit, and the key it replaces.
-#[derive(Debug, Clone, Default)]
-pub struct NewKey {
-    pub scopes: Vec<String>,
-    pub name: Option<String>,
-    pub expires_at: Option<DateTime<Utc>>,
-    pub rate_limit_per_second: Option<i32>,
-    pub rotated_from: Option<Uuid>,
-}
-
 /// Creates and stores a key for a tenant; returns the stored row and the secret (shown once). Hashes under
 /// the process's shared [`Argon2Budget`]; the server's own paths use [`KeyVerifier::create_key`], whose budget
 /// its verifications share.
@@ -314,37 +270,6 @@ fn verify_hash_in(key: &str, hash: &str, blocks: &mut Vec<argon2::Block>) -> boo
     let argon = Argon2::new(algorithm, version, params);
     argon.hash_password_into_with_memory(key.as_bytes(), salt, &mut out, &mut blocks[..needed]).is_ok()
         && argon2::password_hash::Output::new(&out).is_ok_and(|computed| computed == expected)
-}
-
-/// How key verification protects the server: at most `hashing` argon2 computations at once (waiting at most
-/// `hashing_wait` for a turn), failures remembered for `failure_ttl`, and at most `per_ip_per_second` (bursts of
-/// `per_ip_burst`) failed verifications per client address (its /64 for IPv6).
-#[derive(Debug, Clone)]
-pub struct VerifierSettings {
-    pub cache_ttl: Duration,
-    pub failure_ttl: Duration,
-    pub hashing: usize,
-    pub hashing_wait: Duration,
-    pub per_ip_per_second: u32,
-    pub per_ip_burst: u32,
-    /// Requests of one tenant served at once on this instance, and how long another waits for a turn.
-    pub tenant_concurrency: usize,
-    pub tenant_concurrency_wait: Duration,
-}
-
-impl Default for VerifierSettings {
-    fn default() -> Self {
-        Self {
-            cache_ttl: Duration::from_secs(30),
-            failure_ttl: Duration::from_secs(60),
-            hashing: 4,
-            hashing_wait: Duration::from_secs(2),
-            per_ip_per_second: 10,
-            per_ip_burst: 30,
-            tenant_concurrency: std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get),
-            tenant_concurrency_wait: Duration::from_secs(2),
-        }
-    }
 }
 
 /// The refusal when no argon2 turn comes in time.

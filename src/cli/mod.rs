@@ -14,8 +14,8 @@ use crate::config::{
     AdminCommand, AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, KeyCommand, LogFormat, TenantCommand,
 };
 use crate::jobs;
-use crate::jobs::Workers;
 use crate::models::embed::EmbedderSlot;
+use crate::queue::Workers;
 use crate::server::{shutdown_signal, Application};
 use crate::service::keys::KeyRequest;
 use crate::service::tenants::TenantChange;
@@ -46,7 +46,7 @@ pub async fn run(cli: Cli) -> ExitCode {
 }
 
 async fn connect(db: &DbArgs) -> anyhow::Result<Db> {
-    let db = Db::connect_lazy(db)?;
+    let db = Db::connect_lazy(&db.settings())?;
     db.migrate().await?;
     Ok(db)
 }
@@ -54,15 +54,17 @@ async fn connect(db: &DbArgs) -> anyhow::Result<Db> {
 async fn dispatch(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => {
+            let workers = Workers::from_roles(&args.workers).map_err(|e| anyhow::anyhow!("--workers: {e}"))?;
             let app = Application::build(&args.db, args.app, args.listen).await?;
-            tracing::info!(addr = %app.local_addr(), version = crate::VERSION, workers = ?args.workers, "cairn serving");
-            app.run_with_workers(args.workers, shutdown_signal()).await
+            tracing::info!(addr = %app.local_addr(), version = crate::VERSION, workers = ?workers, "cairn serving");
+            app.run_with_workers(workers, shutdown_signal()).await
         }
         Command::Worker(args) => {
-            let embedder = EmbedderSlot::from_config(&args.app)?;
+            let queues = Workers::from_roles(&args.queues).map_err(|e| anyhow::anyhow!("--queues: {e}"))?;
+            let embedder = EmbedderSlot::from_config(&args.app.embedding())?;
             let services = crate::server::services(&args.db, args.app, embedder).await?;
-            let extractor = jobs::enrich::Extractor::from_config(&services.config)?;
-            tracing::info!(queues = ?args.queues, "cairn workers running");
+            let extractor = jobs::enrich::Extractor::new(services.config.llm.clone())?;
+            tracing::info!(queues = ?queues, "cairn workers running");
             let (stop, mut stopped) = tokio::sync::watch::channel(());
             if let Some(addr) = args.health_listen {
                 let listener = tokio::net::TcpListener::bind(addr).await?;
@@ -75,7 +77,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             let upkeep = services.spawn_upkeep(async move {
                 let _ = stopped.changed().await;
             });
-            jobs::run_workers(services, extractor, args.queues, shutdown_signal()).await;
+            jobs::run_workers(services, extractor, queues, shutdown_signal()).await;
             drop(stop);
             let _ = upkeep.await;
             Ok(())
@@ -113,8 +115,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
 /// The services of a one-off command on the database host (no embedder, no chat model); it acts as the CLI.
 async fn cli_services(db: &DbArgs) -> anyhow::Result<(Services, Operator)> {
     let db = connect(db).await?;
-    let app = AppArgs { embedder: EmbedderKind::None, ..AppArgs::default() };
-    Ok((Services::new(db, app, EmbedderSlot::disabled())?, Operator::Cli))
+    Ok((Services::new(db, crate::config::Settings::default(), EmbedderSlot::disabled())?, Operator::Cli))
 }
 
 async fn admin(command: AdminCommand) -> anyhow::Result<()> {

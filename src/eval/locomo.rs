@@ -208,7 +208,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
             )
             .await?;
             created.push(tenant.id);
-            let new = crate::auth::NewKey {
+            let new = crate::tenancy::NewKey {
                 scopes: vec!["read".to_owned(), "write".to_owned()],
                 name: Some("eval".into()),
                 ..Default::default()
@@ -248,7 +248,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     .await;
     if !opts.keep_tenants {
         for id in &created {
-            tenants::delete_tenant(db.owner(), *id, crate::jobs::TENANT_QUEUES).await?;
+            tenants::delete_tenant(db.owner(), *id, crate::queue::TENANT_QUEUES).await?;
         }
     }
     outcome?;

@@ -69,8 +69,7 @@ pub struct Reached {
     pub path: Json<Vec<PathStep>>,
 }
 
-/// Relation types that mark the source memory as replaced by the target (supersede mode).
-pub const SUPERSEDING: [&str; 2] = ["INVALIDATED_BY", "EVOLVED_INTO"];
+pub use crate::memory::SUPERSEDING;
 
 /// Types only the service creates (enrichment, episodes, consolidation): readable and filterable.
 pub const SYSTEM: &[&str] = &["SIMILAR_TO", "PRECEDED_BY", "DISCOVERED", "SUMMARIZES"];

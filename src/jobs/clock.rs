@@ -7,15 +7,9 @@
 use std::time::Duration;
 
 use chrono::{DateTime, TimeZone, Utc};
-use serde::{Deserialize, Serialize};
 
+use crate::queue::PERIODIC_MAX_ATTEMPTS;
 use crate::store::{queue, Db};
-
-/// A periodic job's payload: the period it runs for.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct Tick {
-    pub period_start: DateTime<Utc>,
-}
 
 /// A periodic job: its queue and period.
 #[derive(Debug, Clone, Copy)]
@@ -23,9 +17,6 @@ pub struct Periodic {
     pub queue: &'static str,
     pub every: Duration,
 }
-
-/// Attempts of a periodic job (the next period runs anyway).
-pub const MAX_ATTEMPTS: usize = 3;
 
 /// The start of the period of length `every` that contains `now` (periods are aligned to the epoch).
 pub fn period_start(now: DateTime<Utc>, every: Duration) -> DateTime<Utc> {
@@ -40,7 +31,7 @@ pub async fn tick(db: &Db, jobs: &[Periodic], now: DateTime<Utc>, claimed_by: &s
     for job in jobs {
         let start = period_start(now, job.every);
         let payload = serde_json::json!({ "period_start": start });
-        match queue::claim_period(db.owner(), job.queue, start, claimed_by, payload, MAX_ATTEMPTS).await {
+        match queue::claim_period(db.owner(), job.queue, start, claimed_by, payload, PERIODIC_MAX_ATTEMPTS).await {
             Ok(true) => enqueued.push(job.queue),
             Ok(false) => {}
             Err(err) => tracing::warn!(queue = job.queue, error = %err, "could not claim a periodic job's period"),

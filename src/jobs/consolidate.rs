@@ -5,28 +5,10 @@
 use std::sync::Arc;
 
 use apalis::prelude::{Attempt, Data, Error as JobError};
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
 
-use crate::error::Error;
+use crate::queue::consolidate::{ConsolidateJob, MAX_ATTEMPTS};
 use crate::service::consolidation;
-use crate::store::{queue, Db, TenantTx};
-
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::consolidate";
-pub const MAX_ATTEMPTS: usize = 3;
-
-/// The job's payload.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct ConsolidateJob {
-    pub tenant_id: Uuid,
-    pub run_id: Uuid,
-}
-
-/// Enqueues the run `run_id` in the caller's tenant transaction (the one that recorded it).
-pub async fn enqueue(tx: &mut TenantTx, run_id: Uuid) -> Result<(), Error> {
-    queue::enqueue(tx, QUEUE, serde_json::json!({ "run_id": run_id }), MAX_ATTEMPTS).await
-}
+use crate::store::Db;
 
 /// Runs one delivery: Ok when done (or given up after the last attempt, the run marked failed), Err when
 /// it should be retried.

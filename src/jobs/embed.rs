@@ -11,34 +11,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apalis::prelude::{Attempt, Data, Error as JobError};
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::error::Error;
 use crate::models::embed::{Embedder, EmbedderSlot};
+use crate::queue::embed::{EmbedJob, MAX_ATTEMPTS};
 use crate::store::embedding::{self as store, Pending};
-use crate::store::{Db, TenantTx};
+use crate::store::Db;
 
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::embed";
-/// Attempts before a memory is marked `failed`.
-pub const MAX_ATTEMPTS: usize = 8;
 /// Memories per forward pass.
 pub const BATCH: usize = 32;
 /// Other pending memories of the tenant a job takes along.
 pub const SWEEP: i64 = 256;
-
-/// The job's payload.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct EmbedJob {
-    pub tenant_id: Uuid,
-    pub memory_ids: Vec<Uuid>,
-}
-
-/// Enqueues embedding of `memory_ids` in the caller's tenant transaction.
-pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
-}
 
 /// Embeds the listed memories that are still pending plus up to `sweep` other pending memories of the
 /// tenant; returns how many vectors were written.
@@ -130,7 +113,7 @@ async fn write_vectors(
     let mut tx = db.begin_tenant(tenant_id).await?;
     let written = store::write_vectors(&mut tx, model, batch, vectors, context_vectors, only_unready).await?;
     // With their vectors in place, the memories can be linked to their nearest neighbours.
-    super::similar::enqueue(&mut tx, &written).await?;
+    crate::queue::similar::enqueue(&mut tx, &written).await?;
     tx.commit().await?;
     Ok(written.len())
 }

@@ -14,37 +14,14 @@
 use std::sync::Arc;
 
 use apalis::prelude::{Data, Error as JobError};
-use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::entities::{self, Found};
 use crate::error::Error;
 use crate::memory::{classify, quality};
 use crate::models::chat::ChatModel;
-use crate::store::{enrichment, entities as store, Db, TenantTx};
-
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::enrich";
-/// Attempts before a job is given up (its memories then show `enrichment_status = failed`).
-pub const MAX_ATTEMPTS: usize = 5;
-
-/// The job's payload.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct EnrichJob {
-    pub tenant_id: Uuid,
-    pub memory_ids: Vec<Uuid>,
-}
-
-/// Enqueues enrichment of `memory_ids` in the caller's tenant transaction.
-pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
-}
-
-/// Marks the memories' enrichment `pending` again and enqueues it (their content or tags changed).
-pub async fn requeue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    enrichment::mark_pending(tx, memory_ids).await?;
-    enqueue(tx, memory_ids).await
-}
+use crate::queue::enrich::{EnrichJob, MAX_ATTEMPTS};
+use crate::store::{enrichment, entities as store, Db};
 
 /// How entities are found.
 pub enum Extractor {
@@ -55,9 +32,10 @@ pub enum Extractor {
 }
 
 impl Extractor {
-    /// The configured extractor: the chat model when `CAIRN_LLM_BASE_URL` and `CAIRN_LLM_MODEL` are set.
-    pub fn from_config(config: &crate::config::AppArgs) -> anyhow::Result<Self> {
-        Ok(match config.llm() {
+    /// The configured extractor: the chat model when one is configured (`CAIRN_LLM_BASE_URL` and
+    /// `CAIRN_LLM_MODEL`), else the local rules.
+    pub fn new(llm: Option<crate::config::LlmConfig>) -> anyhow::Result<Self> {
+        Ok(match llm {
             Some(llm) => Self::Llm(ChatModel::new(llm)?),
             None => Self::Local,
         })

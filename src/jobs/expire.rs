@@ -17,8 +17,6 @@ pub struct ExpireReport {
     pub archived: u64,
 }
 
-pub const QUEUE: &str = "cairn::expire";
-
 /// One pass over every tenant, as of `now` (injectable so tests need not wait).
 pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, Error> {
     let (mut report, mut pass) = (ExpireReport::default(), crate::service::Pass::default());
@@ -50,7 +48,7 @@ pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, Error
 
 /// The apalis handler of the periodic job: one pass as of now.
 pub async fn handle(
-    _tick: super::clock::Tick,
+    _tick: crate::queue::Tick,
     db: apalis::prelude::Data<std::sync::Arc<Db>>,
 ) -> Result<(), apalis::prelude::Error> {
     // Jobs a live worker lost (an outage cut its fetch or its acknowledgement) go back to their queues.

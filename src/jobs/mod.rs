@@ -4,7 +4,8 @@
 //! transaction that causes them, carry their `tenant_id` and work in that tenant's own transaction;
 //! redelivery is harmless. Periodic jobs (`expire`, `retention`, `schedule`) are enqueued by the `clock`
 //! once per period across every process. Which queues a process serves is its role: `cairn serve
-//! --workers all|none|QUEUE,...` and `cairn worker --queues ...` ([`Workers`]).
+//! --workers all|none|QUEUE,...` and `cairn worker --queues ...` ([`Workers`]). The queues' names, payloads
+//! and `enqueue` are `crate::queue`'s, below the services these handlers call.
 
 pub mod clock;
 pub mod consolidate;
@@ -17,7 +18,6 @@ pub mod similar;
 pub mod summarize;
 pub mod tenant_delete;
 
-use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,26 +26,19 @@ use apalis_sql::postgres::{PgListen, PostgresStorage};
 use apalis_sql::Config;
 
 use crate::models::embed::SlotState;
+use crate::queue::{self, Tick, Workers};
 use crate::service::Services;
 
 /// The queues woken by a notification when a job is enqueued (rare jobs someone waits for: a consolidation
 /// request, a periodic pass, a summary); they poll only as a fallback. The others poll.
-const WOKEN: [&str; 6] =
-    [summarize::QUEUE, consolidate::QUEUE, expire::QUEUE, retention::QUEUE, schedule::QUEUE, tenant_delete::QUEUE];
-
-/// Enqueues `{tenant_id, memory_ids}` on `queue` in the caller's tenant transaction, so the job exists
-/// exactly when the rows that caused it do (nothing for no ids).
-pub async fn enqueue_memories(
-    tx: &mut crate::store::TenantTx,
-    queue: &str,
-    memory_ids: &[uuid::Uuid],
-    max_attempts: usize,
-) -> Result<(), crate::error::Error> {
-    if memory_ids.is_empty() {
-        return Ok(());
-    }
-    crate::store::queue::enqueue(tx, queue, serde_json::json!({ "memory_ids": memory_ids }), max_attempts).await
-}
+const WOKEN: [&str; 6] = [
+    queue::summarize::QUEUE,
+    queue::consolidate::QUEUE,
+    queue::expire::QUEUE,
+    queue::retention::QUEUE,
+    queue::schedule::QUEUE,
+    queue::tenant_delete::QUEUE,
+];
 
 /// A failed delivery, handed back to apalis after a backoff (2^attempt seconds, at most a minute) so that it
 /// retries the job.
@@ -54,70 +47,14 @@ pub async fn retry_later(attempt: usize, message: String) -> apalis::prelude::Er
     apalis::prelude::Error::Failed(Arc::new(message.into()))
 }
 
-/// The queues whose jobs belong to a tenant (`GET /api/v1/jobs/status` lists them).
-pub const TENANT_QUEUES: &[&str] = &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE];
-/// The periodic queues.
-pub const PERIODIC_QUEUES: &[&str] = &[expire::QUEUE, retention::QUEUE, schedule::QUEUE];
-/// The control plane's queues (tenant deletion).
-pub const CONTROL_QUEUES: &[&str] = &[tenant_delete::QUEUE];
-
-/// Which queues a process serves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Workers {
-    All,
-    None,
-    Only(Vec<&'static str>),
-}
-
-impl Workers {
-    /// Whether this process serves `queue`.
-    pub fn runs(&self, queue: &str) -> bool {
-        match self {
-            Self::All => true,
-            Self::None => false,
-            Self::Only(queues) => queues.contains(&queue),
-        }
-    }
-}
-
-impl FromStr for Workers {
-    type Err = String;
-
-    /// `all`, `none`, or queue names separated by commas (`embed,enrich` or `cairn::embed,...`).
-    fn from_str(value: &str) -> Result<Self, String> {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "all" => return Ok(Self::All),
-            "none" | "" => return Ok(Self::None),
-            _ => {}
-        }
-        let all: Vec<&'static str> =
-            TENANT_QUEUES.iter().chain(PERIODIC_QUEUES).chain(CONTROL_QUEUES).copied().collect();
-        let mut queues = Vec::new();
-        for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let wanted = name.to_ascii_lowercase();
-            let queue = all
-                .iter()
-                .find(|q| **q == wanted || q.strip_prefix("cairn::") == Some(wanted.as_str()))
-                .ok_or_else(|| {
-                    let names: Vec<&str> = all.iter().map(|q| q.trim_start_matches("cairn::")).collect();
-                    format!("unknown queue {name:?}; expected all, none or some of {}", names.join(", "))
-                })?;
-            if !queues.contains(queue) {
-                queues.push(*queue);
-            }
-        }
-        Ok(Self::Only(queues))
-    }
-}
-
 /// The periodic jobs and their periods in this deployment.
 pub fn periodic(services: &Services) -> Vec<clock::Periodic> {
     let expiry = Duration::from_millis(services.config.expiry_interval_ms.max(1));
     let schedule = Duration::from_millis(services.config.schedule_interval_ms.max(1));
     vec![
-        clock::Periodic { queue: expire::QUEUE, every: expiry },
-        clock::Periodic { queue: retention::QUEUE, every: schedule },
-        clock::Periodic { queue: schedule::QUEUE, every: schedule },
+        clock::Periodic { queue: queue::expire::QUEUE, every: expiry },
+        clock::Periodic { queue: queue::retention::QUEUE, every: schedule },
+        clock::Periodic { queue: queue::schedule::QUEUE, every: schedule },
     ]
 }
 
@@ -198,7 +135,7 @@ pub async fn run_workers(
             }
         };
     }
-    if workers.runs(embed::QUEUE) && services.embedder.state() == SlotState::Disabled {
+    if workers.runs(queue::embed::QUEUE) && services.embedder.state() == SlotState::Disabled {
         tracing::info!("no embedder configured: this process does not take embedding jobs");
     } else {
         let ctx = Arc::new(embed::EmbedContext {
@@ -207,25 +144,46 @@ pub async fn run_workers(
             usage: services.usage.clone(),
             episode_context: services.config.episode_context,
         });
-        spawn_queue!(embed::QUEUE, embed::EmbedJob, 250, ctx, services.embedder.concurrency(), embed::handle);
+        spawn_queue!(
+            queue::embed::QUEUE,
+            queue::embed::EmbedJob,
+            250,
+            ctx,
+            services.embedder.concurrency(),
+            embed::handle
+        );
     }
     // A chat model is remote: several requests may be in flight. The local rules take microseconds.
     let enrich_concurrency = if matches!(extractor, enrich::Extractor::Llm(_)) { 4 } else { 1 };
     let ctx = Arc::new(enrich::EnrichContext { db: jobs_db.clone(), extractor, usage: services.usage.clone() });
-    spawn_queue!(enrich::QUEUE, enrich::EnrichJob, 500, ctx, enrich_concurrency, enrich::handle);
-    spawn_queue!(similar::QUEUE, similar::SimilarJob, 500, db.clone(), 1, similar::handle);
+    spawn_queue!(queue::enrich::QUEUE, queue::enrich::EnrichJob, 500, ctx, enrich_concurrency, enrich::handle);
+    spawn_queue!(queue::similar::QUEUE, queue::similar::SimilarJob, 500, db.clone(), 1, similar::handle);
     let ctx = Arc::new(summarize::SummarizeContext {
         db: jobs_db.clone(),
         embedder: services.embedder.clone(),
         chat: services.chat.clone(),
         usage: services.usage.clone(),
     });
-    spawn_queue!(summarize::QUEUE, summarize::SummarizeJob, 2000, ctx, 1, summarize::handle);
-    spawn_queue!(consolidate::QUEUE, consolidate::ConsolidateJob, 500, db.clone(), 2, consolidate::handle);
-    spawn_queue!(expire::QUEUE, clock::Tick, 2000, db.clone(), 1, expire::handle);
-    spawn_queue!(retention::QUEUE, clock::Tick, 2000, db.clone(), 1, retention::handle);
-    spawn_queue!(schedule::QUEUE, clock::Tick, 2000, db.clone(), 1, schedule::handle);
-    spawn_queue!(tenant_delete::QUEUE, tenant_delete::TenantDeleteJob, 2000, db.clone(), 1, tenant_delete::handle);
+    spawn_queue!(queue::summarize::QUEUE, queue::summarize::SummarizeJob, 2000, ctx, 1, summarize::handle);
+    spawn_queue!(
+        queue::consolidate::QUEUE,
+        queue::consolidate::ConsolidateJob,
+        500,
+        db.clone(),
+        2,
+        consolidate::handle
+    );
+    spawn_queue!(queue::expire::QUEUE, Tick, 2000, db.clone(), 1, expire::handle);
+    spawn_queue!(queue::retention::QUEUE, Tick, 2000, db.clone(), 1, retention::handle);
+    spawn_queue!(queue::schedule::QUEUE, Tick, 2000, db.clone(), 1, schedule::handle);
+    spawn_queue!(
+        queue::tenant_delete::QUEUE,
+        queue::tenant_delete::TenantDeleteJob,
+        2000,
+        db.clone(),
+        1,
+        tenant_delete::handle
+    );
     if let Some(listener) = listener {
         let stop = stopper();
         tasks.spawn(async move {
@@ -248,21 +206,4 @@ pub async fn run_workers(
         let _ = stop.send(());
     });
     while tasks.join_next().await.is_some() {}
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn roles_parse_from_the_command_line() {
-        assert_eq!("all".parse::<Workers>(), Ok(Workers::All));
-        assert_eq!("none".parse::<Workers>(), Ok(Workers::None));
-        let some: Workers = "embed, cairn::enrich,embed".parse().unwrap();
-        assert_eq!(some, Workers::Only(vec![embed::QUEUE, enrich::QUEUE]));
-        assert!(some.runs(embed::QUEUE) && !some.runs(consolidate::QUEUE));
-        assert!(Workers::All.runs(schedule::QUEUE) && !Workers::None.runs(embed::QUEUE));
-        let err = "embed,bogus".parse::<Workers>().unwrap_err();
-        assert!(err.contains("unknown queue \"bogus\"") && err.contains("summarize"), "{err}");
-    }
 }

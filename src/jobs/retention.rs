@@ -8,12 +8,11 @@ use std::sync::Arc;
 use apalis::prelude::{Data, Error as JobError};
 use chrono::{Duration, Utc};
 
-use super::clock::{self, Tick};
+use super::clock;
+use crate::queue::Tick;
 use crate::service::lifecycle::{self, Rules};
 use crate::store::{queue, Db};
 
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::retention";
 /// How long the claims of past periods are kept.
 pub const CLAIMS_KEPT: Duration = Duration::days(7);
 

@@ -6,12 +6,10 @@ use std::sync::Arc;
 
 use apalis::prelude::{Data, Error as JobError};
 
-use super::clock::{self, Tick};
+use super::clock;
+use crate::queue::Tick;
 use crate::service::consolidation;
 use crate::store::Db;
-
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::schedule";
 
 /// The apalis handler of the periodic job.
 pub async fn handle(tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {

@@ -5,26 +5,10 @@
 use std::sync::Arc;
 
 use apalis::prelude::{Attempt, Data, Error as JobError};
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
 
 use crate::error::Error;
-use crate::store::{enrichment, Db, TenantTx};
-
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::similar";
-pub const MAX_ATTEMPTS: usize = 5;
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct SimilarJob {
-    pub tenant_id: Uuid,
-    pub memory_ids: Vec<Uuid>,
-}
-
-/// Enqueues linking of `memory_ids` in the caller's tenant transaction.
-pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
-}
+use crate::queue::similar::SimilarJob;
+use crate::store::{enrichment, Db};
 
 /// Runs one delivery; Err when it should be retried.
 pub async fn process(db: &Db, job: &SimilarJob) -> Result<u64, Error> {

@@ -8,30 +8,13 @@
 use std::sync::Arc;
 
 use apalis::prelude::{Attempt, Data, Error as JobError};
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
 
 use crate::error::Error;
 use crate::memory::summarize;
 use crate::models::chat::ChatModel;
 use crate::models::embed::{EmbedderSlot, SlotState};
-use crate::store::{enrichment, Db, TenantTx};
-
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::summarize";
-pub const MAX_ATTEMPTS: usize = 5;
-
-/// The job's payload.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct SummarizeJob {
-    pub tenant_id: Uuid,
-    pub memory_ids: Vec<Uuid>,
-}
-
-/// Enqueues summary refinement of `memory_ids` in the caller's tenant transaction.
-pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
-    super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await
-}
+use crate::queue::summarize::SummarizeJob;
+use crate::store::{enrichment, Db};
 
 /// What the worker needs.
 pub struct SummarizeContext {
@@ -68,8 +51,8 @@ pub async fn process(ctx: &SummarizeContext, job: &SummarizeJob) -> Result<usize
         crate::store::memories::lock_episodes(&mut tx, &[read.id]).await?;
         if enrichment::replace_summary(&mut tx, &read, &summary, "system:summarize").await? {
             // The new text needs its own vector, entities and links.
-            super::embed::enqueue(&mut tx, &[read.id]).await?;
-            super::enrich::requeue(&mut tx, &[read.id]).await?;
+            crate::queue::embed::enqueue(&mut tx, &[read.id]).await?;
+            crate::queue::enrich::requeue(&mut tx, &[read.id]).await?;
             replaced += 1;
             tracing::debug!(memory_id = %read.id, method = method.as_str(), "summary refined");
         }

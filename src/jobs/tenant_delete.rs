@@ -4,19 +4,9 @@
 use std::sync::Arc;
 
 use apalis::prelude::{Attempt, Data, Error as JobError};
-use serde::{Deserialize, Serialize};
-use uuid::Uuid;
 
+use crate::queue::tenant_delete::TenantDeleteJob;
 use crate::store::Db;
-
-/// The queue's stable name.
-pub const QUEUE: &str = "cairn::tenant_delete";
-
-/// The job's payload.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
-pub struct TenantDeleteJob {
-    pub tenant_id: Uuid,
-}
 
 /// The apalis handler.
 pub async fn handle(job: TenantDeleteJob, db: Data<Arc<Db>>, attempt: Attempt) -> Result<(), JobError> {

@@ -7,15 +7,21 @@ pub mod classify;
 pub mod filter;
 mod input;
 mod normalize;
+mod parse;
+mod patch;
 pub mod quality;
 pub mod summarize;
 mod tenant;
 
+pub use crate::validate::parse_timestamp;
 pub use filter::ListFilter;
-pub use input::{
-    nullable, EmbeddingChange, FieldError, MemoryInput, MemoryPatch, NewMemory, ParseCtx, LIFECYCLES, MAX_REASON_CHARS,
-};
-pub use normalize::{content_hash, normalize_tag_filter, parse_timestamp, tag_prefixes};
+pub use input::{MemoryInput, NewMemory, LIFECYCLES, MAX_REASON_CHARS};
+pub use parse::{FieldError, ParseCtx};
+pub use patch::{nullable, EmbeddingChange, MemoryPatch};
+
+/// Relation types that mark the source memory as replaced by the target (supersede mode).
+pub const SUPERSEDING: [&str; 2] = ["INVALIDATED_BY", "EVOLVED_INTO"];
+pub use normalize::{content_hash, normalize_tag_filter, tag_prefixes};
 pub use tenant::{EmbeddingCounts, TenantSettings, TenantStats, TypeCount};
 
 use chrono::{DateTime, Utc};

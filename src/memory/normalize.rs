@@ -2,7 +2,6 @@
 
 use std::collections::HashSet;
 
-use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, Utc};
 use sha2::{Digest, Sha256};
 
 use crate::error::{bad, Error};
@@ -64,29 +63,10 @@ pub fn normalize_tag_filter(raw: &[String], field: &str, max: usize) -> Result<V
     Ok(out)
 }
 
-/// Parses an ISO 8601 timestamp: RFC 3339 with an offset, or a local date-time or date taken as UTC.
-/// Years outside 0001..=9999 are refused: ISO 8601 without expansion has four-digit years, and Postgres
-/// cannot store all of them.
-pub fn parse_timestamp(value: &str) -> Option<DateTime<Utc>> {
-    parse_any_timestamp(value).filter(|t| (1..=9999).contains(&t.year()))
-}
-
-fn parse_any_timestamp(value: &str) -> Option<DateTime<Utc>> {
-    let value = value.trim();
-    if let Ok(t) = DateTime::parse_from_rfc3339(value) {
-        return Some(t.with_timezone(&Utc));
-    }
-    for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
-        if let Ok(t) = NaiveDateTime::parse_from_str(value, format) {
-            return Some(t.and_utc());
-        }
-    }
-    NaiveDate::parse_from_str(value, "%Y-%m-%d").ok().and_then(|d| d.and_hms_opt(0, 0, 0)).map(|t| t.and_utc())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::parse_timestamp;
 
     #[test]
     fn prefixes_split_on_colon_and_slash() {

@@ -2,25 +2,12 @@
 //! where a configured LLM does better than local rules (entity extraction). Optional: without
 //! `CAIRN_LLM_BASE_URL` and `CAIRN_LLM_MODEL` every feature falls back to its local method.
 
-use std::time::Duration;
-
 use anyhow::Context;
-use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::endpoint::Endpoint;
-
-/// Settings of the chat model.
-#[derive(Debug, Clone)]
-pub struct LlmConfig {
-    pub base_url: String,
-    pub api_key: Option<SecretString>,
-    pub model: String,
-    pub timeout: Duration,
-    /// Retries after the first attempt.
-    pub retries: usize,
-}
+use crate::config::LlmConfig;
 
 pub struct ChatModel {
     endpoint: Endpoint,

@@ -3,36 +3,12 @@
 //! → `[{"index", "score"}]`) `/rerank` endpoint. No retries: recall never waits long for it, and a failure
 //! keeps the fused order.
 
-use std::time::Duration;
-
 use anyhow::Context;
-use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::endpoint::Endpoint;
-
-/// Which request and response shape the endpoint speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum RerankApi {
-    /// Cohere, Jina, and the servers that copy them.
-    Cohere,
-    /// Hugging Face text-embeddings-inference.
-    Tei,
-}
-
-/// The rerank stage's settings.
-#[derive(Debug, Clone)]
-pub struct RerankConfig {
-    /// Base URL; the request goes to `{base_url}/rerank`.
-    pub base_url: String,
-    pub api_key: Option<SecretString>,
-    pub model: Option<String>,
-    pub api: RerankApi,
-    /// How many of the fused results are reranked.
-    pub top_n: usize,
-    pub timeout: Duration,
-}
+use crate::config::{RerankApi, RerankConfig};
 
 /// A cross-encoder reranker.
 pub struct Reranker {

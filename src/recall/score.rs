@@ -4,15 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-/// How vector and keyword candidates are combined.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Fusion {
-    /// `w·cosine + (1-w)·(keyword rank / best keyword rank)`.
-    #[default]
-    Weighted,
-    /// Reciprocal-rank fusion, `Σ 1/(60 + rank)`, scaled so a first place in both lists scores 1.
-    Rrf,
-}
+use crate::config::Fusion;
 
 /// Weight of the cosine similarity in weighted fusion.
 pub const SEMANTIC_WEIGHT: f64 = 0.7;

@@ -20,8 +20,8 @@ use crate::consolidation::{
     CLUSTER_THRESHOLD, CREATIVE_MAX, MAX_CONSIDERED, NEIGHBOURS, SCHEDULE, SUMMARY_MIN, SUMMARY_TAG,
 };
 use crate::error::{bad, Error, Result};
-use crate::jobs::{consolidate as job, embed};
 use crate::memory::{MemoryInput, NewMemory, ParseCtx};
+use crate::queue::{consolidate as job, embed};
 use crate::store::consolidation as store;
 use crate::store::memories::{self, Inserted};
 use crate::store::{lifecycle, relations, tenants, Db, TenantTx};
@@ -81,7 +81,7 @@ pub enum Requested {
 /// deployment's patience (`CAIRN_CONSOLIDATE_WAIT_MS`, 25 s). A run that failed is an error.
 pub async fn request(svc: &Services, t: &Tenant, req: RunRequest) -> Result<Requested> {
     t.require(Scope::Write)?;
-    super::usage::spend(svc, t, crate::auth::Budget::Consolidations, 1).await?;
+    super::usage::spend(svc, t, crate::tenancy::Budget::Consolidations, 1).await?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let id = enqueue(&mut tx, req, "manual", Utc::now()).await?;
     tx.commit().await?;

@@ -51,7 +51,7 @@ pub async fn record_gauges(svc: &Services) {
         *last = Some(std::time::Instant::now());
     }
     let known =
-        crate::jobs::TENANT_QUEUES.iter().chain(crate::jobs::PERIODIC_QUEUES).chain(crate::jobs::CONTROL_QUEUES);
+        crate::queue::TENANT_QUEUES.iter().chain(crate::queue::PERIODIC_QUEUES).chain(crate::queue::CONTROL_QUEUES);
     match tokio::time::timeout(DATABASE_TIMEOUT, crate::store::queue::queue_depths(svc.db.owner())).await {
         Ok(Ok(depths)) => {
             for queue in known {

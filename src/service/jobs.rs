@@ -8,8 +8,8 @@ use uuid::Uuid;
 use super::Services;
 use crate::auth::{Scope, Tenant};
 use crate::error::{bad, Error, Result};
-use crate::jobs::{self, embed, enrich};
 use crate::models::embed::SlotState;
+use crate::queue::{self as jobs, embed, enrich};
 use crate::store::embedding as vectors;
 use crate::store::queue::{self, JobFailure, LatestPeriod};
 use crate::store::relations;
@@ -116,7 +116,7 @@ pub async fn reprocess(svc: &Services, t: &Tenant, ids: Vec<Uuid>) -> Result<usi
     if let Some(missing) = ids.iter().find(|id| !found.contains(id)) {
         return Err(Error::not_found(format!("ids: memory {missing} not found")));
     }
-    super::usage::spend(svc, t, crate::auth::Budget::Reenrich, ids.len() as u64).await?;
+    super::usage::spend(svc, t, crate::tenancy::Budget::Reenrich, ids.len() as u64).await?;
     enrich::requeue(&mut tx, &ids).await?;
     tx.commit().await?;
     Ok(ids.len())
@@ -134,7 +134,7 @@ pub async fn reembed(svc: &Services, t: &Tenant, limit: Option<i64>, batch_size:
     }
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let ids = vectors::mark_for_reembedding(&mut tx, limit).await?;
-    super::usage::spend(svc, t, crate::auth::Budget::Reembeds, ids.len() as u64).await?;
+    super::usage::spend(svc, t, crate::tenancy::Budget::Reembeds, ids.len() as u64).await?;
     for chunk in ids.chunks(batch as usize) {
         embed::enqueue(&mut tx, chunk).await?;
     }

@@ -8,9 +8,10 @@ use uuid::Uuid;
 
 use super::{audit, Services};
 use crate::auth::admin::Operator;
-use crate::auth::{self, ApiKeyInfo, NewKey, Scope, Tenant};
+use crate::auth::{self, Scope, Tenant};
 use crate::error::{bad, Error, Result};
 use crate::store::tenants;
+use crate::tenancy::{ApiKeyInfo, NewKey};
 
 /// Longest key name, in characters.
 pub const MAX_NAME_CHARS: usize = 200;

@@ -12,7 +12,6 @@ use uuid::Uuid;
 use super::{usage, Page, Services};
 use crate::auth::{Scope, Tenant};
 use crate::error::{Error, Result};
-use crate::jobs::{embed, enrich, similar, summarize as refine};
 use crate::memory::filter::required_tags;
 use crate::memory::summarize;
 use crate::memory::MemoryEvent;
@@ -20,6 +19,7 @@ use crate::memory::{
     EmbeddingChange, ListFilter, Memory, MemoryInput, MemoryPatch, NewMemory, ParseCtx, MAX_REASON_CHARS,
 };
 use crate::models::embed::SlotState;
+use crate::queue::{embed, enrich, similar, summarize as refine};
 use crate::store::events;
 use crate::store::memories::{self, Inserted};
 use crate::store::{lifecycle, relations, TenantTx};

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use crate::auth::admin::TokenKeys;
 use crate::auth::KeyVerifier;
-use crate::config::AppArgs;
+use crate::config::Settings;
 use crate::models::chat::ChatModel;
 use crate::models::embed::EmbedderSlot;
 use crate::recall::bm25::TermStatsCache;
@@ -52,7 +52,7 @@ pub struct Services {
     pub chat: Option<Arc<ChatModel>>,
     /// Per-tenant keyword statistics for BM25.
     pub term_stats: TermStatsCache,
-    pub config: Arc<AppArgs>,
+    pub config: Arc<Settings>,
     pub started: Instant,
     /// Signs and verifies operators' access tokens.
     pub tokens: Arc<TokenKeys>,
@@ -90,16 +90,16 @@ pub async fn offload<T: Send + 'static>(
 }
 
 impl Services {
-    pub fn new(db: Db, config: AppArgs, embedder: EmbedderSlot) -> crate::error::Result<Self> {
-        let keys = KeyVerifier::new(db.owner().clone(), db.owner_breaker(), &config.verifier());
+    pub fn new(db: Db, config: Settings, embedder: EmbedderSlot) -> crate::error::Result<Self> {
+        let keys = KeyVerifier::new(db.owner().clone(), db.owner_breaker(), &config.verifier);
         let tokens = Arc::new(TokenKeys::new(
-            config.jwt_secret.as_ref().map(secrecy::ExposeSecret::expose_secret),
-            config.jwt_previous_secrets.as_ref().map(secrecy::ExposeSecret::expose_secret),
-            &config.jwt_issuer,
-            &config.jwt_audience,
-            Duration::from_secs(config.access_token_ttl_secs.max(1)),
+            config.jwt.secret.as_ref().map(secrecy::ExposeSecret::expose_secret),
+            config.jwt.previous_secrets.as_ref().map(secrecy::ExposeSecret::expose_secret),
+            &config.jwt.issuer,
+            &config.jwt.audience,
+            config.jwt.access_token_ttl,
         )?);
-        let chat = config.llm().and_then(|c| match ChatModel::new(c) {
+        let chat = config.llm.clone().and_then(|c| match ChatModel::new(c) {
             Ok(model) => Some(Arc::new(model)),
             Err(err) => {
                 tracing::error!(
@@ -109,10 +109,7 @@ impl Services {
                 None
             }
         });
-        if config.reranker == "http" && config.rerank().is_none() {
-            return Err(crate::error::Error::invalid("CAIRN_RERANKER_URL: is required with CAIRN_RERANKER=http"));
-        }
-        let reranker = match config.rerank().map(crate::models::rerank::Reranker::new).transpose() {
+        let reranker = match config.rerank.clone().map(crate::models::rerank::Reranker::new).transpose() {
             Ok(r) => r.map(Arc::new),
             Err(err) => return Err(crate::error::Error::invalid(format!("CAIRN_RERANKER_URL: {err:#}"))),
         };

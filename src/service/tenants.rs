@@ -8,11 +8,12 @@ use uuid::Uuid;
 use super::lifecycle::{self, SettingsChange};
 use super::{audit, Page, Services};
 use crate::auth::admin::Operator;
-use crate::auth::{LimitOverrides, Tenant};
+use crate::auth::Tenant;
 use crate::error::{bad, Error, Result};
 use crate::memory::TenantSettings;
 use crate::store::tenants;
 pub use crate::store::tenants::TenantRow;
+use crate::tenancy::LimitOverrides;
 
 /// Longest tenant name, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
@@ -78,7 +79,7 @@ pub async fn list(
     offset: Option<i64>,
 ) -> Result<Page<TenantRow>> {
     let (limit, offset) = crate::validate::page(limit, offset, MAX_PAGE, DEFAULT_PAGE)?;
-    if let Some(s) = status.filter(|s| crate::auth::TenantStatus::parse(s).is_none()) {
+    if let Some(s) = status.filter(|s| crate::tenancy::TenantStatus::parse(s).is_none()) {
         return Err(bad("status", format!("unknown status {s:?}; expected active, suspended, deleting or deleted")));
     }
     let (items, total) = tenants::list_tenants(svc.db.owner(), status, limit, offset).await?;
@@ -173,7 +174,7 @@ pub async fn resume(svc: &Services, op: &Operator, id: Uuid) -> Result<TenantVie
 ///
 /// A tenant stuck in `deleting` (its job gave up) can be deleted again: the job is enqueued anew.
 pub async fn delete(svc: &Services, op: &Operator, id: Uuid) -> Result<TenantView> {
-    if tenants::begin_deletion(svc.db.owner(), id, crate::jobs::tenant_delete::QUEUE).await?.is_none() {
+    if tenants::begin_deletion(svc.db.owner(), id, crate::queue::tenant_delete::QUEUE).await?.is_none() {
         let current = get(svc, op, id).await?;
         return Err(Error::Conflict {
             message: format!("tenant {id} is {}; it cannot be deleted again", current.row.tenant.status),
@@ -187,7 +188,7 @@ pub async fn delete(svc: &Services, op: &Operator, id: Uuid) -> Result<TenantVie
 
 /// The deletion job's work: removes every row the tenant owns, records the report. Idempotent.
 pub async fn erase(svc_db: &crate::store::Db, id: Uuid) -> Result<()> {
-    let report = tenants::erase_tenant(svc_db.owner(), id, crate::jobs::TENANT_QUEUES).await?;
+    let report = tenants::erase_tenant(svc_db.owner(), id, crate::queue::TENANT_QUEUES).await?;
     let rows: serde_json::Map<String, serde_json::Value> = report.into_iter().map(|(t, n)| (t, n.into())).collect();
     let details = json!({ "rows_deleted": rows });
     let origin = audit::Origin::default();

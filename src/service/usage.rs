@@ -13,9 +13,10 @@ use chrono::{Duration, NaiveDate, Utc};
 use uuid::Uuid;
 
 use super::Services;
-use crate::auth::{Budget, LimitOverrides, Scope, Tenant};
+use crate::auth::{Scope, Tenant};
 use crate::error::{Error, Result};
 use crate::store::{usage, Db, TenantTx};
+use crate::tenancy::{Budget, LimitOverrides};
 
 /// Counters of the meter.
 pub mod counter {
@@ -161,7 +162,7 @@ pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides, grew: boo
 /// Refuses metadata larger than the tenant's `max_metadata_bytes` (64 KiB unless its plan says otherwise),
 /// naming `field` and the quota.
 pub fn check_metadata(t: &Tenant, metadata: &serde_json::Value, field: &str) -> Result<()> {
-    let max = t.limits.max_metadata_bytes.unwrap_or(crate::auth::limits::DEFAULT_MAX_METADATA_BYTES) as usize;
+    let max = t.limits.max_metadata_bytes.unwrap_or(crate::tenancy::DEFAULT_MAX_METADATA_BYTES) as usize;
     let size = serde_json::to_string(metadata).map(|s| s.len()).unwrap_or(usize::MAX);
     if size > max {
         return Err(Error::Forbidden(format!(

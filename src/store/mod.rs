@@ -36,7 +36,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Executor, PgConnection, PgPool, Postgres, Transaction};
 use uuid::Uuid;
 
-use crate::config::DbArgs;
+use crate::config::DbSettings;
 use crate::error::Error;
 
 /// The role tenant queries run as. Created by the first migration.
@@ -87,20 +87,20 @@ pub struct TransactionCounts {
 impl Db {
     /// Opens both pools lazily: the server starts (and answers 503) while Postgres is unreachable, and
     /// recovers by itself when it returns.
-    pub fn connect_lazy(args: &DbArgs) -> anyhow::Result<Self> {
+    pub fn connect_lazy(args: &DbSettings) -> anyhow::Result<Self> {
         let options: PgConnectOptions =
-            args.database_url.expose_secret().parse().context("DATABASE_URL is not a valid Postgres URL")?;
+            args.owner_url.expose_secret().parse().context("DATABASE_URL is not a valid Postgres URL")?;
         let options = options.application_name("cairn");
         let pool = || {
             PgPoolOptions::new()
-                .max_connections(args.db_max_connections)
-                .acquire_timeout(Duration::from_secs(args.db_acquire_timeout_secs))
+                .max_connections(args.max_connections)
+                .acquire_timeout(args.acquire_timeout)
                 .idle_timeout(Duration::from_secs(300))
         };
         let owner = pool().connect_lazy_with(options);
-        let app_options: PgConnectOptions = match &args.app_database_url {
+        let app_options: PgConnectOptions = match &args.app_url {
             Some(url) => url.expose_secret().parse().context("CAIRN_APP_DATABASE_URL is not a valid Postgres URL")?,
-            None => args.database_url.expose_secret().parse().context("DATABASE_URL is not a valid Postgres URL")?,
+            None => args.owner_url.expose_secret().parse().context("DATABASE_URL is not a valid Postgres URL")?,
         };
         let app = pool()
             .after_connect(|conn, _meta| {
@@ -110,17 +110,17 @@ impl Db {
                 })
             })
             .connect_lazy_with(app_options.application_name("cairn"));
-        let connect_timeout = Duration::from_millis(args.db_connect_timeout_ms);
+        let connect_timeout = args.connect_timeout;
         Ok(Self {
             owner,
             app,
             opened: Arc::default(),
             breaker: Arc::new(Breaker::new(connect_timeout)),
             owner_breaker: Arc::new(Breaker::new(connect_timeout)),
-            statement_timeout_ms: args.db_statement_timeout_ms,
-            job_statement_timeout_ms: args.db_job_statement_timeout_ms,
-            job_stale_after: Duration::from_secs(args.job_stale_after_secs),
-            shared_login: args.app_database_url.is_none(),
+            statement_timeout_ms: args.statement_timeout_ms,
+            job_statement_timeout_ms: args.job_statement_timeout_ms,
+            job_stale_after: args.job_stale_after,
+            shared_login: args.app_url.is_none(),
         })
     }
 

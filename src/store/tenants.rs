@@ -8,9 +8,9 @@ use uuid::Uuid;
 use sqlx::postgres::PgListener;
 use sqlx::types::Json;
 
-use crate::auth::{ApiKeyInfo, LimitOverrides, NewKey, TenantAccess, TenantInfo, TenantStatus};
 use crate::error::Error;
 use crate::memory::TenantSettings;
+use crate::tenancy::{ApiKeyInfo, LimitOverrides, NewKey, TenantAccess, TenantInfo, TenantStatus};
 
 /// What authentication needs of a key.
 #[derive(Debug, Clone, sqlx::FromRow)]

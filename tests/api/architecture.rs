@@ -1,7 +1,9 @@
-//! The layering (README, "Layout"), checked on the source text: surfaces translate and call the services,
+//! The layering (README, "Layout"), checked on the source text: the top-level modules import one way only
+//! (no cycle, and only what README's table of imports allows); surfaces translate and call the services,
 //! never the store or another surface; all SQL is under `src/store/`; HTTP and the OpenAPI schemas exist
 //! only under `src/api/`, and nothing below the surfaces names them.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -264,4 +266,214 @@ fn the_checks_notice_a_breach() {
     assert_eq!(surface_of(&src().join("api/native/memories.rs")), Some("native"));
     assert_eq!(surface_of(&src().join("api/automem.rs")), Some("automem"));
     assert_eq!(surface_of(&src().join("api/views/automem.rs")), None, "shared shapes are no surface");
+}
+
+/// The imports between top-level modules of the crate under `root` (a `src/`): importer → imported → where
+/// (`file:line`, the first few). Read from `crate::x` paths (grouped `use` trees flattened) and from `super::`
+/// chains that climb to the crate root; `lib.rs` and `main.rs` only declare and run the modules.
+type Graph = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+
+fn module_graph(root: &Path) -> Graph {
+    let by_crate = Regex::new(r"\bcrate::([a-z_][a-z0-9_]*)").unwrap();
+    let by_super = Regex::new(r"\b((?:super::)+)([a-z_][a-z0-9_]*)").unwrap();
+    let mut graph = Graph::new();
+    for path in rust_files(root) {
+        let rel = path.strip_prefix(root).unwrap();
+        // The file's module path: src/service/recall/mod.rs → [service, recall].
+        let mut segments: Vec<String> =
+            rel.with_extension("").components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        if segments.last().is_some_and(|s| s == "mod") {
+            segments.pop();
+        }
+        if matches!(segments.as_slice(), [one] if one == "lib" || one == "main") {
+            continue;
+        }
+        let mine = segments[0].clone();
+        graph.entry(mine.clone()).or_default();
+        for (n, line) in code(&path).lines().enumerate() {
+            let mut named: Vec<String> = by_crate.captures_iter(line).map(|c| c[1].to_owned()).collect();
+            for c in by_super.captures_iter(line) {
+                // `super` from a file is its module's parent; from a `mod.rs` too, its folder being the module.
+                let climbs = c[1].matches("super::").count();
+                if climbs >= segments.len() {
+                    named.push(c[2].to_owned());
+                }
+            }
+            for other in named.into_iter().filter(|m| *m != mine) {
+                let seen = graph.entry(mine.clone()).or_default().entry(other).or_default();
+                if seen.len() < 3 {
+                    seen.push(format!("{}:{}", rel.display(), n + 1));
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// The module graph's cycles: each strongly connected component of more than one module (Tarjan's).
+fn cycles(graph: &Graph) -> Vec<Vec<String>> {
+    struct Walk<'g> {
+        graph: &'g Graph,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: BTreeSet<&'g str>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'g>(w: &mut Walk<'g>, node: &'g str) {
+        let i = w.index.len();
+        w.index.insert(node, i);
+        w.low.insert(node, i);
+        w.stack.push(node);
+        w.on_stack.insert(node);
+        for next in w.graph.get(node).into_iter().flat_map(|edges| edges.keys()) {
+            let next = next.as_str();
+            if !w.index.contains_key(next) {
+                visit(w, next);
+                let low = w.low[node].min(w.low[next]);
+                w.low.insert(node, low);
+            } else if w.on_stack.contains(next) {
+                let low = w.low[node].min(w.index[next]);
+                w.low.insert(node, low);
+            }
+        }
+        if w.low[node] == w.index[node] {
+            let mut component = Vec::new();
+            while let Some(top) = w.stack.pop() {
+                w.on_stack.remove(top);
+                component.push(top.to_owned());
+                if top == node {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.sort();
+                w.found.push(component);
+            }
+        }
+    }
+    let mut w = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        found: Vec::new(),
+    };
+    for node in graph.keys() {
+        if !w.index.contains_key(node.as_str()) {
+            visit(&mut w, node);
+        }
+    }
+    w.found
+}
+
+/// README's table of imports (section "Layout"), top to bottom: each module and what it may import.
+fn layout(readme: &str) -> Vec<(String, BTreeSet<String>)> {
+    let readme = format!("\n{readme}");
+    let section = readme.split("\n## Layout").nth(1).expect("README has a Layout section");
+    let section = section.split("\n## ").next().unwrap();
+    let row = Regex::new(r"^\|\s*`([a-z_]+)`\s*\|([^|]*)\|").unwrap();
+    section
+        .lines()
+        .filter_map(|line| row.captures(line.trim()))
+        .map(|c| {
+            let allowed = c[2]
+                .split(',')
+                .map(|m| m.trim().trim_matches('`').to_owned())
+                .filter(|m| !m.is_empty() && m != "—")
+                .collect();
+            (c[1].to_owned(), allowed)
+        })
+        .collect()
+}
+
+/// What is wrong with `graph` against the table `rules`: a module the table misses, a row that lists a
+/// module above it (the table must point one way, down), an import the table does not allow.
+fn layout_breaches(graph: &Graph, rules: &[(String, BTreeSet<String>)]) -> Vec<String> {
+    let mut broken = Vec::new();
+    let position: BTreeMap<&str, usize> = rules.iter().enumerate().map(|(i, (m, _))| (m.as_str(), i)).collect();
+    for (i, (module, allowed)) in rules.iter().enumerate() {
+        for other in allowed {
+            match position.get(other.as_str()) {
+                None => broken.push(format!("Layout: `{module}` may import `{other}`, which has no row")),
+                Some(&j) if j <= i => {
+                    broken.push(format!("Layout: `{module}` may import `{other}`, which is not below it"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    for (module, edges) in graph {
+        let Some(&i) = position.get(module.as_str()) else {
+            broken.push(format!("src/{module}: a top-level module that README's Layout table does not list"));
+            continue;
+        };
+        for (other, places) in edges {
+            if !rules[i].1.contains(other) {
+                broken.push(format!("{module} imports {other}, which Layout does not allow ({})", places.join(", ")));
+            }
+        }
+    }
+    broken
+}
+
+#[test]
+fn the_top_level_modules_import_one_way_only() {
+    let graph = module_graph(&src());
+    let found: Vec<String> = cycles(&graph)
+        .iter()
+        .map(|cycle| {
+            let edges: Vec<String> = cycle
+                .iter()
+                .flat_map(|a| cycle.iter().map(move |b| (a, b)))
+                .filter_map(|(a, b)| graph[a].get(b).map(|at| format!("  {a} -> {b} ({})", at.join(", "))))
+                .collect();
+            format!("{}:\n{}", cycle.join(", "), edges.join("\n"))
+        })
+        .collect();
+    check("the top-level modules form no import cycle", found);
+}
+
+#[test]
+fn every_import_is_one_the_layout_allows() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let rules = layout(&readme);
+    assert!(rules.len() >= 10, "README's Layout table has {} rows", rules.len());
+    check("README's Layout allows every import", layout_breaches(&module_graph(&src()), &rules));
+}
+
+/// The graph checks notice a planted cycle, an import the table does not allow, and a table that points up.
+#[test]
+fn the_graph_checks_notice_a_breach() {
+    let dir = std::env::temp_dir().join(format!("cairn-modules-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("high/deep")).unwrap();
+    fs::write(dir.join("lib.rs"), "pub mod high; pub mod low; pub mod base;\n").unwrap();
+    fs::write(dir.join("high/mod.rs"), "use crate::{low::Thing, base};\n// use crate::nowhere;\n").unwrap();
+    fs::write(dir.join("high/deep/leaf.rs"), "fn f() { super::super::super::base::g(); super::sibling(); }\n").unwrap();
+    fs::write(dir.join("low.rs"), "pub struct Thing;\nfn back() { crate::high::h(); }\n").unwrap();
+    fs::write(dir.join("base.rs"), "pub fn g() {}\n").unwrap();
+    let graph = module_graph(&dir);
+    fs::remove_dir_all(&dir).unwrap();
+    let edges = |m: &str| graph[m].keys().cloned().collect::<Vec<_>>();
+    assert_eq!(edges("high"), ["base", "low"], "{graph:?}");
+    assert!(graph["high"]["base"].iter().any(|at| at.starts_with("high/deep/leaf.rs")), "{graph:?}");
+    assert_eq!(edges("low"), ["high"]);
+    assert!(edges("base").is_empty() && !graph.contains_key("lib") && !graph.contains_key("nowhere"));
+    assert_eq!(cycles(&graph), [vec!["high".to_owned(), "low".to_owned()]]);
+
+    let table = "## Layout\n\n| module | may import |\n|---|---|\n| `high` | low, base |\n| `low` | base |\n\
+                 | `base` | — |\n\n## Next\n| `other` | x |\n";
+    let rules = layout(table);
+    assert_eq!(rules.len(), 3, "only the Layout section's rows: {rules:?}");
+    let broken = layout_breaches(&graph, &rules);
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(broken[0].starts_with("low imports high") && broken[0].contains("low.rs:2"), "{broken:?}");
+    let upward = layout("## Layout\n| `a` | b |\n| `b` | a |\n");
+    let broken = layout_breaches(&Graph::new(), &upward);
+    assert_eq!(broken, ["Layout: `b` may import `a`, which is not below it"]);
+    let mut unlisted = Graph::new();
+    unlisted.entry("stray".to_owned()).or_default();
+    assert!(layout_breaches(&unlisted, &rules)[0].contains("src/stray"));
 }

@@ -97,7 +97,7 @@ async fn admins_manage_keys_and_a_revocation_holds_at_once() {
 #[tokio::test]
 async fn expired_keys_are_401s() {
     let app = spawn().await;
-    let new = cairn::auth::NewKey {
+    let new = cairn::tenancy::NewKey {
         scopes: vec!["read".to_owned()],
         expires_at: Some(Utc::now() - Duration::minutes(1)),
         ..Default::default()

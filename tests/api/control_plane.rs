@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use cairn::auth::admin::Operator;
 use cairn::config::AppArgs;
-use cairn::jobs::Workers;
+use cairn::queue::Workers;
 use reqwest::Method;
 use secrecy::SecretString;
 use serde_json::{json, Value};
@@ -612,7 +612,7 @@ async fn rows_of_tenant(app: &TestApp, tenant: uuid::Uuid) -> std::collections::
 async fn deleting_a_tenant_removes_its_data_and_leaves_a_report() {
     // As production runs: the tables' owner is not a superuser, so row-level security binds the erasure too.
     let config = AppArgs { consolidate_wait_ms: 0, ..config() };
-    let app = spawn_with_queues(config, Workers::Only(vec![cairn::jobs::tenant_delete::QUEUE])).await;
+    let app = spawn_with_queues(config, Workers::Only(vec![cairn::queue::tenant_delete::QUEUE])).await;
     cairn::service::admins::create(&app.services, &Operator::Cli, EMAIL, PASSWORD).await.unwrap();
     let admin = token(&app).await;
     let first = app.store_text(&app.a.key, "Alice deploys Kubernetes on Fridays").await;

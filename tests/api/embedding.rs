@@ -4,8 +4,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cairn::jobs::embed::{process, EmbedContext, EmbedJob};
+use cairn::jobs::embed::{process, EmbedContext};
 use cairn::models::embed::{EmbedFuture, Embedder};
+use cairn::queue::embed::EmbedJob;
 use serde_json::json;
 
 use crate::helpers::{app_role_tx, local_model, spawn, spawn_with_embedder};
@@ -165,7 +166,7 @@ async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_faile
     assert_eq!(m["embedding_status"], "pending");
     assert!(m["embedding_error"].as_str().unwrap().contains("upstream embedding service answered 503"));
 
-    process(&ctx, &job, cairn::jobs::embed::MAX_ATTEMPTS - 1).await.expect("the last attempt gives up cleanly");
+    process(&ctx, &job, cairn::queue::embed::MAX_ATTEMPTS - 1).await.expect("the last attempt gives up cleanly");
     let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
     assert_eq!(m["embedding_status"], "failed");
     // The memory is still found by its words.
@@ -183,7 +184,7 @@ async fn the_apalis_worker_processes_the_queue_end_to_end() {
     let workers = tokio::spawn(cairn::jobs::run_workers(
         app.services.clone(),
         cairn::jobs::enrich::Extractor::Local,
-        cairn::jobs::Workers::All,
+        cairn::queue::Workers::All,
         async move {
             let _ = stopped.await;
         },

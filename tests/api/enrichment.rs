@@ -55,7 +55,7 @@ async fn preceded_by_links_follow_the_episode_else_the_users_last_week() {
     // Redelivery adds nothing.
     let before = app.count_as_app_role("relations", Some(app.a.id)).await;
     let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
-    cairn::jobs::enrich::enqueue(&mut tx, &[now_u1.parse().unwrap()]).await.unwrap();
+    cairn::queue::enrich::enqueue(&mut tx, &[now_u1.parse().unwrap()]).await.unwrap();
     tx.commit().await.unwrap();
     app.run_enrichment().await;
     assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, before);
@@ -82,7 +82,7 @@ async fn similar_to_links_neighbours_at_cosine_080_and_not_079() {
     assert!((linked[0].1 - 0.801).abs() < 1e-3, "strength is the cosine: {linked:?}");
     // Each pair once, however often the jobs run.
     let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
-    cairn::jobs::similar::enqueue(&mut tx, &[base.parse().unwrap()]).await.unwrap();
+    cairn::queue::similar::enqueue(&mut tx, &[base.parse().unwrap()]).await.unwrap();
     tx.commit().await.unwrap();
     app.run_similar().await;
     assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, 1);

@@ -12,8 +12,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
+use cairn::config::LlmConfig;
 use cairn::jobs::enrich::Extractor;
-use cairn::models::chat::{ChatModel, LlmConfig};
+use cairn::models::chat::ChatModel;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn, TestApp};
@@ -68,7 +69,7 @@ async fn enrichment_links_entities_tags_memories_and_is_idempotent() {
 
     // A redelivered job changes nothing: no second entity, link or tag.
     let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
-    cairn::jobs::enrich::enqueue(&mut tx, &[id.parse().unwrap()]).await.unwrap();
+    cairn::queue::enrich::enqueue(&mut tx, &[id.parse().unwrap()]).await.unwrap();
     tx.commit().await.unwrap();
     assert_eq!(app.run_enrichment().await, 1);
     let again = memory(&app, key, id).await;

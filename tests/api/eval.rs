@@ -13,7 +13,7 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
     let workers = tokio::spawn(cairn::jobs::run_workers(
         app.services.clone(),
         cairn::jobs::enrich::Extractor::Local,
-        cairn::jobs::Workers::All,
+        cairn::queue::Workers::All,
         async move {
             let _ = stopped.await;
         },

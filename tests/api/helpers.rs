@@ -4,9 +4,9 @@ use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
 use cairn::config::{AppArgs, DbArgs};
-use cairn::jobs::Workers;
 use cairn::models::embed::local::LocalEmbedder;
 use cairn::models::embed::{Embedder, EmbedderSlot, LocalModel};
+use cairn::queue::Workers;
 use cairn::server::Application;
 use cairn::service::Services;
 use cairn::store::{tenants, Db};
@@ -209,13 +209,13 @@ pub async fn second_instance(app: &TestApp, config: AppArgs) -> (SocketAddr, tok
 async fn spawn_inner(app: AppArgs, server_db_url: Option<String>, embedder: EmbedderSlot, prepare: &[&str]) -> TestApp {
     // The server, and the consolidation worker its consolidation requests wait for; every other queue is
     // drained by the tests themselves (`drain_jobs`, `run_enrichment`...), so that they decide when jobs run.
-    let workers = Workers::Only(vec![cairn::jobs::consolidate::QUEUE]);
+    let workers = Workers::Only(vec![cairn::queue::consolidate::QUEUE]);
     spawn_workers(app, server_db_url, embedder, prepare, workers).await
 }
 
 /// A server whose database settings `tune` changes (e.g. a short statement timeout), after `prepare` ran.
 pub async fn spawn_tuned(app: AppArgs, tune: fn(DbArgs) -> DbArgs, prepare: &[&str]) -> TestApp {
-    let workers = Workers::Only(vec![cairn::jobs::consolidate::QUEUE]);
+    let workers = Workers::Only(vec![cairn::queue::consolidate::QUEUE]);
     spawn_full(app, None, EmbedderSlot::disabled(), prepare, workers, tune).await
 }
 
@@ -268,7 +268,7 @@ async fn create_tenant(db: &Db, name: &str) -> TestTenant {
 }
 
 pub async fn new_key(db: &Db, tenant_id: Uuid, scopes: &[&str]) -> String {
-    let new = cairn::auth::NewKey { scopes: scopes.iter().map(|s| s.to_string()).collect(), ..Default::default() };
+    let new = cairn::tenancy::NewKey { scopes: scopes.iter().map(|s| s.to_string()).collect(), ..Default::default() };
     cairn::auth::create_key(db.owner(), tenant_id, &new).await.unwrap().1
 }
 
@@ -434,8 +434,8 @@ impl TestApp {
             episode_context: true,
         };
         let mut conn = self.superuser_conn().await;
-        let jobs: Vec<(String, cairn::jobs::embed::EmbedJob)> =
-            self.pending_jobs(&mut conn, cairn::jobs::embed::QUEUE).await;
+        let jobs: Vec<(String, cairn::queue::embed::EmbedJob)> =
+            self.pending_jobs(&mut conn, cairn::queue::embed::QUEUE).await;
         for (id, job) in &jobs {
             let ok = cairn::jobs::embed::process(&ctx, job, 0).await.is_ok();
             Self::finish_job(&mut conn, id, ok).await;
@@ -448,8 +448,8 @@ impl TestApp {
     pub async fn run_enrichment_with(&self, extractor: cairn::jobs::enrich::Extractor) -> usize {
         let ctx = cairn::jobs::enrich::EnrichContext { db: self.db.clone(), extractor, usage: Default::default() };
         let mut conn = self.superuser_conn().await;
-        let jobs: Vec<(String, cairn::jobs::enrich::EnrichJob)> =
-            self.pending_jobs(&mut conn, cairn::jobs::enrich::QUEUE).await;
+        let jobs: Vec<(String, cairn::queue::enrich::EnrichJob)> =
+            self.pending_jobs(&mut conn, cairn::queue::enrich::QUEUE).await;
         for (id, job) in &jobs {
             let ok = cairn::jobs::enrich::process(&ctx, job, 0).await.is_ok();
             Self::finish_job(&mut conn, id, ok).await;
@@ -460,8 +460,8 @@ impl TestApp {
     /// Runs every queued similarity job synchronously; returns how many.
     pub async fn run_similar(&self) -> usize {
         let mut conn = self.superuser_conn().await;
-        let jobs: Vec<(String, cairn::jobs::similar::SimilarJob)> =
-            self.pending_jobs(&mut conn, cairn::jobs::similar::QUEUE).await;
+        let jobs: Vec<(String, cairn::queue::similar::SimilarJob)> =
+            self.pending_jobs(&mut conn, cairn::queue::similar::QUEUE).await;
         for (id, job) in &jobs {
             let ok = cairn::jobs::similar::process(&self.db, job).await.is_ok();
             Self::finish_job(&mut conn, id, ok).await;
@@ -490,8 +490,8 @@ impl TestApp {
     /// many.
     pub async fn run_consolidations(&self) -> usize {
         let mut conn = self.superuser_conn().await;
-        let jobs: Vec<(String, cairn::jobs::consolidate::ConsolidateJob)> =
-            self.pending_jobs(&mut conn, cairn::jobs::consolidate::QUEUE).await;
+        let jobs: Vec<(String, cairn::queue::consolidate::ConsolidateJob)> =
+            self.pending_jobs(&mut conn, cairn::queue::consolidate::QUEUE).await;
         for (id, job) in &jobs {
             let ok = cairn::jobs::consolidate::process(&self.db, job, 0).await.is_ok();
             Self::finish_job(&mut conn, id, ok).await;
@@ -508,8 +508,8 @@ impl TestApp {
             usage: Default::default(),
         };
         let mut conn = self.superuser_conn().await;
-        let jobs: Vec<(String, cairn::jobs::summarize::SummarizeJob)> =
-            self.pending_jobs(&mut conn, cairn::jobs::summarize::QUEUE).await;
+        let jobs: Vec<(String, cairn::queue::summarize::SummarizeJob)> =
+            self.pending_jobs(&mut conn, cairn::queue::summarize::QUEUE).await;
         for (id, job) in &jobs {
             let ok = cairn::jobs::summarize::process(&ctx, job).await.is_ok();
             Self::finish_job(&mut conn, id, ok).await;
@@ -526,7 +526,7 @@ impl TestApp {
     pub async fn queued_jobs(&self) -> Vec<serde_json::Value> {
         let mut conn = self.superuser_conn().await;
         sqlx::query_scalar("SELECT job::jsonb FROM apalis.jobs WHERE job_type = $1 ORDER BY run_at, id")
-            .bind(cairn::jobs::embed::QUEUE)
+            .bind(cairn::queue::embed::QUEUE)
             .fetch_all(&mut conn)
             .await
             .unwrap()

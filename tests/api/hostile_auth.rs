@@ -44,7 +44,7 @@ async fn login_from(app: &TestApp, password: &str, from: &str) -> Res {
 #[tokio::test]
 async fn an_expired_key_costs_one_argon2_and_its_failures_count_against_the_address() {
     let app = spawn_with(config(), None).await;
-    let new = cairn::auth::NewKey {
+    let new = cairn::tenancy::NewKey {
         scopes: vec!["read".into()],
         expires_at: Some(Utc::now() - Duration::minutes(1)),
         ..Default::default()

@@ -117,7 +117,7 @@ async fn the_server_role_sees_nothing_without_a_tenant() {
 #[tokio::test]
 async fn the_server_refuses_to_start_when_its_role_owns_the_tables() {
     let (name, url) = create_database().await;
-    let db = Db::connect_lazy(&db_args(&url)).unwrap();
+    let db = Db::connect_lazy(&db_args(&url).settings()).unwrap();
     db.migrate().await.unwrap();
     // A mistake only an administrator can make (the new owner needs CREATE on the schema).
     let mut conn = sqlx::PgConnection::connect(&cairn::config::with_database(&superuser_url(), &name)).await.unwrap();
@@ -161,7 +161,7 @@ async fn the_server_refuses_a_tenant_pool_that_logs_in_as_the_owner() {
 #[tokio::test]
 async fn the_server_refuses_a_login_role_that_inherits_or_reaches_further() {
     let (name, url) = create_database().await;
-    let db = Db::connect_lazy(&db_args(&url)).unwrap();
+    let db = Db::connect_lazy(&db_args(&url).settings()).unwrap();
     db.migrate().await.unwrap();
     let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
     let suffix = uuid::Uuid::new_v4().simple().to_string();

@@ -11,7 +11,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
 use cairn::config::AppArgs;
-use cairn::models::embed::openai::{OpenAiConfig, OpenAiEmbedder};
+use cairn::config::OpenAiConfig;
+use cairn::models::embed::openai::OpenAiEmbedder;
 use cairn::models::embed::Embedder;
 use cairn::server::Application;
 use serde_json::{json, Value};
@@ -162,6 +163,8 @@ async fn a_deployment_dimension_unlike_the_database_column_is_a_start_up_error()
     assert!(err.contains("768") && err.contains("384"), "{err}");
 
     let model = AppArgs { embedding_dim: 768, ..AppArgs::default() };
-    let err = cairn::models::embed::EmbedderSlot::from_config(&model).err().expect("the local model declares 384");
+    let err = cairn::models::embed::EmbedderSlot::from_config(&model.embedding())
+        .err()
+        .expect("the local model declares 384");
     assert!(format!("{err:#}").contains("384-dimensional"), "{err:#}");
 }

@@ -127,7 +127,7 @@ async fn a_black_holed_database_is_a_503_within_the_connect_timeout_and_recovers
         db_acquire_timeout_secs: 15,
         ..args
     };
-    let workers = cairn::jobs::Workers::None;
+    let workers = cairn::queue::Workers::None;
     let embedder = cairn::models::embed::EmbedderSlot::disabled();
     let via_proxy = Some(with_port(&owner_base_url(), port));
     let app = spawn_full(AppArgs::default(), via_proxy, embedder, &[], workers, tune).await;

@@ -51,11 +51,7 @@ async fn check(tei: bool) {
     let config = cairn::config::AppArgs {
         reranker: "http".into(),
         reranker_url: Some(url),
-        reranker_api: if tei {
-            cairn::models::rerank::RerankApi::Tei
-        } else {
-            cairn::models::rerank::RerankApi::Cohere
-        },
+        reranker_api: if tei { cairn::config::RerankApi::Tei } else { cairn::config::RerankApi::Cohere },
         reranker_top_n: 10,
         ..cairn::config::AppArgs::default()
     };

@@ -42,7 +42,7 @@ async fn consolidation_past_the_wait_answers_202_and_the_run_finishes_in_the_bac
     assert!(finished >= ran_at && finished > crate::helpers::time(&done["started_at"]), "{done}");
     // A second delivery of a finished run (apalis delivers at least once) leaves it as it is.
     let run_id = queued["run_id"].as_str().unwrap().parse().unwrap();
-    let again = cairn::jobs::consolidate::ConsolidateJob { tenant_id: app.a.id, run_id };
+    let again = cairn::queue::consolidate::ConsolidateJob { tenant_id: app.a.id, run_id };
     assert!(cairn::jobs::consolidate::process(&app.db, &again, 0).await.is_ok());
     assert_eq!(app.get(key, &run).await.ok(200).clone(), done, "not run twice");
     // Another tenant cannot read the run.

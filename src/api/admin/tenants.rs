@@ -51,7 +51,7 @@ pub struct TenantDetail {
     pub status_changed_at: Option<DateTime<Utc>>,
     /// The tenant's own limits over its plan's (see `GET /admin/v1/plans`).
     #[schema(value_type = Object)]
-    pub limits: crate::auth::LimitOverrides,
+    pub limits: crate::tenancy::LimitOverrides,
     /// Memories stored now.
     pub memories: i64,
     /// Bytes of content and metadata stored now.
@@ -76,7 +76,7 @@ impl From<crate::service::tenants::TenantRow> for TenantDetail {
             status: t.status,
             status_reason: t.status_reason,
             status_changed_at: t.status_changed_at,
-            limits: crate::auth::LimitOverrides::from_stored(&t.limits.0),
+            limits: crate::tenancy::LimitOverrides::from_stored(&t.limits.0),
             memories: row.memories,
             storage_bytes: row.storage_bytes,
             created_at: t.created_at,
@@ -360,7 +360,7 @@ pub struct Plan {
     pub name: String,
     /// Its limits; absent ones are unlimited (the metadata cap is 64 KiB unless set).
     #[schema(value_type = Object)]
-    pub limits: crate::auth::LimitOverrides,
+    pub limits: crate::tenancy::LimitOverrides,
 }
 
 /// The plans and their limits.

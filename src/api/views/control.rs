@@ -114,7 +114,7 @@ pub struct UsageReport {
     pub storage_bytes: i64,
     /// The limits in force (the tenant's over its plan's); absent ones are unlimited.
     #[schema(value_type = Object)]
-    pub limits: crate::auth::LimitOverrides,
+    pub limits: crate::tenancy::LimitOverrides,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

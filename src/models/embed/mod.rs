@@ -145,24 +145,22 @@ impl EmbedderSlot {
 
     /// The slot a deployment's configuration asks for, loading in the background. Refuses at once a local
     /// model whose `config.json` declares another dimension than the deployment's.
-    pub fn from_config(app: &crate::config::AppArgs) -> anyhow::Result<Self> {
+    pub fn from_config(settings: &crate::config::EmbedSettings) -> anyhow::Result<Self> {
         let slot = Self::disabled();
-        match app.embedder {
-            crate::config::EmbedderKind::None => {}
-            crate::config::EmbedderKind::Local => {
-                let dir = app.model_dir();
-                if let Some(dim) = declared_dimension(&dir) {
+        match settings {
+            crate::config::EmbedSettings::None => {}
+            crate::config::EmbedSettings::Local { dir, dim } => {
+                if let Some(declared) = declared_dimension(dir) {
                     anyhow::ensure!(
-                        dim == app.embedding_dim,
-                        "the model in {} produces {dim}-dimensional vectors but CAIRN_EMBEDDING_DIM is {}",
+                        declared == *dim,
+                        "the model in {} produces {declared}-dimensional vectors but CAIRN_EMBEDDING_DIM is {dim}",
                         dir.display(),
-                        app.embedding_dim
                     );
                 }
-                slot.load_local_in_background(dir, app.embedding_dim);
+                slot.load_local_in_background(dir.clone(), *dim);
             }
-            crate::config::EmbedderKind::OpenAi => {
-                slot.load_openai_in_background(app.openai())?;
+            crate::config::EmbedSettings::OpenAi(config) => {
+                slot.load_openai_in_background(config.clone())?;
                 return Ok(Self { concurrency: 4, ..slot });
             }
         }
@@ -171,7 +169,7 @@ impl EmbedderSlot {
 
     /// Starts the OpenAI-compatible embedder; one probe request in the background checks the server and
     /// the dimension before the slot fills.
-    pub fn load_openai_in_background(&self, config: openai::OpenAiConfig) -> anyhow::Result<()> {
+    pub fn load_openai_in_background(&self, config: crate::config::OpenAiConfig) -> anyhow::Result<()> {
         let embedder = Arc::new(openai::OpenAiEmbedder::new(config)?);
         self.set_state(SlotState::Loading);
         let slot = self.clone();

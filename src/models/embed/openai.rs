@@ -1,33 +1,13 @@
 //! An OpenAI-compatible `/v1/embeddings` client (OpenAI, Ollama, vLLM, TEI, LM Studio...): batches, and
 //! the timeouts and retries of [`crate::models::endpoint`]; answers are checked for count and dimension.
 
-use std::time::Duration;
-
 use anyhow::{bail, Context};
-use secrecy::SecretString;
 use serde::Deserialize;
 use serde_json::json;
 
 use super::{EmbedFuture, Embedder};
+use crate::config::OpenAiConfig;
 use crate::models::endpoint::Endpoint;
-
-/// Settings of an OpenAI-compatible embedder.
-#[derive(Debug, Clone)]
-pub struct OpenAiConfig {
-    /// Base URL including the version, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`.
-    pub base_url: String,
-    pub api_key: Option<SecretString>,
-    pub model: String,
-    /// Requested dimensions (sent as `dimensions`; None: the model's own).
-    pub dimensions: Option<usize>,
-    /// The dimension every returned vector must have.
-    pub expected_dim: usize,
-    /// Texts per request.
-    pub batch: usize,
-    pub timeout: Duration,
-    /// Retries after the first attempt.
-    pub retries: usize,
-}
 
 pub struct OpenAiEmbedder {
     endpoint: Endpoint,

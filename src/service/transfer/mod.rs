@@ -452,7 +452,7 @@ async fn import_lines(
         done.push((table, counts));
     }
     for chunk in to_embed.chunks(100) {
-        crate::jobs::embed::enqueue(&mut tx, chunk).await?;
+        crate::queue::embed::enqueue(&mut tx, chunk).await?;
     }
     // Every batch is checked against the storage quota: history, trash, associations and entities count too.
     let stored = done.iter().find(|(t, _)| *t == "memories").map_or(0, |(_, c)| c.inserted);

@@ -14,23 +14,23 @@ use chrono::{DateTime, Utc};
 use pgvector::Vector;
 use uuid::Uuid;
 
-use super::memories::{self, Duplicates, StoreOutcome};
 use super::Services;
 use crate::auth::{Scope, Tenant};
-use crate::error::{bad, Error, Result};
-use crate::graph::{RelatedParams, MAX_RELATED};
-use crate::memory::summarize::{self, SummaryMethod};
-use crate::memory::{ListFilter, Memory, MemoryInput, MAX_CONTENT_CHARS};
+use crate::config::Fusion;
+use crate::error::{Error, Result};
+use crate::memory::{ListFilter, Memory};
 use crate::models::embed::SlotState;
 use crate::recall::bm25::{KeywordQuery, TermStats};
-use crate::recall::results::{self, current_state, sort_hits, Group};
-use crate::recall::score::{self, Fusion, ScoreOptions, Signals};
-use crate::recall::{
-    ContextParams, Expansion, GroupedRequest, Mode, MultiRequest, RecallHit, RecallRequest, RecallResponse, Sort,
-    DEFAULT_SURFACED, MAX_QUERY_CHARS, MAX_SURFACED,
-};
-use crate::store::{entities, recall as sql, relations, terms, Db, TenantTx};
-use crate::validate;
+use crate::recall::results::{self, current_state, sort_hits};
+use crate::recall::score::{self, ScoreOptions, Signals};
+use crate::recall::{Mode, MultiRequest, RecallHit, RecallRequest, RecallResponse, Sort};
+use crate::store::{recall as sql, relations, terms, Db, TenantTx};
+
+mod graph;
+mod variants;
+
+use self::graph::{chain_heads, expand, restrict_to_neighbours, spread};
+pub use self::variants::{context, recall_grouped, summarize_hits, Grouped, Surfaced};
 
 /// Activation decays by this factor per hop.
 const HOP_DECAY: f64 = 0.6;
@@ -172,118 +172,6 @@ async fn in_snapshot(
     Ok((tx, answers))
 }
 
-/// An entity-grouped recall's answer.
-pub struct Grouped {
-    pub groups: Vec<Group>,
-    /// Distinct memories returned.
-    pub total: usize,
-    pub mode: &'static str,
-    pub notice: Option<String>,
-    /// Whether the caller asked for the compact shape (None: the deployment's default).
-    pub compact: bool,
-}
-
-/// Entity-grouped recall (textrawl's `recall_memories`): a wide recall, then the best `limit` memories
-/// that mention an entity (of the wanted types), grouped by entity. Only those memories count an access.
-pub async fn recall_grouped(svc: &Services, t: &Tenant, req: GroupedRequest) -> Result<Grouped> {
-    t.require(Scope::Read)?;
-    if req.mode == Mode::Semantic && svc.embedder.state() == SlotState::Disabled {
-        return Err(bad(
-            "searchMode",
-            "Embedding service not configured (CAIRN_EMBEDDER=none): semantic search is unavailable; use searchMode hybrid for keyword results",
-        ));
-    }
-    let wide = req.recall(Utc::now())?;
-    let (mut tx, mut answers) = in_snapshot(svc, t, std::slice::from_ref(&wide)).await?;
-    let recalled = answers.pop().ok_or_else(|| Error::internal("a recall without an answer"))?;
-    let mentions = entities::mentions(&mut tx, &ids(&recalled.results), &req.kinds).await?;
-    tx.commit().await?;
-    let (groups, kept) = results::group(&recalled.results, &mentions, req.limit as usize);
-    count_access(&svc.db, t.id, kept.clone(), false);
-    Ok(Grouped {
-        groups,
-        total: kept.len(),
-        mode: recalled.mode,
-        notice: recalled.notice,
-        compact: req.compact.unwrap_or(svc.config.compact_responses),
-    })
-}
-
-/// What proactive context surfaced, and whether it stored the context.
-pub struct Surfaced {
-    pub hits: Vec<RecallHit>,
-    /// Whether the context was stored (false when it was already stored or `auto_ingest` is off).
-    pub ingested: bool,
-    /// The Conversation memory holding the context (the existing one when it was already stored).
-    pub ingested_id: Option<Uuid>,
-}
-
-/// Proactive context (SHODH): recalls the memories most relevant to the conversation (hybrid), then, with
-/// `auto_ingest` (default), stores it as a Conversation memory. The recall runs before the store, so a new
-/// context does not surface itself.
-pub async fn context(svc: &Services, t: &Tenant, params: ContextParams) -> Result<Surfaced> {
-    let context = params
-        .context
-        .map(|c| c.trim().to_owned())
-        .filter(|c| !c.is_empty())
-        .ok_or_else(|| bad("context", "is required"))?;
-    let limit = validate::bounded("max_results", params.max_results, 1, MAX_SURFACED, DEFAULT_SURFACED)?;
-    let auto_ingest = params.auto_ingest.unwrap_or(true);
-    if auto_ingest {
-        t.require(Scope::Write)?;
-        // Checked before anything runs: a context too long to store must not count accesses first.
-        let chars = context.chars().count();
-        if chars > MAX_CONTENT_CHARS {
-            return Err(bad(
-                "context",
-                format!("must be at most {MAX_CONTENT_CHARS} characters to be ingested (got {chars})"),
-            ));
-        }
-    }
-    let query: String = context.chars().take(MAX_QUERY_CHARS).collect();
-    let params = crate::recall::RecallParams { query: Some(query), limit: Some(limit), ..Default::default() };
-    let answer = recall(svc, t, RecallRequest::parse(params, Utc::now())?).await?;
-    let (ingested, ingested_id) = match auto_ingest {
-        false => (false, None),
-        true => {
-            let input = MemoryInput {
-                content: Some(context),
-                kind: Some("Conversation".into()),
-                source_type: Some("user".into()),
-                ..MemoryInput::default()
-            };
-            match memories::store(svc, t, input, Duplicates::Reuse).await {
-                Ok(StoreOutcome::Stored(m)) => (true, Some(m.id)),
-                Ok(StoreOutcome::Existing(m)) => (false, Some(m.id)),
-                Err(err) => return Err(err.renamed(&[("content", "context")])),
-            }
-        }
-    };
-    Ok(Surfaced { hits: answer.results, ingested, ingested_id })
-}
-
-/// A short summary of recalled memories (SHODH's `summarize`): the chat model's in `language` (`en` or
-/// `de`) when one is configured and answers, else the most central sentences of the memories themselves.
-/// A chat-model summary spends one of the tenant's daily `summaries_per_day` (429 once spent).
-pub async fn summarize_hits(
-    svc: &Services,
-    t: &Tenant,
-    hits: &[RecallHit],
-    language: &str,
-) -> Result<Option<(String, SummaryMethod)>> {
-    let contents: Vec<&str> = hits.iter().map(|h| h.memory.content.as_str()).collect();
-    let mut chat = svc.chat.as_deref().filter(|_| !contents.is_empty());
-    if chat.is_some() {
-        // A spent budget falls back to the extractive summary rather than failing the recall.
-        match super::usage::spend(svc, t, crate::auth::Budget::Summaries, 1).await {
-            Ok(()) => svc.usage.add(t.id, super::usage::counter::CHAT_CALLS, 1),
-            Err(Error::RateLimited { .. } | Error::Forbidden(_)) => chat = None,
-            Err(other) => return Err(other),
-        }
-    }
-    Ok(summarize::of_results(&contents, language, chat).await)
-}
-
 /// Whether a mode searches by keywords (always, or when the model is not ready: hybrid).
 fn uses_keywords(mode: Mode) -> bool {
     matches!(mode, Mode::Hybrid | Mode::Keyword)
@@ -369,21 +257,6 @@ async fn term_stats(svc: &Services, tenant_id: Uuid) -> Result<std::sync::Arc<Te
             }
         })
         .await
-}
-
-/// `related_to`: only the memory's neighbours (one hop, either direction, its strongest 200); not found
-/// when the tenant has no such memory.
-async fn restrict_to_neighbours(tx: &mut TenantTx, req: &RecallRequest) -> Result<ListFilter> {
-    let mut filter = req.filter.clone();
-    if let Some(id) = req.related_to {
-        if relations::existing(tx, &[id]).await?.is_empty() {
-            return Err(Error::not_found(format!("related_to: memory {id} not found")));
-        }
-        let walk = RelatedParams { limit: Some(MAX_RELATED), ..RelatedParams::default() }.parse()?;
-        let reached = relations::related(tx, id, &walk).await?;
-        filter.only_ids = Some(reached.into_iter().map(|r| r.memory.id).collect());
-    }
-    Ok(filter)
 }
 
 /// The pipeline, inside the caller's snapshot, with the tenant's keyword statistics when keywords are used.
@@ -576,89 +449,6 @@ fn lift_by_neighbours(hits: &mut [RecallHit]) {
     for (hit, (value, neighbour)) in hits.iter_mut().zip(lifted) {
         (hit.score, hit.score_components.neighbour) = (value, neighbour);
     }
-}
-
-/// Spreading activation (SHODH's associative mode): the best semantic hits start with their cosine
-/// similarity; each hop passes `activation * edge strength * HOP_DECAY` to neighbours in either edge
-/// direction, a memory keeping the most it receives. Returns the activation of every memory reached.
-async fn spread(tx: &mut TenantTx, seeds: &[(Uuid, f64)], include_archived: bool) -> Result<HashMap<Uuid, f64>> {
-    let mut activation: HashMap<Uuid, f64> = seeds.iter().take(SEEDS).map(|(id, c)| (*id, c.max(0.0))).collect();
-    let mut frontier: Vec<Uuid> = activation.keys().copied().collect();
-    for _ in 0..HOPS {
-        if frontier.is_empty() {
-            break;
-        }
-        let reached = relations::neighbour_edges(tx, &frontier, 10, 100, include_archived).await?;
-        frontier.clear();
-        for n in reached {
-            let passed = activation.get(&n.origin).copied().unwrap_or(0.0) * f64::from(n.strength) * HOP_DECAY;
-            let entry = activation.entry(n.neighbour).or_insert(0.0);
-            if passed > *entry {
-                *entry = passed;
-                frontier.push(n.neighbour);
-            }
-        }
-    }
-    Ok(activation)
-}
-
-/// `state_mode=current`: the heads of the supersede chains of these memories (none with `history`).
-async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid], req: &RecallRequest) -> Result<HashMap<Uuid, Memory>> {
-    if req.history || ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    Ok(relations::chain_heads(tx, ids).await?.into_iter().collect())
-}
-
-/// `expand_relations` / `expand_entities`: adds the results' direct neighbours, then memories sharing an
-/// entity with them, each memory once, within the limits and the request's filters.
-async fn expand(
-    tx: &mut TenantTx,
-    mut response: RecallResponse,
-    req: &RecallRequest,
-    filter: &ListFilter,
-) -> Result<RecallResponse> {
-    let Some((per_result, total)) = req.expand else { return Ok(response) };
-    let ids: Vec<Uuid> = response.results.iter().map(|h| h.memory.id).collect();
-    let scores: HashMap<Uuid, f64> = response.results.iter().map(|h| (h.memory.id, h.score)).collect();
-    let score_of = |origin: &Uuid, strength: f32| scores.get(origin).copied().unwrap_or(0.0) * f64::from(strength);
-    let mut expansions: Vec<Expansion> = Vec::new();
-    if req.expand_relations && !ids.is_empty() {
-        for n in relations::neighbours(tx, &ids, per_result, total, filter.include_archived).await? {
-            expansions.push(Expansion {
-                score: score_of(&n.origin, n.strength),
-                memory: n.memory,
-                expanded_from: n.origin,
-                relation: n.rel_type,
-                strength: n.strength,
-                entity: None,
-            });
-        }
-    }
-    let room = total - expansions.len() as i64;
-    if req.expand_entities && !ids.is_empty() && room > 0 {
-        let found = entities::sharing(tx, &ids, per_result, total, filter.include_archived).await?;
-        let mut seen: HashSet<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
-        for s in found.into_iter().filter(|s| seen.insert(s.memory.id)).take(room as usize) {
-            expansions.push(Expansion {
-                score: score_of(&s.origin, SHARED_ENTITY_STRENGTH),
-                memory: s.memory,
-                expanded_from: s.origin,
-                relation: "SHARES_ENTITY".into(),
-                strength: SHARED_ENTITY_STRENGTH,
-                entity: Some(format!("{}:{}", s.entity_type, s.entity_name)),
-            });
-        }
-    }
-    // Expansions answer to the request's filters (user, agent, tags, time...) like the results do.
-    let ids: Vec<Uuid> = expansions.iter().map(|e| e.memory.id).collect();
-    let allowed = match ids.is_empty() {
-        true => Default::default(),
-        false => sql::matching(tx, filter, &ids).await?,
-    };
-    expansions.retain(|e| allowed.contains(&e.memory.id));
-    response.expansions = Some(expansions);
-    Ok(response)
 }
 
 /// Cuts the page.

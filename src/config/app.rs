@@ -1,248 +1,17 @@
-//! Every setting of the `cairn` binary: one clap tree, each option also an environment variable.
-//!
-//! `DATABASE_URL` is the only required setting; everything else has a default that suits a local run.
+//! The settings shared by everything that serves requests or runs jobs, as the command line and the
+//! environment give them, and the plain settings built from them for each part.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, ValueEnum};
 use secrecy::SecretString;
-use uuid::Uuid;
 
-use crate::recall::score::Fusion;
-
-/// Cairn: a hosted, multi-tenant memory service for AI agents.
-#[derive(Debug, Parser)]
-#[command(name = "cairn", version, about)]
-pub struct Cli {
-    /// Log output format.
-    #[arg(long, env = "CAIRN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
-    pub log_format: LogFormat,
-
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    /// Human-readable lines.
-    Text,
-    /// One JSON object per line, for log shippers.
-    Json,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Run migrations, then serve the HTTP API, with the background workers `--workers` selects.
-    Serve(ServeArgs),
-    /// Run background workers only (no HTTP): the queues `--queues` selects.
-    Worker(WorkerArgs),
-    /// Apply pending database migrations and exit.
-    Migrate(DbArgs),
-    /// Print the OpenAPI document (JSON) to stdout.
-    Openapi,
-    /// Manage tenants.
-    #[command(subcommand)]
-    Tenant(TenantCommand),
-    /// Manage API keys.
-    #[command(subcommand)]
-    Key(KeyCommand),
-    /// Manage the operators who sign in to the admin API.
-    #[command(subcommand)]
-    Admin(AdminCommand),
-    /// Write a tenant's data as JSON Lines to stdout (progress on stderr).
-    Export {
-        /// The tenant's id.
-        #[arg(long, env = "CAIRN_TENANT")]
-        tenant: Uuid,
-        /// Include the memories' vectors.
-        #[arg(long)]
-        vectors: bool,
-        /// Leave out the memories' history.
-        #[arg(long)]
-        no_history: bool,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-    /// Import JSON Lines written by `cairn export` (or GET /api/v1/export) into a tenant, with a progress bar.
-    Import {
-        /// The tenant's id.
-        #[arg(long, env = "CAIRN_TENANT")]
-        tenant: Uuid,
-        /// The export file.
-        file: PathBuf,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-    /// Measure retrieval quality.
-    #[command(subcommand)]
-    Eval(EvalCommand),
-    /// Serve MCP for a desktop client: `--stdio` bridges stdin/stdout to a remote Cairn's `/mcp`.
-    Mcp {
-        /// Speak MCP on stdin/stdout (the only transport of this command; the HTTP server serves `/mcp`).
-        #[arg(long)]
-        stdio: bool,
-        /// The Cairn to use, e.g. https://cairn.example.com.
-        #[arg(long, env = "CAIRN_URL")]
-        url: String,
-        /// The tenant API key.
-        #[arg(long, env = "CAIRN_API_KEY", hide_env_values = true, value_parser = parse_secret)]
-        key: SecretString,
-    },
-    /// Re-embed memories with the configured local model (after a model change), with a progress bar.
-    Reembed {
-        /// Only this tenant (default: every tenant).
-        #[arg(long, env = "CAIRN_TENANT")]
-        tenant: Option<Uuid>,
-        #[command(flatten)]
-        db: DbArgs,
-        #[command(flatten)]
-        app: AppArgs,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum EvalCommand {
-    /// Evidence recall@k, hit@k, MRR and latency of /api/v1/recall on LoCoMo conversations.
-    Locomo {
-        /// The LoCoMo JSON file (a list of conversations with their questions).
-        #[arg(long, env = "CAIRN_EVAL_DATA")]
-        data: PathBuf,
-        /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
-        #[arg(long, env = "CAIRN_EVAL_URL")]
-        url: Option<String>,
-        /// Recall mode to evaluate: hybrid, semantic or keyword.
-        #[arg(long, env = "CAIRN_EVAL_MODE", default_value = "hybrid")]
-        mode: String,
-        /// Keep the evaluation's tenants (default: delete them afterwards).
-        #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
-        keep_tenants: bool,
-        /// Also sweep the fusion weights offline over each question's top 100 (with their score components):
-        /// chosen on conversations 1-3, reported on the others.
-        #[arg(long, env = "CAIRN_EVAL_SWEEP")]
-        sweep: bool,
-        /// Results asked for per question (`limit`; recall's candidate pool grows with it): default 20, or 100
-        /// with `--sweep`. Metrics at k above it count what a page of that size holds.
-        #[arg(long, env = "CAIRN_EVAL_LIMIT", value_parser = clap::value_parser!(u16).range(1..=100))]
-        limit: Option<u16>,
-        #[command(flatten)]
-        db: DbArgs,
-        #[command(flatten)]
-        app: AppArgs,
-    },
-}
-
-/// How to reach Postgres.
-#[derive(Debug, Clone, Args)]
-pub struct DbArgs {
-    /// Postgres URL. Its user owns the schema and runs migrations; tenant queries run as the restricted
-    /// role `cairn_app` (via `SET ROLE`), which this user must be a member of (migrations grant it).
-    #[arg(long, env = "DATABASE_URL", hide_env_values = true, value_parser = parse_secret)]
-    pub database_url: SecretString,
-
-    /// Maximum connections in each of the server's two pools (owner and tenant).
-    #[arg(long, env = "CAIRN_DB_MAX_CONNECTIONS", default_value_t = 16)]
-    pub db_max_connections: u32,
-
-    /// Seconds to wait for a pooled connection before answering 503.
-    #[arg(long, env = "CAIRN_DB_ACQUIRE_TIMEOUT_SECS", default_value_t = 3)]
-    pub db_acquire_timeout_secs: u64,
-
-    /// Milliseconds opening a transaction (a pooled connection checked, or a new one connected) or looking a
-    /// key up may take while the pool is not busy before Postgres counts as unreachable: a black-holed network
-    /// (packets dropped, not refused) answers 503 that fast, then at once until a probe gets through.
-    #[arg(long, env = "CAIRN_DB_CONNECT_TIMEOUT_MS", default_value_t = 1_500,
-          value_parser = clap::value_parser!(u64).range(50..=60_000))]
-    pub db_connect_timeout_ms: u64,
-
-    /// Postgres URL of the tenant pool: a NOINHERIT login role that is a member of `cairn_app` only (not the
-    /// owner, not superuser, not CREATEROLE; `scripts/setup.sh` creates `cairn_login` locally). Serving
-    /// tenants refuses to start without it, or when its role could reach the owner's privileges.
-    #[arg(long, env = "CAIRN_APP_DATABASE_URL", hide_env_values = true, value_parser = parse_secret)]
-    pub app_database_url: Option<SecretString>,
-
-    /// Milliseconds a statement of a request's tenant transaction may run before Postgres cancels it (the
-    /// request answers 503): Postgres stops working when the client is gone.
-    #[arg(long, env = "CAIRN_DB_STATEMENT_TIMEOUT_MS", default_value_t = 5_000,
-          value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
-    pub db_statement_timeout_ms: u64,
-
-    /// As `CAIRN_DB_STATEMENT_TIMEOUT_MS`, for background jobs (re-indexing, consolidation, retention).
-    #[arg(long, env = "CAIRN_DB_JOB_STATEMENT_TIMEOUT_MS", default_value_t = 120_000,
-          value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
-    pub db_job_statement_timeout_ms: u64,
-
-    /// Seconds after which a job still marked running is handed back to its queue by the expiry pass: a
-    /// worker that lost it in a database outage (its fetch committed as the connection dropped, or its
-    /// acknowledgement was lost) never finishes it, and apalis re-enqueues only a dead worker's jobs. A job
-    /// counts as running from its fetch (a worker fetches up to 100 at once and runs them in turn), so this
-    /// must exceed a full fetch's run time; a job handed back while still waiting or running runs twice,
-    /// which every job tolerates (the second run finds its work done).
-    #[arg(long, env = "CAIRN_JOB_STALE_AFTER_SECS", default_value_t = 3600,
-          value_parser = clap::value_parser!(u64).range(5..=86_400))]
-    pub job_stale_after_secs: u64,
-}
-
-/// The local owner URL when `DATABASE_URL` is unset (tests and benchmarks).
-pub const LOCAL_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
-/// The local tenant-pool URL when `CAIRN_APP_DATABASE_URL` is unset (`scripts/setup.sh` creates the role).
-pub const LOCAL_APP_DATABASE_URL: &str = "postgres://cairn_login@127.0.0.1:5432/postgres";
-
-/// `url` with its database name replaced.
-pub fn with_database(url: &str, name: &str) -> String {
-    let (head, query) = url.split_once('?').map_or((url, ""), |(h, q)| (h, q));
-    let server = head.rsplit_once('/').map_or(head, |(server, _)| server);
-    if query.is_empty() {
-        format!("{server}/{name}")
-    } else {
-        format!("{server}/{name}?{query}")
-    }
-}
-
-impl DbArgs {
-    /// Settings for database `name` on the servers of `DATABASE_URL` and `CAIRN_APP_DATABASE_URL` (or the
-    /// local defaults), everything else at its default: for tests and benchmarks, which each create a
-    /// database of their own.
-    pub fn scratch(name: &str) -> Self {
-        let owner = std::env::var("DATABASE_URL").unwrap_or_else(|_| LOCAL_DATABASE_URL.into());
-        let app = std::env::var("CAIRN_APP_DATABASE_URL").unwrap_or_else(|_| LOCAL_APP_DATABASE_URL.into());
-        Self::new(&with_database(&owner, name), &with_database(&app, name))
-    }
-
-    /// Settings for `database_url` with the defaults of everything else (tests and benches).
-    pub fn new(database_url: &str, app_database_url: &str) -> Self {
-        Self {
-            database_url: SecretString::from(database_url.to_owned()),
-            app_database_url: Some(SecretString::from(app_database_url.to_owned())),
-            db_max_connections: 16,
-            db_acquire_timeout_secs: 3,
-            db_connect_timeout_ms: 1_500,
-            db_statement_timeout_ms: 5_000,
-            db_job_statement_timeout_ms: 120_000,
-            job_stale_after_secs: 3600,
-        }
-    }
-}
-
-/// Settings of the HTTP server.
-#[derive(Debug, Clone, Args)]
-pub struct ServeArgs {
-    #[command(flatten)]
-    pub db: DbArgs,
-
-    /// Address to listen on.
-    #[arg(long, env = "CAIRN_LISTEN", default_value = "127.0.0.1:4545")]
-    pub listen: SocketAddr,
-
-    /// Background queues this process also serves: `all` (one machine runs everything), `none` (an API
-    /// pod; workers run elsewhere), or names separated by commas (embed, enrich, similar, summarize,
-    /// consolidate, expire, retention, schedule).
-    #[arg(long, env = "CAIRN_WORKERS", default_value = "all")]
-    pub workers: crate::jobs::Workers,
-
-    #[command(flatten)]
-    pub app: AppArgs,
-}
+use super::parse_secret;
+use super::settings::{
+    cores, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig, Settings,
+    VerifierSettings,
+};
 
 /// Settings shared by everything that serves requests.
 #[derive(Debug, Clone, Args)]
@@ -454,8 +223,8 @@ pub struct AppArgs {
     #[arg(long, env = "CAIRN_RERANKER_MODEL")]
     pub reranker_model: Option<String>,
     /// The endpoint's shape: `cohere` (Cohere, Jina, Voyage...) or `tei` (text-embeddings-inference).
-    #[arg(long, env = "CAIRN_RERANKER_API", value_enum, default_value_t = crate::models::rerank::RerankApi::Cohere)]
-    pub reranker_api: crate::models::rerank::RerankApi,
+    #[arg(long, env = "CAIRN_RERANKER_API", value_enum, default_value_t = RerankApi::Cohere)]
+    pub reranker_api: RerankApi,
     /// How many fused results are reranked (recall asks for at least this many, reranks them, then cuts).
     #[arg(long, env = "CAIRN_RERANKER_TOP_N", default_value_t = 30)]
     pub reranker_top_n: usize,
@@ -480,71 +249,124 @@ pub enum EmbedderKind {
 }
 
 impl AppArgs {
+    /// What the services, the surfaces and the jobs read while they run; refuses settings that contradict
+    /// each other.
+    pub fn settings(&self) -> anyhow::Result<Settings> {
+        anyhow::ensure!(
+            self.reranker != "http" || self.rerank().is_some(),
+            "CAIRN_RERANKER_URL: is required with CAIRN_RERANKER=http"
+        );
+        Ok(Settings {
+            max_body_bytes: self.max_body_bytes,
+            request_timeout_secs: self.request_timeout_secs,
+            header_read_timeout_secs: self.header_read_timeout_secs,
+            embedding_dim: self.embedding_dim,
+            recall_fusion: self.recall_fusion,
+            compact_responses: self.compact_responses,
+            consolidate_wait_ms: self.consolidate_wait_ms,
+            expiry_interval_ms: self.expiry_interval_ms,
+            schedule_interval_ms: self.schedule_interval_ms,
+            jwt: JwtSettings {
+                secret: self.jwt_secret.clone(),
+                previous_secrets: self.jwt_previous_secrets.clone(),
+                issuer: self.jwt_issuer.clone(),
+                audience: self.jwt_audience.clone(),
+                access_token_ttl: Duration::from_secs(self.access_token_ttl_secs.max(1)),
+            },
+            refresh_token_ttl_secs: self.refresh_token_ttl_secs,
+            client_ip_header: self.client_ip_header.clone(),
+            allow_query_api_key: self.allow_query_api_key,
+            login_per_ip_per_minute: self.login_per_ip_per_minute,
+            default_plan: self.default_plan.clone(),
+            usage_flush_ms: self.usage_flush_ms,
+            max_import_bytes: self.max_import_bytes,
+            transfer_min_bytes_per_sec: self.transfer_min_bytes_per_sec,
+            transfer_window_secs: self.transfer_window_secs,
+            import_kib_per_sec: self.import_kib_per_sec,
+            transfer_deadline_secs: self.transfer_deadline_secs,
+            episode_context: self.episode_context,
+            context_keyword_weight: self.context_keyword_weight,
+            metrics_token: self.metrics_token.clone(),
+            verifier: self.verifier(),
+            llm: self.llm(),
+            rerank: self.rerank(),
+        })
+    }
+
+    /// The embedder this deployment loads.
+    pub fn embedding(&self) -> EmbedSettings {
+        match self.embedder {
+            EmbedderKind::None => EmbedSettings::None,
+            EmbedderKind::Local => EmbedSettings::Local { dir: self.model_dir(), dim: self.embedding_dim },
+            EmbedderKind::OpenAi => EmbedSettings::OpenAi(self.openai()),
+        }
+    }
+
     /// The OpenAI-compatible embedder's settings.
-    pub fn openai(&self) -> crate::models::embed::openai::OpenAiConfig {
+    pub fn openai(&self) -> OpenAiConfig {
         let dimensions = match self.openai_dimensions {
             Some(0) => None,
             Some(d) => Some(d),
             None => Some(self.embedding_dim),
         };
-        crate::models::embed::openai::OpenAiConfig {
+        OpenAiConfig {
             base_url: self.openai_base_url.clone(),
             api_key: self.openai_api_key.clone(),
             model: self.openai_model.clone(),
             dimensions,
             expected_dim: self.embedding_dim,
             batch: self.openai_batch.max(1),
-            timeout: std::time::Duration::from_secs(self.openai_timeout_secs.max(1)),
+            timeout: Duration::from_secs(self.openai_timeout_secs.max(1)),
             retries: self.openai_retries,
         }
     }
 
     /// The rerank stage's settings, when `CAIRN_RERANKER=http` with a URL.
-    pub fn rerank(&self) -> Option<crate::models::rerank::RerankConfig> {
+    pub fn rerank(&self) -> Option<RerankConfig> {
         if self.reranker != "http" {
             return None;
         }
         let base_url = self.reranker_url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
-        Some(crate::models::rerank::RerankConfig {
+        Some(RerankConfig {
             base_url: base_url.to_owned(),
             api_key: self.reranker_api_key.clone(),
             model: self.reranker_model.clone().filter(|m| !m.trim().is_empty()),
             api: self.reranker_api,
             top_n: self.reranker_top_n.clamp(1, 200),
-            timeout: std::time::Duration::from_millis(self.reranker_timeout_ms.max(1)),
+            timeout: Duration::from_millis(self.reranker_timeout_ms.max(1)),
         })
     }
 
     /// The chat model's settings, when both its URL and model are configured.
-    pub fn llm(&self) -> Option<crate::models::chat::LlmConfig> {
+    pub fn llm(&self) -> Option<LlmConfig> {
         let base_url = self.llm_base_url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
         let model = self.llm_model.as_deref().map(str::trim).filter(|m| !m.is_empty())?;
-        Some(crate::models::chat::LlmConfig {
+        Some(LlmConfig {
             base_url: base_url.to_owned(),
             api_key: self.llm_api_key.clone(),
             model: model.to_owned(),
-            timeout: std::time::Duration::from_secs(self.llm_timeout_secs.max(1)),
+            timeout: Duration::from_secs(self.llm_timeout_secs.max(1)),
             retries: self.llm_retries,
         })
     }
 
     /// How key verification protects the server.
-    pub fn verifier(&self) -> crate::auth::VerifierSettings {
-        crate::auth::VerifierSettings {
-            cache_ttl: std::time::Duration::from_secs(self.key_cache_ttl_secs),
-            failure_ttl: std::time::Duration::from_secs(self.auth_failure_ttl_secs),
+    pub fn verifier(&self) -> VerifierSettings {
+        VerifierSettings {
+            cache_ttl: Duration::from_secs(self.key_cache_ttl_secs),
+            failure_ttl: Duration::from_secs(self.auth_failure_ttl_secs),
             hashing: match self.argon2_concurrency {
-                0 => std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
+                0 => (cores() / 2).max(1),
                 n => n as usize,
             },
-            hashing_wait: std::time::Duration::from_secs(2),
+            hashing_wait: Duration::from_secs(2),
             per_ip_per_second: self.auth_per_ip_per_second,
             per_ip_burst: self.auth_per_ip_burst,
             tenant_concurrency: match self.tenant_concurrency {
-                0 => std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get),
+                0 => cores(),
                 n => n as usize,
             },
-            tenant_concurrency_wait: std::time::Duration::from_millis(self.tenant_concurrency_wait_ms),
+            tenant_concurrency_wait: Duration::from_millis(self.tenant_concurrency_wait_ms),
         }
     }
 
@@ -614,115 +436,9 @@ impl Default for AppArgs {
             reranker_url: None,
             reranker_api_key: None,
             reranker_model: None,
-            reranker_api: crate::models::rerank::RerankApi::Cohere,
+            reranker_api: RerankApi::Cohere,
             reranker_top_n: 30,
             reranker_timeout_ms: 2000,
         }
     }
-}
-
-/// Settings of `cairn worker`.
-#[derive(Debug, Clone, Args)]
-pub struct WorkerArgs {
-    #[command(flatten)]
-    pub db: DbArgs,
-
-    /// Queues to serve: `all` (default) or names separated by commas (embed, enrich, similar, summarize,
-    /// consolidate, expire, retention, schedule).
-    #[arg(long, env = "CAIRN_QUEUES", default_value = "all")]
-    pub queues: crate::jobs::Workers,
-
-    /// Address on which the worker answers its liveness probe (`GET /livez`); unset: none.
-    #[arg(long, env = "CAIRN_HEALTH_LISTEN")]
-    pub health_listen: Option<SocketAddr>,
-
-    #[command(flatten)]
-    pub app: AppArgs,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum AdminCommand {
-    /// Create an operator (or reset the password of an existing one). The password is read from stdin
-    /// (one line; at least 12 characters).
-    Create {
-        /// The operator's email, their login.
-        email: String,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum TenantCommand {
-    /// Create a tenant and its first API key (scopes read, write unless --scopes says otherwise).
-    Create {
-        /// The tenant's unique name.
-        name: String,
-        /// Scopes of the first key, separated by commas: read, write, admin (admin lets the key manage the
-        /// tenant's keys through /api/v1/keys).
-        #[arg(long, default_value = "read,write", value_delimiter = ',')]
-        scopes: Vec<String>,
-        /// The tenant's plan (default: standard).
-        #[arg(long)]
-        plan: Option<String>,
-        /// Print exactly one JSON object `{"tenant_id", "name", "api_key"}` on stdout.
-        #[arg(long, env = "CAIRN_JSON")]
-        json: bool,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-    /// List tenants.
-    List {
-        /// Print a JSON array.
-        #[arg(long, env = "CAIRN_JSON")]
-        json: bool,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-pub enum KeyCommand {
-    /// Create an API key for a tenant; the secret is printed once.
-    Create {
-        /// The tenant's id.
-        #[arg(long, env = "CAIRN_TENANT")]
-        tenant: Uuid,
-        /// Comma-separated scopes: read, write (implies read), admin (implies both).
-        #[arg(long, env = "CAIRN_KEY_SCOPES", default_value = "read,write", value_delimiter = ',')]
-        scopes: Vec<String>,
-        /// A label for the key.
-        #[arg(long, env = "CAIRN_KEY_NAME")]
-        name: Option<String>,
-        /// Days until the key expires (never, if absent).
-        #[arg(long, env = "CAIRN_KEY_EXPIRES_IN_DAYS")]
-        expires_in_days: Option<u32>,
-        /// Print exactly one JSON object on stdout.
-        #[arg(long, env = "CAIRN_JSON")]
-        json: bool,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-    /// Revoke an API key by its id.
-    Revoke {
-        /// The key's id (not the secret).
-        key_id: Uuid,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-    /// List a tenant's keys (never their secrets).
-    List {
-        /// The tenant's id.
-        #[arg(long, env = "CAIRN_TENANT")]
-        tenant: Uuid,
-        /// Print a JSON array.
-        #[arg(long, env = "CAIRN_JSON")]
-        json: bool,
-        #[command(flatten)]
-        db: DbArgs,
-    },
-}
-
-fn parse_secret(value: &str) -> Result<SecretString, std::convert::Infallible> {
-    Ok(SecretString::from(value.to_owned()))
 }

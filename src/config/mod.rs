@@ -1,0 +1,270 @@
+//! Every setting of the `cairn` binary: one clap tree, each option also an environment variable, and the plain
+//! settings it builds for each part of the program (`settings`). Nothing here imports the parts that use them:
+//! the store, the services, the jobs and the models take their settings from here.
+//!
+//! `DATABASE_URL` is the only required setting; everything else has a default that suits a local run.
+
+mod app;
+mod db;
+mod settings;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use secrecy::SecretString;
+use uuid::Uuid;
+
+pub use self::app::{AppArgs, EmbedderKind};
+pub use self::db::{with_database, DbArgs, LOCAL_APP_DATABASE_URL, LOCAL_DATABASE_URL};
+pub use self::settings::{
+    DbSettings, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig, Settings,
+    VerifierSettings, WorkerRoles,
+};
+
+/// Cairn: a hosted, multi-tenant memory service for AI agents.
+#[derive(Debug, Parser)]
+#[command(name = "cairn", version, about)]
+pub struct Cli {
+    /// Log output format.
+    #[arg(long, env = "CAIRN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text, global = true)]
+    pub log_format: LogFormat,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, for log shippers.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run migrations, then serve the HTTP API, with the background workers `--workers` selects.
+    Serve(ServeArgs),
+    /// Run background workers only (no HTTP): the queues `--queues` selects.
+    Worker(WorkerArgs),
+    /// Apply pending database migrations and exit.
+    Migrate(DbArgs),
+    /// Print the OpenAPI document (JSON) to stdout.
+    Openapi,
+    /// Manage tenants.
+    #[command(subcommand)]
+    Tenant(TenantCommand),
+    /// Manage API keys.
+    #[command(subcommand)]
+    Key(KeyCommand),
+    /// Manage the operators who sign in to the admin API.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+    /// Write a tenant's data as JSON Lines to stdout (progress on stderr).
+    Export {
+        /// The tenant's id.
+        #[arg(long, env = "CAIRN_TENANT")]
+        tenant: Uuid,
+        /// Include the memories' vectors.
+        #[arg(long)]
+        vectors: bool,
+        /// Leave out the memories' history.
+        #[arg(long)]
+        no_history: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Import JSON Lines written by `cairn export` (or GET /api/v1/export) into a tenant, with a progress bar.
+    Import {
+        /// The tenant's id.
+        #[arg(long, env = "CAIRN_TENANT")]
+        tenant: Uuid,
+        /// The export file.
+        file: PathBuf,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Measure retrieval quality.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Serve MCP for a desktop client: `--stdio` bridges stdin/stdout to a remote Cairn's `/mcp`.
+    Mcp {
+        /// Speak MCP on stdin/stdout (the only transport of this command; the HTTP server serves `/mcp`).
+        #[arg(long)]
+        stdio: bool,
+        /// The Cairn to use, e.g. https://cairn.example.com.
+        #[arg(long, env = "CAIRN_URL")]
+        url: String,
+        /// The tenant API key.
+        #[arg(long, env = "CAIRN_API_KEY", hide_env_values = true, value_parser = parse_secret)]
+        key: SecretString,
+    },
+    /// Re-embed memories with the configured local model (after a model change), with a progress bar.
+    Reembed {
+        /// Only this tenant (default: every tenant).
+        #[arg(long, env = "CAIRN_TENANT")]
+        tenant: Option<Uuid>,
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(flatten)]
+        app: AppArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Evidence recall@k, hit@k, MRR and latency of /api/v1/recall on LoCoMo conversations.
+    Locomo {
+        /// The LoCoMo JSON file (a list of conversations with their questions).
+        #[arg(long, env = "CAIRN_EVAL_DATA")]
+        data: PathBuf,
+        /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
+        #[arg(long, env = "CAIRN_EVAL_URL")]
+        url: Option<String>,
+        /// Recall mode to evaluate: hybrid, semantic or keyword.
+        #[arg(long, env = "CAIRN_EVAL_MODE", default_value = "hybrid")]
+        mode: String,
+        /// Keep the evaluation's tenants (default: delete them afterwards).
+        #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
+        keep_tenants: bool,
+        /// Also sweep the fusion weights offline over each question's top 100 (with their score components):
+        /// chosen on conversations 1-3, reported on the others.
+        #[arg(long, env = "CAIRN_EVAL_SWEEP")]
+        sweep: bool,
+        /// Results asked for per question (`limit`; recall's candidate pool grows with it): default 20, or 100
+        /// with `--sweep`. Metrics at k above it count what a page of that size holds.
+        #[arg(long, env = "CAIRN_EVAL_LIMIT", value_parser = clap::value_parser!(u16).range(1..=100))]
+        limit: Option<u16>,
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(flatten)]
+        app: AppArgs,
+    },
+}
+
+/// Settings of the HTTP server.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+
+    /// Address to listen on.
+    #[arg(long, env = "CAIRN_LISTEN", default_value = "127.0.0.1:4545")]
+    pub listen: SocketAddr,
+
+    /// Background queues this process also serves: `all` (one machine runs everything), `none` (an API
+    /// pod; workers run elsewhere), or names separated by commas (embed, enrich, similar, summarize,
+    /// consolidate, expire, retention, schedule).
+    #[arg(long, env = "CAIRN_WORKERS", default_value = "all")]
+    pub workers: WorkerRoles,
+
+    #[command(flatten)]
+    pub app: AppArgs,
+}
+
+/// Settings of `cairn worker`.
+#[derive(Debug, Clone, Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+
+    /// Queues to serve: `all` (default) or names separated by commas (embed, enrich, similar, summarize,
+    /// consolidate, expire, retention, schedule).
+    #[arg(long, env = "CAIRN_QUEUES", default_value = "all")]
+    pub queues: WorkerRoles,
+
+    /// Address on which the worker answers its liveness probe (`GET /livez`); unset: none.
+    #[arg(long, env = "CAIRN_HEALTH_LISTEN")]
+    pub health_listen: Option<SocketAddr>,
+
+    #[command(flatten)]
+    pub app: AppArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AdminCommand {
+    /// Create an operator (or reset the password of an existing one). The password is read from stdin
+    /// (one line; at least 12 characters).
+    Create {
+        /// The operator's email, their login.
+        email: String,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TenantCommand {
+    /// Create a tenant and its first API key (scopes read, write unless --scopes says otherwise).
+    Create {
+        /// The tenant's unique name.
+        name: String,
+        /// Scopes of the first key, separated by commas: read, write, admin (admin lets the key manage the
+        /// tenant's keys through /api/v1/keys).
+        #[arg(long, default_value = "read,write", value_delimiter = ',')]
+        scopes: Vec<String>,
+        /// The tenant's plan (default: standard).
+        #[arg(long)]
+        plan: Option<String>,
+        /// Print exactly one JSON object `{"tenant_id", "name", "api_key"}` on stdout.
+        #[arg(long, env = "CAIRN_JSON")]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// List tenants.
+    List {
+        /// Print a JSON array.
+        #[arg(long, env = "CAIRN_JSON")]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Create an API key for a tenant; the secret is printed once.
+    Create {
+        /// The tenant's id.
+        #[arg(long, env = "CAIRN_TENANT")]
+        tenant: Uuid,
+        /// Comma-separated scopes: read, write (implies read), admin (implies both).
+        #[arg(long, env = "CAIRN_KEY_SCOPES", default_value = "read,write", value_delimiter = ',')]
+        scopes: Vec<String>,
+        /// A label for the key.
+        #[arg(long, env = "CAIRN_KEY_NAME")]
+        name: Option<String>,
+        /// Days until the key expires (never, if absent).
+        #[arg(long, env = "CAIRN_KEY_EXPIRES_IN_DAYS")]
+        expires_in_days: Option<u32>,
+        /// Print exactly one JSON object on stdout.
+        #[arg(long, env = "CAIRN_JSON")]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// Revoke an API key by its id.
+    Revoke {
+        /// The key's id (not the secret).
+        key_id: Uuid,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+    /// List a tenant's keys (never their secrets).
+    List {
+        /// The tenant's id.
+        #[arg(long, env = "CAIRN_TENANT")]
+        tenant: Uuid,
+        /// Print a JSON array.
+        #[arg(long, env = "CAIRN_JSON")]
+        json: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
+}
+
+fn parse_secret(value: &str) -> Result<SecretString, std::convert::Infallible> {
+    Ok(SecretString::from(value.to_owned()))
+}

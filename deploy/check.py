@@ -99,8 +99,8 @@ class Source:
             self.env.add("RUST_LOG")
         api = root / "src" / "api"
         self.api_text = "\n".join(body for path, body in text.items() if api in path.parents)
-        config_dir = root / "src" / "config"
-        config = "\n".join(body for path, body in text.items() if config_dir in path.parents)
+        # The command line's clap structs (settings.rs holds the plain settings built from them: no flags).
+        config = "\n".join((root / "src" / "config" / name).read_text() for name in ("mod.rs", "app.rs", "db.rs"))
         block = re.search(r"pub enum Command \{(.*?)\n\}", config, re.S)
         variants = re.findall(r"^    ([A-Z]\w*)\b", block.group(1), re.M) if block else []
         self.subcommands = {v.lower() for v in variants}

@@ -1,6 +1,7 @@
-//! What a tenant may spend: its plan's limits with its own overrides, read from the database once and cached
-//! (changes are announced on `cairn_auth`, see [`super::KeyVerifier::forget`]), and the per-instance rate
-//! limiters (governor's GCRA, the engine under tower-governor) of each key and tenant.
+//! How fast and how much at once a tenant may ask: the per-instance rate limiters (governor's GCRA, the engine
+//! under tower-governor) of each key and tenant, applying its plan's limits with its own overrides
+//! (`crate::tenancy`, read from the database once and cached; changes are announced on `cairn_auth`, see
+//! [`super::KeyVerifier::forget`]); a tenant's turns; the bounded per-address limiter; login throttling.
 //!
 //! Rate-limit state is per instance: behind N instances a tenant can make up to N times its limit. The
 //! README says so; operators set the limits per instance accordingly.

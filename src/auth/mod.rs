@@ -7,8 +7,8 @@
 //! rotation, suspension or deletion is announced by the database on `cairn_auth` and every instance forgets
 //! just the affected entries at once ([`KeyVerifier::forget`]).
 //!
-//! `admin` holds the operators' identity (passwords, access JWTs, refresh-token families); `limits` the
-//! plans' limits and the rate limiters.
+//! `admin` holds the operators' identity (passwords, access JWTs, refresh-token families); `limits` the rate
+//! limiters, tenant turns and login throttling (what a plan allows is `crate::tenancy`'s).
 
 pub mod admin;
 pub mod limits;

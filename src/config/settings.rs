@@ -1,4 +1,4 @@
-//! The plain settings each part of the program takes, built by [`super::AppArgs`] from the command line: the
+//! The plain settings each part of the program takes, built by [`super::AppArgs`] and [`super::DbArgs`]: the
 //! services, surfaces and jobs read [`Settings`]; the key verifier [`VerifierSettings`]; the models their
 //! endpoints'. None of them knows clap.
 
@@ -13,7 +13,8 @@ use secrecy::SecretString;
 #[derive(Debug, Clone)]
 pub struct DbSettings {
     pub owner_url: SecretString,
-    /// The tenant pool's login (None: the owner's URL, which only a development set-up may do).
+    /// The tenant pool's login (None: the owner's URL, which only one-off commands accept; serving and workers
+    /// refuse to start without a tenant login of its own).
     pub app_url: Option<SecretString>,
     pub max_connections: u32,
     pub acquire_timeout: Duration,
@@ -190,7 +191,7 @@ pub enum Fusion {
 pub enum WorkerRoles {
     All,
     None,
-    /// Lower-case names without the `cairn::` prefix, each once.
+    /// The names as given (trimmed), each once.
     Only(Vec<String>),
 }
 
@@ -205,10 +206,8 @@ impl FromStr for WorkerRoles {
         }
         let mut names: Vec<String> = Vec::new();
         for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let name = name.to_ascii_lowercase();
-            let name = name.strip_prefix("cairn::").unwrap_or(&name).to_owned();
-            if !names.contains(&name) {
-                names.push(name);
+            if !names.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+                names.push(name.to_owned());
             }
         }
         Ok(Self::Only(names))
@@ -223,7 +222,7 @@ mod tests {
     fn roles_parse_from_the_command_line() {
         assert_eq!("all".parse::<WorkerRoles>(), Ok(WorkerRoles::All));
         assert_eq!(" None ".parse::<WorkerRoles>(), Ok(WorkerRoles::None));
-        let some: WorkerRoles = "embed, cairn::Enrich,embed".parse().unwrap();
-        assert_eq!(some, WorkerRoles::Only(vec!["embed".into(), "enrich".into()]));
+        let some: WorkerRoles = "embed, cairn::Enrich,EMBED".parse().unwrap();
+        assert_eq!(some, WorkerRoles::Only(vec!["embed".into(), "cairn::Enrich".into()]));
     }
 }

@@ -84,11 +84,13 @@ impl Workers {
         };
         let mut queues = Vec::new();
         for name in names {
-            let queue =
-                all().find(|q| q == name || q.strip_prefix("cairn::") == Some(name.as_str())).ok_or_else(|| {
+            let wanted = name.to_ascii_lowercase();
+            let queue = all().find(|q| *q == wanted || q.strip_prefix("cairn::") == Some(wanted.as_str())).ok_or_else(
+                || {
                     let known: Vec<&str> = all().map(|q| q.trim_start_matches("cairn::")).collect();
                     format!("unknown queue {name:?}; expected all, none or some of {}", known.join(", "))
-                })?;
+                },
+            )?;
             if !queues.contains(&queue) {
                 queues.push(queue);
             }
@@ -113,7 +115,8 @@ mod tests {
         assert_eq!(some, Workers::Only(vec![embed::QUEUE, enrich::QUEUE]));
         assert!(some.runs(embed::QUEUE) && !some.runs(consolidate::QUEUE));
         assert!(Workers::All.runs(schedule::QUEUE) && !Workers::None.runs(embed::QUEUE));
-        let err = parse("embed,bogus").unwrap_err();
-        assert!(err.contains("unknown queue \"bogus\"") && err.contains("summarize"), "{err}");
+        let err = parse("embed,Bogus").unwrap_err();
+        assert!(err.contains("unknown queue \"Bogus\"") && err.contains("summarize"), "{err}");
+        assert!(parse("cairn::cairn::embed").is_err());
     }
 }

@@ -9,7 +9,7 @@ use super::Services;
 use crate::auth::{Scope, Tenant};
 use crate::error::{bad, Error, Result};
 use crate::models::embed::SlotState;
-use crate::queue::{self as jobs, embed, enrich};
+use crate::queue::{self as queues, embed, enrich};
 use crate::store::embedding as vectors;
 use crate::store::queue::{self, JobFailure, LatestPeriod};
 use crate::store::relations;
@@ -76,7 +76,7 @@ pub async fn status(svc: &Services, t: &Tenant) -> Result<JobStatus> {
     tx.commit().await?;
     let periodic = queue::latest_periods(svc.db.owner()).await?;
     let mut queues: BTreeMap<String, QueueCounts> = BTreeMap::new();
-    for queue in jobs::TENANT_QUEUES {
+    for queue in queues::TENANT_QUEUES {
         queues.insert(queue.to_string(), QueueCounts { queue: queue.to_string(), ..Default::default() });
     }
     for (queue, status, n) in counts {

@@ -450,7 +450,13 @@ fn the_graph_checks_notice_a_breach() {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("high/deep")).unwrap();
     fs::write(dir.join("lib.rs"), "pub mod high; pub mod low; pub mod base;\n").unwrap();
-    fs::write(dir.join("high/mod.rs"), "use crate::{low::Thing, base};\n// use crate::nowhere;\n").unwrap();
+    fs::write(
+        dir.join("high/mod.rs"),
+        "use crate::{low::Thing};\n// use crate::nowhere;\nfn k() { super::base::g(); }\n",
+    )
+    .unwrap();
+    // From a folder's mod.rs one level down, `super::` is the top-level module itself, not the crate root.
+    fs::write(dir.join("high/deep/mod.rs"), "use super::nowhere_either;\n").unwrap();
     fs::write(dir.join("high/deep/leaf.rs"), "fn f() { super::super::super::base::g(); super::sibling(); }\n").unwrap();
     fs::write(dir.join("low.rs"), "pub struct Thing;\nfn back() { crate::high::h(); }\n").unwrap();
     fs::write(dir.join("base.rs"), "pub fn g() {}\n").unwrap();
@@ -459,8 +465,10 @@ fn the_graph_checks_notice_a_breach() {
     let edges = |m: &str| graph[m].keys().cloned().collect::<Vec<_>>();
     assert_eq!(edges("high"), ["base", "low"], "{graph:?}");
     assert!(graph["high"]["base"].iter().any(|at| at.starts_with("high/deep/leaf.rs")), "{graph:?}");
+    assert!(graph["high"]["base"].iter().any(|at| at.starts_with("high/mod.rs:3")), "super:: from a mod.rs: {graph:?}");
     assert_eq!(edges("low"), ["high"]);
     assert!(edges("base").is_empty() && !graph.contains_key("lib") && !graph.contains_key("nowhere"));
+    assert!(!graph["high"].contains_key("nowhere_either"), "{graph:?}");
     assert_eq!(cycles(&graph), [vec!["high".to_owned(), "low".to_owned()]]);
 
     let table = "## Layout\n\n| module | may import |\n|---|---|\n| `high` | low, base |\n| `low` | base |\n\

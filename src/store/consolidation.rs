@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::Local;
 use super::TenantTx;
 use crate::consolidation::{Item, RunRecord};
 use crate::error::Error;
@@ -41,11 +42,10 @@ pub async fn neighbours(
     summary_tag: &str,
     k: i64,
 ) -> Result<Vec<(Uuid, Uuid, f64)>, Error> {
-    sqlx::query(
-        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
-                set_config('hnsw.max_scan_tuples', '100000', true)",
+    super::set_local(
+        tx.conn(),
+        &[("hnsw.iterative_scan", Local::Word("relaxed_order")), ("hnsw.max_scan_tuples", Local::Number(100_000))],
     )
-    .execute(tx.conn())
     .await?;
     Ok(sqlx::query_as(
         "SELECT s.id, n.id, n.cosine FROM memories s

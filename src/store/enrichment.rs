@@ -2,6 +2,7 @@
 
 use uuid::Uuid;
 
+use super::Local;
 use super::TenantTx;
 use crate::error::Error;
 
@@ -68,7 +69,7 @@ pub async fn set_summary_quality(tx: &mut TenantTx, memory_id: Uuid, summary: &s
 /// most five, strength the cosine; each pair once (the lower id is the source). Idempotent.
 pub async fn link_similar(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
-    sqlx::query("SET LOCAL hnsw.iterative_scan = relaxed_order").execute(tx.conn()).await?;
+    super::set_local(tx.conn(), &[("hnsw.iterative_scan", Local::Word("relaxed_order"))]).await?;
     let done = sqlx::query(
         "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
          SELECT DISTINCT ON (least(s.id, n.id), greatest(s.id, n.id))

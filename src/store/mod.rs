@@ -4,8 +4,9 @@
 //! and `app` on `CAIRN_APP_DATABASE_URL`, a NOINHERIT login role whose connections `SET ROLE cairn_app` as
 //! soon as they open (and which cannot `RESET ROLE` to anything more). Tenant data is only reachable
 //! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` and its statement timeout set by
-//! `set_config(.., true)`, so the settings die with the transaction and can never leak to the next borrower
-//! of the connection.
+//! `SET LOCAL` ([`set_local`]), so the settings die with the transaction and can never leak to the next borrower
+//! of the connection. `SET LOCAL`, not `set_config(.., true)`: Citus forwards `SET LOCAL` to its workers (with
+//! `citus.propagate_set_commands = 'local'`) and not `set_config`, and one code path serves both.
 
 pub mod admins;
 pub mod audit;
@@ -290,18 +291,14 @@ impl Db {
         // a custom plan answers from the index (22 ms against 6.5 ms at 10k memories, pipeline bench).
         // Every statement is bounded: Postgres cancels one that runs past the timeout (the caller answers
         // 503), so it stops working for a client that is gone.
-        let sql = match begin {
-            Some(_) => {
-                "SELECT set_config('app.tenant_id', $1, true), set_config('statement_timeout', $2, true),
-                        set_config('plan_cache_mode', 'force_custom_plan', true)"
-            }
-            None => "SELECT set_config('app.tenant_id', $1, true), set_config('statement_timeout', $2, true)",
-        };
-        sqlx::query(sql)
-            .bind(tenant_id.to_string())
-            .bind(self.statement_timeout_ms.to_string())
-            .execute(&mut *tx)
-            .await?;
+        let mut settings = vec![
+            ("app.tenant_id", Local::Uuid(tenant_id)),
+            ("statement_timeout", Local::Number(self.statement_timeout_ms)),
+        ];
+        if begin.is_some() {
+            settings.push(("plan_cache_mode", Local::Word("force_custom_plan")));
+        }
+        set_local(&mut tx, &settings).await?;
         Ok(TenantTx { tx, tenant_id })
     }
 
@@ -309,6 +306,45 @@ impl Db {
     pub async fn ping(&self, timeout: Duration) -> bool {
         matches!(tokio::time::timeout(timeout, sqlx::query("SELECT 1").execute(&self.owner)).await, Ok(Ok(_)))
     }
+}
+
+/// A value [`set_local`] writes. `SET` takes no bind parameter, so the value is written into the statement,
+/// and only these can be: a parsed UUID (its text is hex digits and hyphens), a number, or a word of the
+/// code's own (a constant, never text from a request).
+#[derive(Debug, Clone, Copy)]
+pub enum Local {
+    Uuid(Uuid),
+    Number(u64),
+    Word(&'static str),
+}
+
+impl Local {
+    fn literal(self) -> String {
+        match self {
+            Self::Uuid(id) => format!("'{}'", id.hyphenated()),
+            Self::Number(n) => n.to_string(),
+            Self::Word(word) => {
+                assert!(
+                    !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+                    "a SET LOCAL word must be plain: {word:?}"
+                );
+                word.to_owned()
+            }
+        }
+    }
+}
+
+/// Sets `settings` for the current transaction only (`SET LOCAL`), in one round trip. Names are the code's own
+/// constants (`app.tenant_id`, `statement_timeout`, `hnsw.ef_search`...).
+pub async fn set_local(conn: &mut PgConnection, settings: &[(&'static str, Local)]) -> Result<(), sqlx::Error> {
+    let mut sql = String::new();
+    for (name, value) in settings {
+        assert!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.'), "setting {name:?}");
+        sql.push_str(&format!("SET LOCAL {name} = {};", value.literal()));
+    }
+    // A statement without arguments goes by the simple protocol, which takes several at once.
+    conn.execute(sql.as_str()).await?;
+    Ok(())
 }
 
 /// The 503 message of an unreachable database.
@@ -528,6 +564,18 @@ fn rejected_input(err: &sqlx::Error) -> Option<Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn set_local_writes_only_typed_values() {
+        let id = Uuid::parse_str("0191c6a2-7d4e-7a3b-9c1d-2e3f4a5b6c7d").unwrap();
+        assert_eq!(Local::Uuid(id).literal(), "'0191c6a2-7d4e-7a3b-9c1d-2e3f4a5b6c7d'");
+        assert_eq!(Local::Number(5000).literal(), "5000");
+        assert_eq!(Local::Word("force_custom_plan").literal(), "force_custom_plan");
+        for word in ["", "on; RESET ROLE", "'x'", "relaxed order"] {
+            let caught = std::panic::catch_unwind(|| Local::Word(word).literal());
+            assert!(caught.is_err(), "{word:?} was written into a SET statement");
+        }
+    }
 
     fn unreachable() -> Result<(), Error> {
         Err(Error::Unavailable(UNAVAILABLE.into()))

@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use super::memories::push_filter;
 use super::memories::MEMORY_COLUMNS;
+use super::Local;
 use super::TenantTx;
 use crate::error::Error;
 use crate::memory::ListFilter;
@@ -88,11 +89,10 @@ pub async fn vector_candidates(
     let tenant_id = tx.tenant_id();
     // Both settings in one round trip.
     let ef_search = limit.clamp(40, 1000);
-    sqlx::query(
-        "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)",
+    super::set_local(
+        tx.conn(),
+        &[("hnsw.iterative_scan", Local::Word("relaxed_order")), ("hnsw.ef_search", Local::Number(ef_search as u64))],
     )
-    .bind(ef_search.to_string())
-    .execute(tx.conn())
     .await?;
     // Nearest by each vector (a memory's own, and its episode context's), the better of the two per memory.
     let mut qb = QueryBuilder::new("WITH own AS MATERIALIZED (SELECT id, embedding <=> ");
@@ -212,7 +212,7 @@ pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<Uuid>, Error> 
 /// Counts one access of each memory, waiting at most a second for a row another transaction holds (the
 /// second pass over those [`touch`] skipped: an access count decides a short-term memory's promotion).
 pub async fn touch_waiting(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error> {
-    sqlx::query("SELECT set_config('lock_timeout', '1s', true)").execute(tx.conn()).await?;
+    super::set_local(tx.conn(), &[("lock_timeout", Local::Number(1000))]).await?;
     sqlx::query(
         "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
           WHERE tenant_id = $1 AND id = ANY($2)",

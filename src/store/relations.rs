@@ -8,6 +8,7 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use super::memories::MEMORY_COLUMNS;
+use super::Local;
 use super::TenantTx;
 use crate::error::Error;
 use crate::graph::{Association, NewAssociation, PathStep, Reached, Walk};
@@ -107,7 +108,7 @@ pub async fn related(tx: &mut TenantTx, start: Uuid, walk: &Walk) -> Result<Vec<
     let tenant_id = tx.tenant_id();
     // Each hop planned for its frontier: a generic plan compares every edge with every frontier node one by one
     // (35 ms a hop for a hub's 1,500 spokes), a custom one hashes the frontier (2 ms).
-    sqlx::query("SET LOCAL plan_cache_mode = force_custom_plan").execute(tx.conn()).await?;
+    super::set_local(tx.conn(), &[("plan_cache_mode", Local::Word("force_custom_plan"))]).await?;
     // node -> (depth, strength, path)
     let mut best: HashMap<Uuid, (i32, f64, Vec<PathStep>)> = HashMap::new();
     let mut frontier: HashMap<Uuid, (f64, Vec<PathStep>)> = HashMap::from([(start, (1.0, Vec::new()))]);

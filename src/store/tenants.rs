@@ -8,6 +8,7 @@ use uuid::Uuid;
 use sqlx::postgres::PgListener;
 use sqlx::types::Json;
 
+use super::Local;
 use crate::error::Error;
 use crate::memory::TenantSettings;
 use crate::tenancy::{ApiKeyInfo, LimitOverrides, NewKey, TenantAccess, TenantInfo, TenantStatus};
@@ -258,10 +259,7 @@ async fn delete_batches(pool: &PgPool, sql: &str, id: Uuid, queues: Option<&[&st
     // Erasing, not deleting: the memories do not go to the trash (`cairn.erase`, for this transaction only).
     let batch = || async {
         let mut tx = pool.begin().await?;
-        sqlx::query("SELECT set_config('cairn.erase', 'on', true), set_config('app.tenant_id', $1, true)")
-            .bind(id.to_string())
-            .execute(&mut *tx)
-            .await?;
+        super::set_local(&mut tx, &[("cairn.erase", Local::Word("on")), ("app.tenant_id", Local::Uuid(id))]).await?;
         let mut query = sqlx::query(sql).bind(id);
         if let Some(queues) = queues {
             query = query.bind(queues);

@@ -11,6 +11,7 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::Value;
 use uuid::Uuid;
 
+use super::Local;
 use super::TenantTx;
 use crate::error::Error;
 
@@ -54,7 +55,7 @@ pub async fn open(tx: &mut TenantTx, table: &str, drop: &[&str]) -> Result<(), E
 
 /// Ends the export's transaction if its client stalls between fetches (a safety net beside the send timeout).
 pub async fn bound_idle(tx: &mut TenantTx) -> Result<(), Error> {
-    sqlx::query("SET LOCAL idle_in_transaction_session_timeout = '120s'").execute(tx.conn()).await?;
+    super::set_local(tx.conn(), &[("idle_in_transaction_session_timeout", Local::Number(120_000))]).await?;
     Ok(())
 }
 

@@ -219,3 +219,45 @@ async fn the_tenant_pools_login_cannot_leave_the_application_role() {
     let seen: i64 = sqlx::query_scalar("SELECT count(*) FROM memories").fetch_one(&mut conn).await.unwrap();
     assert_eq!(seen, 0, "row-level security binds it: no tenant, no rows");
 }
+
+/// Every tenant table can be distributed by `tenant_id` (Citus, issue 26): its primary key (where it has one)
+/// and every foreign key include `tenant_id`, and it has no identity column (refused on distributed tables).
+#[tokio::test]
+async fn every_tenant_table_is_keyed_for_distribution_by_tenant() {
+    let app = spawn().await;
+    let mut conn = app.superuser_conn().await;
+    let tables: Vec<String> = cairn::store::TENANT_TABLES.iter().map(|t| t.to_string()).collect();
+    let identity: Vec<(String, String)> = sqlx::query_as(
+        "SELECT table_name::text, column_name::text FROM information_schema.columns
+          WHERE table_schema = current_schema() AND is_identity = 'YES' AND table_name = ANY($1)",
+    )
+    .bind(&tables)
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert!(identity.is_empty(), "identity columns on tenant tables: {identity:?}");
+    // Each primary key and foreign key of a tenant table, with whether its columns include tenant_id.
+    let keys: Vec<(String, String, String, bool)> = sqlx::query_as(
+        "SELECT c.conrelid::regclass::text, c.conname::text, c.contype::text,
+                EXISTS (SELECT 1 FROM pg_attribute a
+                         WHERE a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey) AND a.attname = 'tenant_id')
+           FROM pg_constraint c
+          WHERE c.contype IN ('p', 'f') AND c.conrelid::regclass::text = ANY($1)",
+    )
+    .bind(&tables)
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    // (`memory_counts` has none: it holds deltas, many rows per key; a distributed table needs no key.)
+    assert!(keys.iter().filter(|(_, _, kind, _)| kind == "p").count() >= tables.len() - 1, "{keys:?}");
+    let without: Vec<_> = keys.iter().filter(|(_, _, _, has)| !has).collect();
+    assert!(without.is_empty(), "keys of tenant tables without tenant_id: {without:?}");
+    // The history's ids still rise with each change (a memory's history is read in id order).
+    let first = app.store_text(&app.a.key, "first").await;
+    app.store_text(&app.a.key, "second").await;
+    app.delete(&app.a.key, &format!("/api/v1/memories/{first}")).await.ok(200);
+    let mut tx = app_role_tx(&mut conn, Some(app.a.id)).await;
+    let events: Vec<i64> =
+        sqlx::query_scalar("SELECT id FROM memory_events ORDER BY created_at, id").fetch_all(&mut *tx).await.unwrap();
+    assert!(events.len() >= 3 && events.windows(2).all(|w| w[0] < w[1]), "{events:?}");
+}

@@ -32,22 +32,24 @@ enum Hostile {
 
 fn hostile() -> impl Strategy<Value = Hostile> {
     prop_oneof![
-        (9_usize..3000).prop_map(Hostile::TagLevels),
-        (65_usize..400).prop_map(Hostile::TooManyTags),
-        (129_usize..3000).prop_map(Hostile::LongTag),
-        (2001_usize..8000).prop_map(Hostile::LongContent),
-        "[ \t\n]{0,8}".prop_map(Hostile::BlankContent),
-        Just(Hostile::NulContent),
-        prop_oneof![-1e6_f64..-0.001, 1.001_f64..1e6].prop_map(Hostile::Importance),
-        (1_i64..3650).prop_map(Hostile::FutureCreatedAt),
-        prop_oneof!["[a-z ]{1,40}", "9{5,300}-01-01"].prop_map(Hostile::BadTimestamp),
-        (33_usize..100).prop_map(Hostile::DeepMetadata),
-        (1_usize..1000).prop_filter("not the deployment's", |d| *d != 384).prop_map(Hostile::EmbeddingDims),
-        (prop::sample::select(vec!["user_id", "agent_id", "run_id", "episode_id"]), 257_usize..3000)
+        1 => (9_usize..3000).prop_map(Hostile::TagLevels),
+        1 => (65_usize..400).prop_map(Hostile::TooManyTags),
+        1 => (129_usize..3000).prop_map(Hostile::LongTag),
+        1 => (2001_usize..8000).prop_map(Hostile::LongContent),
+        1 => "[ \t\n]{0,8}".prop_map(Hostile::BlankContent),
+        1 => Just(Hostile::NulContent),
+        1 => prop_oneof![-1e6_f64..-0.001, 1.001_f64..1e6].prop_map(Hostile::Importance),
+        1 => (1_i64..3650).prop_map(Hostile::FutureCreatedAt),
+        1 => prop_oneof!["[a-z ]{1,40}", "9{5,300}-01-01"].prop_map(Hostile::BadTimestamp),
+        1 => (33_usize..100).prop_map(Hostile::DeepMetadata),
+        1 => (1_usize..1000).prop_filter("not the deployment's", |d| *d != 384).prop_map(Hostile::EmbeddingDims),
+        1 => (prop::sample::select(vec!["user_id", "agent_id", "run_id", "episode_id"]), 257_usize..3000)
             .prop_map(|(f, n)| Hostile::LongScope(f, n)),
-        Just(Hostile::ValidityReversed),
-        "[A-Z][a-z]{3,12}x".prop_map(Hostile::UnknownType),
-        (proptest::collection::vec("[a-z]{1,8}(:[a-z]{1,8}){0,3}", 0..6), 0.0_f64..=1.0)
+        1 => Just(Hostile::ValidityReversed),
+        1 => "[A-Z][a-z]{3,12}x".prop_map(Hostile::UnknownType),
+        // Valid memories weigh four: of 40 cases one is valid all but certainly (a run draws none once in
+        // ~20,000; at equal weight once in 16, and the suite failed on it).
+        4 => (proptest::collection::vec("[a-z]{1,8}(:[a-z]{1,8}){0,3}", 0..6), 0.0_f64..=1.0)
             .prop_map(|(tags, importance)| Hostile::Valid(tags, importance)),
     ]
 }

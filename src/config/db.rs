@@ -31,9 +31,9 @@ pub struct DbArgs {
           value_parser = clap::value_parser!(u64).range(50..=60_000))]
     pub db_connect_timeout_ms: u64,
 
-    /// Postgres URL of the tenant pool: a NOINHERIT login role that is a member of `cairn_app` only (not the
-    /// owner, not superuser, not CREATEROLE; `scripts/setup.sh` creates `cairn_login` locally). Serving
-    /// tenants refuses to start without it, or when its role could reach the owner's privileges.
+    /// Postgres URL of the tenant pool: a login role that is a member of `cairn_app` only (NOINHERIT, or
+    /// INHERIT on Citus; not the owner, not superuser, not CREATEROLE; `scripts/setup.sh` creates `cairn_login`
+    /// locally). Serving tenants refuses to start without it, or when its role could reach the owner's privileges.
     #[arg(long, env = "CAIRN_APP_DATABASE_URL", hide_env_values = true, value_parser = parse_secret)]
     pub app_database_url: Option<SecretString>,
 

@@ -1,8 +1,9 @@
 //! SQL, one file per table family, and the tenant boundary.
 //!
 //! The server holds two pools: `owner` on `DATABASE_URL` (migrations and the control plane: tenants, keys)
-//! and `app` on `CAIRN_APP_DATABASE_URL`, a NOINHERIT login role whose connections `SET ROLE cairn_app` as
-//! soon as they open (and which cannot `RESET ROLE` to anything more). Tenant data is only reachable
+//! and `app` on `CAIRN_APP_DATABASE_URL`, a login role that is a member of `cairn_app` only: NOINHERIT, its
+//! connections `SET ROLE cairn_app` as soon as they open (and cannot `RESET ROLE` to anything more); or
+//! INHERIT, it holds `cairn_app`'s privileges itself and stays itself (what Citus needs). Tenant data is only reachable
 //! through a [`TenantTx`]: an `app` transaction with `app.tenant_id` and its statement timeout set by
 //! `SET LOCAL` ([`set_local`]), so the settings die with the transaction and can never leak to the next borrower
 //! of the connection. `SET LOCAL`, not `set_config(.., true)`: Citus forwards `SET LOCAL` to its workers (with
@@ -103,10 +104,21 @@ impl Db {
             Some(url) => url.expose_secret().parse().context("CAIRN_APP_DATABASE_URL is not a valid Postgres URL")?,
             None => args.owner_url.expose_secret().parse().context("DATABASE_URL is not a valid Postgres URL")?,
         };
+        // A NOINHERIT login holds no privilege of its own and becomes cairn_app on each connection; an INHERIT
+        // login that is a member of cairn_app only holds its privileges already and stays itself, which Citus
+        // needs (its coordinator connects to the workers as the current role, and cairn_app cannot log in).
+        // The owner's login (one-off commands without a tenant login) always becomes cairn_app.
+        let shared_login = args.app_url.is_none();
         let app = pool()
-            .after_connect(|conn, _meta| {
+            .after_connect(move |conn, _meta| {
                 Box::pin(async move {
-                    conn.execute(format!("SET ROLE {APP_ROLE}").as_str()).await?;
+                    let inherit: bool =
+                        sqlx::query_scalar("SELECT rolinherit FROM pg_roles WHERE rolname = session_user")
+                            .fetch_one(&mut *conn)
+                            .await?;
+                    if shared_login || !inherit {
+                        conn.execute(format!("SET ROLE {APP_ROLE}").as_str()).await?;
+                    }
                     Ok(())
                 })
             })
@@ -121,7 +133,7 @@ impl Db {
             statement_timeout_ms: args.statement_timeout_ms,
             job_statement_timeout_ms: args.job_statement_timeout_ms,
             job_stale_after: args.job_stale_after,
-            shared_login: args.app_url.is_none(),
+            shared_login,
         })
     }
 
@@ -168,14 +180,16 @@ impl Db {
     }
 
     /// Refuses to go on unless tenant queries run as a role that row-level security binds, from a login
-    /// that cannot reach more: the tenant pool logs in (`CAIRN_APP_DATABASE_URL`) as a NOINHERIT role that
-    /// is not superuser, BYPASSRLS or CREATEROLE and is a member of `cairn_app` only, and `cairn_app` owns
-    /// no tenant table. (A login as the owner could `RESET ROLE`; any other membership could `SET ROLE`.)
+    /// that cannot reach more: the tenant pool logs in (`CAIRN_APP_DATABASE_URL`) as a role that is not
+    /// superuser, BYPASSRLS, CREATEROLE or REPLICATION and is a member of `cairn_app` only — NOINHERIT (its
+    /// connections `SET ROLE cairn_app`) or INHERIT (it holds cairn_app's privileges itself, as Citus needs) —
+    /// and `cairn_app` owns no tenant table. (A login as the owner could `RESET ROLE`; any other membership
+    /// could `SET ROLE` or lend its privileges.)
     pub async fn check_app_role(&self) -> anyhow::Result<()> {
         if self.shared_login {
             bail!(
                 "refusing to start: CAIRN_APP_DATABASE_URL is not set, so tenant queries would log in as \
-                 DATABASE_URL's user, which owns the tables and could RESET ROLE; set it to a NOINHERIT login \
+                 DATABASE_URL's user, which owns the tables and could RESET ROLE; set it to a login \
                  role that is a member of {APP_ROLE} only (scripts/setup.sh creates cairn_login; see deploy/README.md)"
             );
         }
@@ -213,13 +227,19 @@ impl Db {
         .bind(APP_ROLE)
         .fetch_all(&mut *conn)
         .await?;
+        // An INHERIT login stays itself and must hold cairn_app's privileges by that membership.
+        let holds_app: bool = sqlx::query_scalar("SELECT pg_has_role(session_user, $1, 'USAGE')")
+            .bind(APP_ROLE)
+            .fetch_one(&mut *conn)
+            .await?;
+        let expected = if inherit { login.as_str() } else { APP_ROLE };
         let problems: Vec<String> = [
-            (current != APP_ROLE).then(|| format!("runs as {current:?}, not {APP_ROLE}")),
+            (current != expected).then(|| format!("runs as {current:?}, not {expected}")),
+            (inherit && !holds_app).then(|| format!("is not a member of {APP_ROLE}")),
             superuser.then(|| "is superuser".to_owned()),
             bypass.then(|| "has BYPASSRLS".to_owned()),
             createrole.then(|| "has CREATEROLE".to_owned()),
             replication.then(|| "has REPLICATION".to_owned()),
-            inherit.then(|| "is INHERIT (create it NOINHERIT)".to_owned()),
             (app_superuser || app_bypass).then(|| format!("{APP_ROLE} is superuser or BYPASSRLS")),
             (!owners.is_empty()).then(|| format!("reaches the owner of {}", owners.join(", "))),
             (!others.is_empty()).then(|| format!("is also a member of {}", others.join(", "))),

@@ -231,7 +231,7 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<De
         for (i, table) in TABLES.iter().enumerate() {
             let sql = format!(
                 "WITH doomed AS (SELECT ctid FROM {table} WHERE tenant_id = $1 LIMIT 5000)
-                 DELETE FROM {table} WHERE ctid IN (SELECT ctid FROM doomed)"
+                 DELETE FROM {table} WHERE tenant_id = $1 AND ctid IN (SELECT ctid FROM doomed)"
             );
             let deleted = delete_batches(pool, &sql, id, None).await?;
             counts[i] += deleted;

@@ -137,7 +137,7 @@ pub async fn insert(
         })
         .collect();
     let all = columns(tx, table).await?;
-    // History gets new ids (the identity is global), in file order; an event already present (same memory,
+    // History gets new ids (one sequence for every tenant), in file order; an event already present (same memory,
     // type and time) is not repeated.
     // Only the columns the rows carry: the others take their defaults (a hand-written import may leave out
     // `type`, `created_at`...).
@@ -151,24 +151,26 @@ pub async fn insert(
     let list = insertable.iter().map(|c| format!("\"{c}\"")).collect::<Vec<_>>().join(", ");
     let picked = insertable.iter().map(|c| format!("r.\"{c}\"")).collect::<Vec<_>>().join(", ");
     // Rows in file order (history ids follow it); a row whose parent is missing (skipped as a duplicate
-    // under another id, or never exported) is skipped, not an error.
+    // under another id, or never exported) is skipped, not an error. Every parent check names the tenant
+    // ($2): row-level security would confine it anyway, but a distributed table (Citus) routes a statement to
+    // one shard only when its filter names the tenant.
     let source = format!("jsonb_populate_recordset(NULL::{table}, $1) WITH ORDINALITY AS r");
     let parents = match table {
         "memory_events" => {
-            "EXISTS (SELECT 1 FROM memories m WHERE m.id = r.memory_id)
-             AND NOT EXISTS (SELECT 1 FROM memory_events e WHERE e.memory_id = r.memory_id
+            "EXISTS (SELECT 1 FROM memories m WHERE m.tenant_id = $2 AND m.id = r.memory_id)
+             AND NOT EXISTS (SELECT 1 FROM memory_events e WHERE e.tenant_id = $2 AND e.memory_id = r.memory_id
                              AND e.event_type = r.event_type AND e.created_at = r.created_at)"
         }
         "relations" => {
-            "EXISTS (SELECT 1 FROM memories m WHERE m.id = r.source_id)
-             AND EXISTS (SELECT 1 FROM memories m WHERE m.id = r.target_id)"
+            "EXISTS (SELECT 1 FROM memories m WHERE m.tenant_id = $2 AND m.id = r.source_id)
+             AND EXISTS (SELECT 1 FROM memories m WHERE m.tenant_id = $2 AND m.id = r.target_id)"
         }
         "memory_entities" => {
-            "EXISTS (SELECT 1 FROM memories m WHERE m.id = r.memory_id)
-             AND EXISTS (SELECT 1 FROM entities x WHERE x.id = r.entity_id)"
+            "EXISTS (SELECT 1 FROM memories m WHERE m.tenant_id = $2 AND m.id = r.memory_id)
+             AND EXISTS (SELECT 1 FROM entities x WHERE x.tenant_id = $2 AND x.id = r.entity_id)"
         }
-        "entity_aliases" => "EXISTS (SELECT 1 FROM entities x WHERE x.id = r.entity_id)",
-        _ => "true",
+        "entity_aliases" => "EXISTS (SELECT 1 FROM entities x WHERE x.tenant_id = $2 AND x.id = r.entity_id)",
+        _ => "$2::uuid IS NOT NULL",
     };
     let conflict = if table == "memory_events" { "" } else { " ON CONFLICT DO NOTHING" };
     let returning = if table == "memories" { " RETURNING id" } else { "" };
@@ -177,10 +179,10 @@ pub async fn insert(
     );
     let payload = Value::Array(rows);
     let (inserted, ids) = if table == "memories" {
-        let ids: Vec<Uuid> = sqlx::query_scalar(&sql).bind(&payload).fetch_all(tx.conn()).await?;
+        let ids: Vec<Uuid> = sqlx::query_scalar(&sql).bind(&payload).bind(tenant_id).fetch_all(tx.conn()).await?;
         (ids.len() as u64, ids)
     } else {
-        (sqlx::query(&sql).bind(&payload).execute(tx.conn()).await?.rows_affected(), Vec::new())
+        (sqlx::query(&sql).bind(&payload).bind(tenant_id).execute(tx.conn()).await?.rows_affected(), Vec::new())
     };
     Ok((Inserted { inserted, skipped: total - inserted.min(total) }, ids))
 }

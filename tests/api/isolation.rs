@@ -158,19 +158,26 @@ async fn the_server_refuses_a_tenant_pool_that_logs_in_as_the_owner() {
     assert!(as_owner.contains("refusing to start") && as_owner.contains("reaches the owner of"), "{as_owner}");
 }
 
+/// The tenant pool may log in as an INHERIT member of cairn_app only (it then holds cairn_app's privileges
+/// itself and never changes role, as Citus needs) or a NOINHERIT one (it becomes cairn_app); a login that
+/// reaches further either way, or an INHERIT login outside cairn_app, is refused.
 #[tokio::test]
-async fn the_server_refuses_a_login_role_that_inherits_or_reaches_further() {
+async fn the_server_takes_a_login_of_cairn_app_only_inherit_or_not_and_refuses_one_that_reaches_further() {
     let (name, url) = create_database().await;
     let db = Db::connect_lazy(&db_args(&url).settings()).unwrap();
     db.migrate().await.unwrap();
     let mut conn = sqlx::PgConnection::connect(&url).await.unwrap();
     let suffix = uuid::Uuid::new_v4().simple().to_string();
-    let (inherit, wider) = (format!("cairn_t_inherit_{suffix}"), format!("cairn_t_wider_{suffix}"));
+    let role = |what: &str| format!("cairn_t_{what}_{suffix}");
+    let (inherit, wider, wider_inherit, outside) = (role("inherit"), role("wider"), role("wideri"), role("outside"));
     for sql in [
         format!("CREATE ROLE {inherit} LOGIN INHERIT"),
         format!("GRANT cairn_app TO {inherit}"),
         format!("CREATE ROLE {wider} LOGIN NOINHERIT"),
         format!("GRANT cairn_app, pg_read_all_data TO {wider}"),
+        format!("CREATE ROLE {wider_inherit} LOGIN INHERIT"),
+        format!("GRANT cairn_app, pg_read_all_data TO {wider_inherit}"),
+        format!("CREATE ROLE {outside} LOGIN INHERIT"),
     ] {
         conn.execute(sql.as_str()).await.unwrap();
     }
@@ -179,24 +186,36 @@ async fn the_server_refuses_a_login_role_that_inherits_or_reaches_further() {
         let host = rest.split_once('@').map_or(rest, |(_, h)| h);
         cairn::config::DbArgs::new(&url, &format!("{scheme}://{role}@{host}"))
     };
-    let refused = |args: cairn::config::DbArgs| async move {
-        Application::build(&args, AppArgs::default(), "127.0.0.1:0".parse().unwrap())
-            .await
-            .err()
-            .map(|e| format!("{e:#}"))
+    let build = |args: cairn::config::DbArgs| async move {
+        Application::build(&args, AppArgs::default(), "127.0.0.1:0".parse().unwrap()).await
     };
-    let inheriting = refused(as_login(&inherit)).await;
+    let refused = |args: cairn::config::DbArgs| async move { build(args).await.err().map(|e| format!("{e:#}")) };
+    // The INHERIT login serves a tenant transaction as itself: no SET ROLE, cairn_app's privileges, RLS bound.
+    let served = build(as_login(&inherit)).await.expect("an INHERIT member of cairn_app only is taken");
+    let tenant = uuid::Uuid::new_v4();
+    let mut tx = served.services().db.begin_tenant(tenant).await.unwrap();
+    let (current, seen): (String, i64) = sqlx::query_as("SELECT current_user::text, (SELECT count(*) FROM memories)")
+        .fetch_one(tx.conn())
+        .await
+        .unwrap();
+    drop(tx);
+    drop(served);
     let reaching = refused(as_login(&wider)).await;
+    let reaching_inherit = refused(as_login(&wider_inherit)).await;
+    let outsider = refused(as_login(&outside)).await;
     drop(db);
-    for role in [&inherit, &wider] {
+    for role in [&inherit, &wider, &wider_inherit, &outside] {
         conn.execute(format!("DROP ROLE {role}").as_str()).await.unwrap();
     }
     drop(conn);
     drop_database(&name);
-    let inheriting = inheriting.expect("an INHERIT login is refused");
-    assert!(inheriting.contains("is INHERIT"), "{inheriting}");
-    let reaching = reaching.expect("a login with another membership is refused");
+    assert_eq!((current.as_str(), seen), (inherit.as_str(), 0));
+    let reaching = reaching.expect("a NOINHERIT login with another membership is refused");
     assert!(reaching.contains("also a member of pg_read_all_data"), "{reaching}");
+    let reaching_inherit = reaching_inherit.expect("an INHERIT login with another membership is refused");
+    assert!(reaching_inherit.contains("also a member of pg_read_all_data"), "{reaching_inherit}");
+    let outsider = outsider.expect("an INHERIT login outside cairn_app is refused");
+    assert!(outsider.contains("is not a member of cairn_app"), "{outsider}");
 }
 
 #[tokio::test]

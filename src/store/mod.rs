@@ -220,6 +220,17 @@ impl Db {
         .bind(TENANT_TABLES)
         .fetch_all(&mut *conn)
         .await?;
+        // Privileges or schemas of the login's own would apply to tenant queries (an INHERIT login stays
+        // itself; a schema named after it comes first on the default search_path).
+        let own: Vec<String> = sqlx::query_scalar(
+            "SELECT 'schema ' || nspname FROM pg_namespace WHERE pg_has_role(session_user, nspowner, 'MEMBER')
+             UNION ALL
+             SELECT DISTINCT 'grants on ' || table_name FROM information_schema.role_table_grants
+              WHERE grantee = session_user::text
+             ORDER BY 1",
+        )
+        .fetch_all(&mut *conn)
+        .await?;
         let others: Vec<String> = sqlx::query_scalar(
             "SELECT rolname::text FROM pg_roles
               WHERE pg_has_role(session_user, oid, 'MEMBER') AND rolname NOT IN (session_user, $1) ORDER BY 1",
@@ -243,6 +254,7 @@ impl Db {
             (app_superuser || app_bypass).then(|| format!("{APP_ROLE} is superuser or BYPASSRLS")),
             (!owners.is_empty()).then(|| format!("reaches the owner of {}", owners.join(", "))),
             (!others.is_empty()).then(|| format!("is also a member of {}", others.join(", "))),
+            (!own.is_empty()).then(|| format!("holds {} of its own", own.join(", "))),
         ]
         .into_iter()
         .flatten()
@@ -354,7 +366,8 @@ impl Local {
     }
 }
 
-/// Sets `settings` for the current transaction only (`SET LOCAL`), in one round trip. Names are the code's own
+/// Sets `settings` for the current transaction only (`SET LOCAL`), in one round trip. Call it inside a
+/// transaction: outside one Postgres only warns and sets nothing. Names are the code's own
 /// constants (`app.tenant_id`, `statement_timeout`, `hnsw.ef_search`...).
 pub async fn set_local(conn: &mut PgConnection, settings: &[(&'static str, Local)]) -> Result<(), sqlx::Error> {
     let mut sql = String::new();

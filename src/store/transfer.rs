@@ -80,8 +80,12 @@ async fn columns(tx: &mut TenantTx, table: &'static str) -> Result<Columns, Erro
     if let Some(found) = cache.lock().ok().and_then(|c| c.get(table).cloned()) {
         return Ok(found);
     }
+    // Generated: computed columns, and the ids the database draws (an identity, or `memory_events.id` from
+    // its sequence since migration 29): an import never writes them, so imported rows cannot collide with the
+    // ids the tenant's later writes draw.
     let found: Vec<(String, bool)> = sqlx::query_as(
         "SELECT column_name::text, is_generated = 'ALWAYS' OR coalesce(identity_generation = 'ALWAYS', false)
+                OR (table_name = 'memory_events' AND column_name = 'id')
          FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1 ORDER BY ordinal_position",
     )
     .bind(table)
@@ -95,7 +99,8 @@ async fn columns(tx: &mut TenantTx, table: &'static str) -> Result<Columns, Erro
 
 async fn generated_columns(tx: &mut TenantTx, table: &'static str) -> Result<Vec<String>, Error> {
     let all = columns(tx, table).await?;
-    // An identity (memory_events.id) is exported: it orders the history. Only computed columns are dropped.
+    // `memory_events.id` is exported (it orders the history) though never imported. Only computed columns are
+    // dropped.
     Ok(all.into_iter().filter(|(name, generated)| *generated && name != "id").map(|(name, _)| name).collect())
 }
 

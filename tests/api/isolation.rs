@@ -170,6 +170,7 @@ async fn the_server_takes_a_login_of_cairn_app_only_inherit_or_not_and_refuses_o
     let suffix = uuid::Uuid::new_v4().simple().to_string();
     let role = |what: &str| format!("cairn_t_{what}_{suffix}");
     let (inherit, wider, wider_inherit, outside) = (role("inherit"), role("wider"), role("wideri"), role("outside"));
+    let direct = role("direct");
     for sql in [
         format!("CREATE ROLE {inherit} LOGIN INHERIT"),
         format!("GRANT cairn_app TO {inherit}"),
@@ -178,6 +179,9 @@ async fn the_server_takes_a_login_of_cairn_app_only_inherit_or_not_and_refuses_o
         format!("CREATE ROLE {wider_inherit} LOGIN INHERIT"),
         format!("GRANT cairn_app, pg_read_all_data TO {wider_inherit}"),
         format!("CREATE ROLE {outside} LOGIN INHERIT"),
+        format!("CREATE ROLE {direct} LOGIN INHERIT"),
+        format!("GRANT cairn_app TO {direct}"),
+        format!("GRANT SELECT ON memories TO {direct}"),
     ] {
         conn.execute(sql.as_str()).await.unwrap();
     }
@@ -203,8 +207,10 @@ async fn the_server_takes_a_login_of_cairn_app_only_inherit_or_not_and_refuses_o
     let reaching = refused(as_login(&wider)).await;
     let reaching_inherit = refused(as_login(&wider_inherit)).await;
     let outsider = refused(as_login(&outside)).await;
+    let granted = refused(as_login(&direct)).await;
     drop(db);
-    for role in [&inherit, &wider, &wider_inherit, &outside] {
+    conn.execute(format!("REVOKE ALL ON memories FROM {direct}").as_str()).await.unwrap();
+    for role in [&inherit, &wider, &wider_inherit, &outside, &direct] {
         conn.execute(format!("DROP ROLE {role}").as_str()).await.unwrap();
     }
     drop(conn);
@@ -216,6 +222,8 @@ async fn the_server_takes_a_login_of_cairn_app_only_inherit_or_not_and_refuses_o
     assert!(reaching_inherit.contains("also a member of pg_read_all_data"), "{reaching_inherit}");
     let outsider = outsider.expect("an INHERIT login outside cairn_app is refused");
     assert!(outsider.contains("is not a member of cairn_app"), "{outsider}");
+    let granted = granted.expect("an INHERIT login with privileges of its own is refused");
+    assert!(granted.contains("holds grants on memories of its own"), "{granted}");
 }
 
 #[tokio::test]

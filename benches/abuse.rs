@@ -46,10 +46,6 @@ fn with_user(url: &str, user: &str) -> String {
     format!("{scheme}://{user}@{host}")
 }
 
-fn with_database(url: &str, name: &str) -> String {
-    format!("{}/{name}", url.rsplit_once('/').map_or(url, |(head, _)| head))
-}
-
 /// The server process and its resident memory.
 struct Server {
     child: Child,
@@ -174,6 +170,19 @@ where
         .collect()
 }
 
+/// An attack's work: the request `build` makes, sent with `key` from `addr` (X-Forwarded-For); its status.
+fn sending<B>(key: String, addr: &'static str, build: B) -> impl Fn(usize) -> Sending + Send + Sync + Clone + 'static
+where
+    B: Fn() -> reqwest::RequestBuilder + Send + Sync + Clone + 'static,
+{
+    move |_| {
+        let request = build().bearer_auth(&key).header("x-forwarded-for", addr);
+        Box::pin(async move { status_of(request.send().await).await })
+    }
+}
+
+type Sending = std::pin::Pin<Box<dyn std::future::Future<Output = Option<u16>> + Send>>;
+
 async fn status_of(res: Result<reqwest::Response, reqwest::Error>) -> Option<u16> {
     let res = res.ok()?;
     let status = res.status().as_u16();
@@ -278,11 +287,11 @@ async fn main() -> anyhow::Result<()> {
         )
         .await?;
     admin.execute(format!("CREATE DATABASE {name} OWNER {OWNER}").as_str()).await?;
-    let mut db = PgConnection::connect(&with_database(&base, &name)).await?;
+    let mut db = PgConnection::connect(&cairn::config::with_database(&base, &name)).await?;
     db.execute("CREATE EXTENSION IF NOT EXISTS vector; ALTER FUNCTION ts_match_vq(tsvector, tsquery) LEAKPROOF")
         .await?;
-    let owner_url = with_database(&with_user(&base, OWNER), &name);
-    let app_url = with_database(&app_base, &name);
+    let owner_url = cairn::config::with_database(&with_user(&base, OWNER), &name);
+    let app_url = cairn::config::with_database(&app_base, &name);
     let outcome = run(&owner_url, &app_url, &mut db).await;
     drop(db);
     admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await?;
@@ -399,7 +408,7 @@ async fn run(owner_url: &str, app_url: &str, superuser: &mut PgConnection) -> an
     // not the server's cost.
     let list: Vec<String> = (0..1000).map(|n| format!("value{n}")).collect();
     let lists = Bytes::from(json!({"query": "x", "types": list, "tags": list, "exclude_tags": list}).to_string());
-    let (h, b, k) = (http.clone(), base.clone(), attacker.clone());
+    let (h, b) = (http.clone(), base.clone());
     all &= measure(
         "attack 1: recall with 1,000-item types/tags/exclude_tags lists (8 clients)",
         &server,
@@ -407,21 +416,9 @@ async fn run(owner_url: &str, app_url: &str, superuser: &mut PgConnection) -> an
         &quiet,
         duration,
         8,
-        move |_| {
-            let (h, b, k, body) = (h.clone(), b.clone(), k.clone(), lists.clone());
-            async move {
-                status_of(
-                    h.post(format!("{b}/api/v1/recall"))
-                        .bearer_auth(&k)
-                        .header("x-forwarded-for", "203.0.113.1")
-                        .header("content-type", "application/json")
-                        .body(body)
-                        .send()
-                        .await,
-                )
-                .await
-            }
-        },
+        sending(attacker.clone(), "203.0.113.1", move || {
+            h.post(format!("{b}/api/v1/recall")).header("content-type", "application/json").body(lists.clone())
+        }),
     )
     .await;
 
@@ -434,7 +431,7 @@ async fn run(owner_url: &str, app_url: &str, superuser: &mut PgConnection) -> an
         file.push('\n');
     }
     let file = Bytes::from(file);
-    let (h, b, k) = (http.clone(), base.clone(), attacker.clone());
+    let (h, b) = (http.clone(), base.clone());
     all &= measure(
         "attack 2: imports of 32 KB lines holding a tag 'a:a:a:...' (4 clients)",
         &server,
@@ -442,26 +439,14 @@ async fn run(owner_url: &str, app_url: &str, superuser: &mut PgConnection) -> an
         &quiet,
         duration,
         4,
-        move |_| {
-            let (h, b, k, file) = (h.clone(), b.clone(), k.clone(), file.clone());
-            async move {
-                status_of(
-                    h.post(format!("{b}/api/v1/import"))
-                        .bearer_auth(&k)
-                        .header("x-forwarded-for", "203.0.113.2")
-                        .header("content-type", "application/x-ndjson")
-                        .body(file)
-                        .send()
-                        .await,
-                )
-                .await
-            }
-        },
+        sending(attacker.clone(), "203.0.113.2", move || {
+            h.post(format!("{b}/api/v1/import")).header("content-type", "application/x-ndjson").body(file.clone())
+        }),
     )
     .await;
 
     // 3. One expired key, 64 clients, one address.
-    let (h, b, k) = (http.clone(), base.clone(), expired.clone());
+    let (h, b) = (http.clone(), base.clone());
     all &= measure(
         "attack 3: an expired key from 64 clients at one address",
         &server,
@@ -469,19 +454,7 @@ async fn run(owner_url: &str, app_url: &str, superuser: &mut PgConnection) -> an
         &quiet,
         duration,
         64,
-        move |_| {
-            let (h, b, k) = (h.clone(), b.clone(), k.clone());
-            async move {
-                status_of(
-                    h.get(format!("{b}/api/v1/memories"))
-                        .bearer_auth(&k)
-                        .header("x-forwarded-for", "203.0.113.3")
-                        .send()
-                        .await,
-                )
-                .await
-            }
-        },
+        sending(expired.clone(), "203.0.113.3", move || h.get(format!("{b}/api/v1/memories"))),
     )
     .await;
 
@@ -551,7 +524,7 @@ async fn run(owner_url: &str, app_url: &str, superuser: &mut PgConnection) -> an
     println!("  the victim's import after the stalled ones: {}", victim_import.status());
 
     // 6. A hub traversal: limit=1 on a hub of 1,500 spokes with 2 KB of metadata each.
-    let (h, b, k, hub) = (http.clone(), base.clone(), attacker.clone(), hub.clone());
+    let (h, b, hub) = (http.clone(), base.clone(), hub.clone());
     all &= measure(
         "attack 6: related?depth=3&limit=1 on a hub of 1,500 spokes (8 clients)",
         &server,
@@ -559,19 +532,9 @@ async fn run(owner_url: &str, app_url: &str, superuser: &mut PgConnection) -> an
         &quiet,
         duration,
         8,
-        move |_| {
-            let (h, b, k, hub) = (h.clone(), b.clone(), k.clone(), hub.clone());
-            async move {
-                status_of(
-                    h.get(format!("{b}/api/v1/memories/{hub}/related?depth=3&limit=1"))
-                        .bearer_auth(&k)
-                        .header("x-forwarded-for", "203.0.113.6")
-                        .send()
-                        .await,
-                )
-                .await
-            }
-        },
+        sending(attacker.clone(), "203.0.113.6", move || {
+            h.get(format!("{b}/api/v1/memories/{hub}/related?depth=3&limit=1"))
+        }),
     )
     .await;
 

@@ -22,21 +22,15 @@ use serde_json::{json, Value};
 use sqlx::{Connection, Executor, PgConnection};
 use tokio::io::AsyncWriteExt;
 
+#[path = "common/mod.rs"]
+mod common;
+
+use common::{alnum, latencies, percentile};
+
 const OWNER: &str = "cairn_owner";
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
-
-fn alnum(n: usize) -> String {
-    rand::thread_rng().sample_iter(&rand::distributions::Alphanumeric).take(n).map(char::from).collect()
 }
 
 /// `url` with its user replaced.
@@ -86,41 +80,16 @@ fn tenant(owner_url: &str, name: &str) -> (String, String) {
 
 /// The valid client: keyword recall of tenant `key` from its own address, two in flight, for `duration`.
 async fn valid_latencies(client: &Client, base: &str, key: &str, duration: Duration) -> Vec<f64> {
-    let samples = Arc::new(Mutex::new(Vec::new()));
-    let started = Instant::now();
-    let mut tasks = Vec::new();
-    for _ in 0..2 {
-        let (client, base, key, samples) = (client.clone(), base.to_owned(), key.to_owned(), samples.clone());
-        tasks.push(tokio::spawn(async move {
-            let mut i = 0_u64;
-            while started.elapsed() < duration {
-                i += 1;
-                let body = json!({"query": format!("deploy review {}", i % 50), "mode": "keyword", "limit": 10});
-                let t = Instant::now();
-                let res = client
-                    .post(format!("{base}/api/v1/recall"))
-                    .bearer_auth(&key)
-                    .header("x-forwarded-for", "198.51.100.200")
-                    .json(&body)
-                    .send()
-                    .await;
-                if let Ok(res) = res {
-                    let ok = res.status().is_success();
-                    let _ = res.bytes().await;
-                    if ok {
-                        samples.lock().unwrap().push(t.elapsed().as_secs_f64() * 1000.0);
-                    }
-                }
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
-        }));
-    }
-    for t in tasks {
-        let _ = t.await;
-    }
-    let mut ms = std::mem::take(&mut *samples.lock().unwrap());
-    ms.sort_by(f64::total_cmp);
-    ms
+    let (client, base, key) = (client.clone(), base.to_owned(), key.to_owned());
+    latencies(2, duration, Duration::from_millis(10), move |i| {
+        let body = json!({"query": format!("deploy review {}", i % 50), "mode": "keyword", "limit": 10});
+        client
+            .post(format!("{base}/api/v1/recall"))
+            .bearer_auth(&key)
+            .header("x-forwarded-for", "198.51.100.200")
+            .json(&body)
+    })
+    .await
 }
 
 /// `/livez` every 50 ms until `stop`: its latencies (ms), sorted.

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use cairn::config::{AppArgs, DbArgs};
 use cairn::models::embed::EmbedderSlot;
@@ -21,6 +21,11 @@ use cairn::store::tenants;
 use rand::Rng;
 use reqwest::Client;
 use sqlx::{Connection, Executor, PgConnection};
+
+#[path = "common/mod.rs"]
+mod common;
+
+use common::{alnum, latencies, percentile};
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -38,45 +43,13 @@ fn rss_mib() -> f64 {
     kb / 1024.0
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
-
-fn alnum(n: usize) -> String {
-    rand::thread_rng().sample_iter(&rand::distributions::Alphanumeric).take(n).map(char::from).collect()
-}
-
 /// The valid key's latencies (ms) over `duration`, four requests in flight.
 async fn measure_valid(client: &Client, url: &str, key: &str, duration: Duration) -> Vec<f64> {
-    let samples = Arc::new(Mutex::new(Vec::new()));
-    let started = Instant::now();
-    let mut tasks = Vec::new();
-    for _ in 0..4 {
-        let (client, url, key, samples) = (client.clone(), url.to_owned(), key.to_owned(), samples.clone());
-        tasks.push(tokio::spawn(async move {
-            while started.elapsed() < duration {
-                let t = Instant::now();
-                let res = client.get(format!("{url}/api/v1/memories?limit=1")).bearer_auth(&key).send().await;
-                if let Ok(res) = res {
-                    let ok = res.status().is_success();
-                    let _ = res.bytes().await;
-                    if ok {
-                        samples.lock().unwrap().push(t.elapsed().as_secs_f64() * 1000.0);
-                    }
-                }
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
-        }));
-    }
-    for t in tasks {
-        let _ = t.await;
-    }
-    let mut ms = std::mem::take(&mut *samples.lock().unwrap());
-    ms.sort_by(f64::total_cmp);
-    ms
+    let (client, url, key) = (client.clone(), url.to_owned(), key.to_owned());
+    latencies(4, duration, Duration::from_millis(5), move |_| {
+        client.get(format!("{url}/api/v1/memories?limit=1")).bearer_auth(&key)
+    })
+    .await
 }
 
 /// One flood: what the made-up keys look like.

@@ -1,0 +1,56 @@
+//! What the benches that load a live server share: percentiles, random text, and a client's latencies.
+
+#![allow(dead_code)] // each bench uses its part
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+
+/// The `p` quantile of sorted samples (NaN when there are none).
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// `n` random letters and digits.
+pub fn alnum(n: usize) -> String {
+    rand::thread_rng().sample_iter(&rand::distributions::Alphanumeric).take(n).map(char::from).collect()
+}
+
+/// The latencies (ms, sorted) of `clients` clients each sending the request `build` makes for its `i`-th send,
+/// pausing `pause` between sends, for `duration`; only successful answers count.
+pub async fn latencies<B>(clients: usize, duration: Duration, pause: Duration, build: B) -> Vec<f64>
+where
+    B: Fn(u64) -> reqwest::RequestBuilder + Send + Sync + Clone + 'static,
+{
+    let samples = Arc::new(Mutex::new(Vec::new()));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..clients {
+        let (build, samples) = (build.clone(), samples.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut i = 0_u64;
+            while started.elapsed() < duration {
+                i += 1;
+                let t = Instant::now();
+                if let Ok(res) = build(i).send().await {
+                    let ok = res.status().is_success();
+                    let _ = res.bytes().await;
+                    if ok {
+                        samples.lock().unwrap().push(t.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+                tokio::time::sleep(pause).await;
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let mut ms = std::mem::take(&mut *samples.lock().unwrap());
+    ms.sort_by(f64::total_cmp);
+    ms
+}

@@ -834,7 +834,7 @@ MUTATIONS = [
      'ENTRYPOINT ["cairn"]', 'ENTRYPOINT ["/bin/sh", "-c"]', "ENTRYPOINT runs '/bin/sh'"),
     ("the image exposing another port", "Dockerfile", "EXPOSE 4545", "EXPOSE 8080", "EXPOSE says [8080]"),
     ("a table missing from the Citus section", "README.md",
-     "| `job_schedule` | no | coordinator-local |\n", "", "does not place table job_schedule"),
+     "| `job_schedule` | no | coordinator |\n", "", "does not place table job_schedule"),
 ]
 
 

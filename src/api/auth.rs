@@ -116,6 +116,7 @@ async fn verified(parts: &Parts, services: &Services, admin: bool) -> Result<Ten
                 observed.record(auth.tenant.id, state);
             }
             let mut tenant = auth.tenant;
+            tenant.read_after = consistency_token(&parts.headers)?;
             tenant.turn = Some(services.keys.concurrency.turn(tenant.id).await?);
             Ok(tenant)
         }
@@ -126,6 +127,20 @@ async fn verified(parts: &Parts, services: &Services, admin: bool) -> Result<Ten
             Err(err)
         }
     }
+}
+
+/// The header a write's response carries while read replicas may not have the write yet, and a read sends
+/// back (through any instance) to be served from a replica only when the replica has it.
+pub const CONSISTENCY_TOKEN: &str = "cairn-consistency-token";
+
+/// The request's consistency token, when it sends one.
+fn consistency_token(headers: &HeaderMap) -> Result<Option<u64>, Error> {
+    let Some(value) = headers.get(CONSISTENCY_TOKEN) else { return Ok(None) };
+    value.to_str().ok().and_then(crate::tenancy::consistency::parse_lsn).map(Some).ok_or_else(|| {
+        Error::invalid(
+            "Cairn-Consistency-Token: not a token this service returned (expected a WAL position such as 16/B374D848)",
+        )
+    })
 }
 
 /// tower-governor's key for unauthenticated routes (admin login and refresh): the client's address as

@@ -79,6 +79,10 @@ pub async fn observe(State(services): State<AppState>, mut request: Request, nex
     if let Some(tenant) = seen.tenant {
         let class = if matches!(method, Method::GET | Method::HEAD) { counter::READS } else { counter::WRITES };
         services.usage.add(tenant, class, 1);
+        // While a read replica may not have this instance's last write of the tenant yet.
+        if let Some(token) = services.consistency_token(tenant).and_then(|t| HeaderValue::from_str(&t).ok()) {
+            response.headers_mut().insert(super::auth::CONSISTENCY_TOKEN, token);
+        }
     }
     if let Some(rate) = seen.rate {
         let headers = response.headers_mut();

@@ -51,12 +51,22 @@ pub struct Tenant {
     /// The request's turn among the tenant's requests in flight ([`limits::Concurrency`]), held as long as
     /// this context lives; none for jobs and the CLI.
     pub turn: Option<Arc<tokio::sync::OwnedSemaphorePermit>>,
+    /// The WAL position a read must see (the client's `Cairn-Consistency-Token`, from a write of its own
+    /// through another instance); none for jobs and the CLI.
+    pub read_after: Option<crate::tenancy::consistency::Lsn>,
 }
 
 impl Tenant {
     /// The service itself acting for a tenant (a background job): every scope.
     pub fn system(id: Uuid, job: &'static str) -> Self {
-        Self { id, actor: Actor::System(job), scopes: vec![Scope::Admin], limits: Arc::default(), turn: None }
+        Self {
+            id,
+            actor: Actor::System(job),
+            scopes: vec![Scope::Admin],
+            limits: Arc::default(),
+            turn: None,
+            read_after: None,
+        }
     }
 
     /// Whether the context grants `scope` (`write` implies `read`; `admin` implies both).
@@ -579,6 +589,7 @@ impl KeyVerifier {
             scopes,
             limits: Arc::new(LimitOverrides::default()),
             turn: None,
+            read_after: None,
         };
         let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
         let verified = Arc::new(Verified { tenant, expires_at: record.expires_at, key_rate });

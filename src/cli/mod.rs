@@ -82,8 +82,24 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             let _ = upkeep.await;
             Ok(())
         }
-        Command::Migrate(db) => {
-            connect(&db).await?;
+        Command::Migrate { check_distribution: true, db } => {
+            let db = Db::connect_lazy(&db.settings())?;
+            if !crate::store::distribute::is_citus(db.owner()).await? {
+                bail!("the database has no citus extension: nothing is distributed");
+            }
+            let problems = crate::store::distribute::check(db.owner()).await?;
+            if !problems.is_empty() {
+                bail!("not distributed as Cairn needs (run `cairn migrate`):\n  {}", problems.join("\n  "));
+            }
+            eprintln!("every tenant table is distributed by tenant_id and colocated; reference tables in place");
+            Ok(())
+        }
+        Command::Migrate { check_distribution: false, db } => {
+            let db = Db::connect_lazy(&db.settings())?;
+            let steps = db.migrate().await?;
+            for step in &steps {
+                eprintln!("citus: {step}");
+            }
             eprintln!("migrations applied");
             Ok(())
         }

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use clap::Args;
-use secrecy::SecretString;
+use secrecy::{ExposeSecret, SecretString};
 
 use super::parse_secret;
 use super::settings::DbSettings;
@@ -57,6 +57,19 @@ pub struct DbArgs {
     #[arg(long, env = "CAIRN_JOB_STALE_AFTER_SECS", default_value_t = 3600,
           value_parser = clap::value_parser!(u64).range(5..=86_400))]
     pub job_stale_after_secs: u64,
+
+    /// Postgres URLs of read replicas (comma-separated), each logging in as the tenant pool's role: recall,
+    /// listing, history, stats and export read there, never missing this instance's own writes of the tenant
+    /// (nor a client's, given the `Cairn-Consistency-Token` its write returned); everything else, and any
+    /// read a replica cannot serve in time, goes to the primary.
+    #[arg(long, env = "CAIRN_READ_DATABASE_URL", hide_env_values = true, value_parser = parse_secret)]
+    pub read_database_url: Option<SecretString>,
+
+    /// Milliseconds a replica may lag behind the primary (the age of the last transaction it replayed while
+    /// more is waiting) before reads skip it.
+    #[arg(long, env = "CAIRN_READ_MAX_LAG_MS", default_value_t = 2_000,
+          value_parser = clap::value_parser!(u64).range(10..=600_000))]
+    pub read_max_lag_ms: u64,
 }
 
 /// The local owner URL when `DATABASE_URL` is unset (tests and benchmarks).
@@ -87,6 +100,19 @@ impl DbArgs {
             statement_timeout_ms: self.db_statement_timeout_ms,
             job_statement_timeout_ms: self.db_job_statement_timeout_ms,
             job_stale_after: Duration::from_secs(self.job_stale_after_secs),
+            read_urls: self
+                .read_database_url
+                .as_ref()
+                .map(|urls| {
+                    urls.expose_secret()
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|u| !u.is_empty())
+                        .map(|u| SecretString::from(u.to_owned()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            read_max_lag: Duration::from_millis(self.read_max_lag_ms),
         }
     }
 
@@ -110,6 +136,8 @@ impl DbArgs {
             db_statement_timeout_ms: 5_000,
             db_job_statement_timeout_ms: 120_000,
             job_stale_after_secs: 3600,
+            read_database_url: None,
+            read_max_lag_ms: 2_000,
         }
     }
 }

@@ -48,8 +48,16 @@ pub enum Command {
     Serve(ServeArgs),
     /// Run background workers only (no HTTP): the queues `--queues` selects.
     Worker(WorkerArgs),
-    /// Apply pending database migrations and exit.
-    Migrate(DbArgs),
+    /// Apply pending database migrations and exit. On Citus, also distribute the tables (by tenant) and
+    /// report each step taken.
+    Migrate {
+        /// Change nothing: list every tenant table that is not distributed by tenant and colocated (Citus),
+        /// and fail when there is one.
+        #[arg(long)]
+        check_distribution: bool,
+        #[command(flatten)]
+        db: DbArgs,
+    },
     /// Print the OpenAPI document (JSON) to stdout.
     Openapi,
     /// Manage tenants.

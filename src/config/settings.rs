@@ -22,6 +22,10 @@ pub struct DbSettings {
     pub statement_timeout_ms: u64,
     pub job_statement_timeout_ms: u64,
     pub job_stale_after: Duration,
+    /// Read replicas' URLs (none: every read on the primary).
+    pub read_urls: Vec<SecretString>,
+    /// How far a replica may lag before reads skip it.
+    pub read_max_lag: Duration,
 }
 
 /// What the services, the surfaces and the jobs read while they run.

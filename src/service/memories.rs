@@ -321,7 +321,7 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
 /// A page of memories matching `filter`, newest first, with the total.
 pub async fn list(svc: &Services, t: &Tenant, filter: &ListFilter, limit: i64, offset: i64) -> Result<Page<Memory>> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
     let (items, total) = memories::list(&mut tx, filter, limit, offset).await?;
     tx.commit().await?;
     Ok(Page { items, total, limit, offset })
@@ -402,7 +402,7 @@ pub async fn by_tag(
     t.require(Scope::Read)?;
     let tags = required_tags(tags)?;
     let (limit, offset) = validate::page(limit, offset, MAX_PAGE, DEFAULT_PAGE)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
     let (items, total) = memories::list_by_tags(&mut tx, &tags, limit, offset).await?;
     tx.commit().await?;
     Ok((tags, Page { items, total, limit, offset }))
@@ -425,7 +425,7 @@ pub async fn remove_by_tag(svc: &Services, t: &Tenant, tags: &[String], confirm:
 /// none.
 pub async fn history(svc: &Services, t: &Tenant, id: Uuid) -> Result<Vec<MemoryEvent>> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
     let events = events::history(&mut tx, id).await?;
     tx.commit().await?;
     if events.is_empty() {

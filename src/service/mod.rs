@@ -90,6 +90,12 @@ pub async fn offload<T: Send + 'static>(
 }
 
 impl Services {
+    /// The token a client sends back to read its own writes of `tenant` from read replicas through any
+    /// instance (`Cairn-Consistency-Token`); None without replicas or when every replica has them.
+    pub fn consistency_token(&self, tenant: uuid::Uuid) -> Option<String> {
+        self.db.consistency_token(tenant)
+    }
+
     pub fn new(db: Db, config: Settings, embedder: EmbedderSlot) -> crate::error::Result<Self> {
         let keys = KeyVerifier::new(db.owner().clone(), db.owner_breaker(), &config.verifier);
         let tokens = Arc::new(TokenKeys::new(

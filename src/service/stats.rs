@@ -13,7 +13,7 @@ pub const MAX_TAGS_LISTED: i64 = 10_000;
 /// associations, entities and distinct tags.
 pub async fn stats(svc: &Services, t: &Tenant) -> Result<TenantStats> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
     let stats = stats::tenant_stats(&mut tx).await?;
     tx.commit().await?;
     Ok(stats)
@@ -23,7 +23,7 @@ pub async fn stats(svc: &Services, t: &Tenant) -> Result<TenantStats> {
 /// are in all.
 pub async fn tags(svc: &Services, t: &Tenant) -> Result<(Vec<String>, i64)> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
     let tags = stats::tags(&mut tx, MAX_TAGS_LISTED).await?;
     tx.commit().await?;
     Ok(tags)

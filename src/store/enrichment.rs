@@ -191,6 +191,7 @@ pub async fn summarized(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<Vec<Su
 /// read; its vector becomes pending again (the old one serves until replaced). Recorded as an `updated`
 /// event by `actor`. Returns whether it replaced.
 pub async fn replace_summary(tx: &mut TenantTx, read: &Summarized, summary: &str, actor: &str) -> Result<bool, Error> {
+    tx.note_memory_writes();
     let sql = format!(
         "WITH old AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
          upd AS (UPDATE memories SET content = $5, updated_at = now(), embedding_status = 'pending',
@@ -198,7 +199,7 @@ pub async fn replace_summary(tx: &mut TenantTx, read: &Summarized, summary: &str
                   WHERE tenant_id = $1 AND id = $2 AND content = $3 AND metadata->>'original_content' = $4
                   RETURNING *),
          ev AS (INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after)
-                SELECT m.tenant_id, m.id, 'updated', $6, (SELECT snap FROM old), {snapshot} FROM upd m)
+                SELECT m.tenant_id, m.id, 'updated', $6, (SELECT snap FROM old), {snapshot} FROM upd m RETURNING id)
          SELECT count(*) FROM upd",
         snapshot = super::events::SNAPSHOT
     );

@@ -15,10 +15,11 @@ use crate::error::Error;
 use crate::memory::{tag_prefixes, Memory, MAX_TAGS};
 use crate::recall::results::Mention;
 
+/// (`$1` is the tenant, named in each subquery too: Citus then runs the whole statement on the tenant's shard.)
 const ENTITY_COLUMNS: &str = "e.id, e.entity_type, e.name, e.normalized_name,
-    ARRAY(SELECT a.alias FROM entity_aliases a WHERE a.tenant_id = e.tenant_id AND a.entity_id = e.id ORDER BY a.alias)
+    ARRAY(SELECT a.alias FROM entity_aliases a WHERE a.tenant_id = $1 AND a.entity_id = e.id ORDER BY a.alias)
         AS aliases,
-    (SELECT count(*) FROM memory_entities me WHERE me.tenant_id = e.tenant_id AND me.entity_id = e.id) AS memory_count,
+    (SELECT count(*) FROM memory_entities me WHERE me.tenant_id = $1 AND me.entity_id = e.id) AS memory_count,
     e.created_at";
 
 /// Fills in what SQL does not compute.

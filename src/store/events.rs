@@ -22,6 +22,10 @@ pub fn record_deleted_from_d() -> String {
 
 /// Records the `created` event of a memory just inserted (its `after` is the row as stored). Updates,
 /// deletes and expiry write their events in the same SQL statement as the change.
+///
+/// (On Citus an INSERT ... SELECT between the tenant's colocated rows runs on its shard as it is. One whose
+/// rows come from elsewhere, a CTE for instance, is pulled through the coordinator and written by COPY, which
+/// row-level security refuses, unless it has RETURNING or ON CONFLICT: such statements in the store have one.)
 pub async fn record_created(tx: &mut TenantTx, memory_id: Uuid, actor: &str) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
@@ -51,7 +55,7 @@ pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEve
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
         "SELECT id, memory_id, event_type, actor, before, after, created_at FROM memory_events
-         WHERE tenant_id = $1 AND memory_id = $2 ORDER BY id",
+         WHERE tenant_id = $1 AND memory_id = $2 ORDER BY created_at, id",
     )
     .bind(tenant_id)
     .bind(memory_id)

@@ -49,7 +49,7 @@ pub async fn decay_importance(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u
         )
         INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after)
         SELECT $1, id, 'decayed', 'system:decay', jsonb_build_object('importance', before),
-               jsonb_build_object('importance', after) FROM upd"
+               jsonb_build_object('importance', after) FROM upd RETURNING id"
     );
     let done =
         sqlx::query(&sql).bind(tenant_id).bind(now).bind(DECAY_PER_DAY).bind(DECAY_FLOOR).execute(tx.conn()).await?;
@@ -77,7 +77,7 @@ pub async fn forget(tx: &mut TenantTx, now: DateTime<Utc>, grace_days: i32) -> R
             UPDATE memories m SET archived_at = $2 FROM due WHERE m.tenant_id = $1 AND m.id = due.id RETURNING m.*
         )
         INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
-        SELECT tenant_id, id, 'forgotten', 'system:forget', {} FROM upd m",
+        SELECT tenant_id, id, 'forgotten', 'system:forget', {} FROM upd m RETURNING id",
         events::SNAPSHOT
     );
     let never: Vec<String> = NEVER_FORGOTTEN_TYPES.iter().map(|t| t.to_string()).collect();
@@ -110,6 +110,7 @@ pub async fn lock_purge_episodes(tx: &mut TenantTx, now: DateTime<Utc>, days: i3
 
 /// Deletes the tenant's memories archived at least `days` before `now` (retention; off unless set).
 pub async fn purge_archived(tx: &mut TenantTx, now: DateTime<Utc>, days: i32) -> Result<u64, Error> {
+    tx.note_memory_writes();
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "WITH d AS (
@@ -137,7 +138,7 @@ async fn change(
         "WITH old AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
          upd AS (UPDATE memories SET {set} WHERE tenant_id = $1 AND id = $2 AND ({condition}) RETURNING *),
          ev AS (INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after)
-                SELECT m.tenant_id, m.id, $3, $4, (SELECT snap FROM old), {snapshot} FROM upd m)
+                SELECT m.tenant_id, m.id, $3, $4, (SELECT snap FROM old), {snapshot} FROM upd m RETURNING id)
          SELECT {MEMORY_COLUMNS} FROM upd",
         snapshot = events::SNAPSHOT
     );

@@ -36,6 +36,7 @@ pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Ins
 }
 
 async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_left: u8) -> Result<Inserted, Error> {
+    tx.note_memory_writes();
     let tenant_id = tx.tenant_id();
     let (status, model) = if m.embedding.is_some() { ("ready", Some("client")) } else { ("pending", None) };
     let sql = format!(
@@ -100,6 +101,7 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
 /// per item, Stored or Duplicate. One row at a time cost two round trips per memory, most of a batch
 /// store's time. Items must not repeat a content hash among themselves.
 pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -> Result<Vec<Inserted>, Error> {
+    tx.note_memory_writes();
     if items.is_empty() {
         return Ok(Vec::new());
     }
@@ -270,6 +272,7 @@ pub async fn update(
     embedding: EmbeddingChange,
     actor: &str,
 ) -> Result<Memory, Error> {
+    tx.note_memory_writes();
     let tenant_id = tx.tenant_id();
     let mut qb: QueryBuilder<Postgres> = QueryBuilder::new("WITH old AS (SELECT ");
     qb.push(events::SNAPSHOT).push(" AS snap FROM memories m WHERE tenant_id = ").push_bind(tenant_id);
@@ -292,9 +295,13 @@ pub async fn update(
         .push_bind(m.importance)
         .push(" ELSE base_importance END");
     // ... and restarts the decay clock, so time before the change does not count against the new value.
+    // (The time is bound, not `now()`: Citus refuses a function that is not immutable inside a CASE of an
+    // UPDATE.)
     qb.push(", decayed_at = CASE WHEN importance IS DISTINCT FROM ")
         .push_bind(m.importance)
-        .push(" THEN now() ELSE decayed_at END");
+        .push(" THEN ")
+        .push_bind(chrono::Utc::now())
+        .push(" ELSE decayed_at END");
     qb.push(", metadata = ").push_bind(&m.metadata);
     qb.push(", source_type = ").push_bind(&m.source_type);
     qb.push(", credibility = ").push_bind(m.credibility);
@@ -330,7 +337,7 @@ pub async fn update(
     qb.push_bind(actor.to_owned());
     qb.push(", (SELECT snap FROM old), ")
         .push(events::SNAPSHOT)
-        .push(" FROM upd m) SELECT ")
+        .push(" FROM upd m RETURNING id) SELECT ")
         .push(MEMORY_COLUMNS)
         .push(" FROM upd");
     Ok(qb.build_query_as().fetch_one(tx.conn()).await?)
@@ -338,6 +345,7 @@ pub async fn update(
 
 /// Deletes one memory (its relations and entity links go with it by cascade); false when absent.
 pub async fn delete(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<bool, Error> {
+    tx.note_memory_writes();
     lock_episodes(tx, &[id]).await?;
     let tenant_id = tx.tenant_id();
     let sql = format!(
@@ -457,6 +465,7 @@ pub async fn count_with_tags(tx: &mut TenantTx, tags: &[String]) -> Result<i64, 
 const DELETE_BATCH: i64 = 1000;
 
 pub async fn delete_by_tags(tx: &mut TenantTx, tags: &[String], actor: &str) -> Result<i64, Error> {
+    tx.note_memory_writes();
     lock_episodes_tagged(tx, tags).await?;
     let tenant_id = tx.tenant_id();
     let sql = format!(

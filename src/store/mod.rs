@@ -12,6 +12,7 @@
 pub mod admins;
 pub mod audit;
 pub mod consolidation;
+pub mod distribute;
 pub mod embedding;
 pub mod enrichment;
 pub mod entities;
@@ -21,6 +22,7 @@ pub mod memories;
 pub mod queue;
 pub mod recall;
 pub mod relations;
+pub mod replica;
 pub mod stats;
 pub mod tenants;
 pub mod terms;
@@ -55,6 +57,9 @@ pub const TENANT_TABLES: &[&str] = &[
     "consolidation_runs",
     "memory_trash",
     "memory_counts",
+    "embed_outbox",
+    "tenant_usage_delta",
+    "tenant_usage",
 ];
 
 /// Both pools of one deployment.
@@ -76,6 +81,8 @@ pub struct Db {
     /// The tenant pool logs in as the owner (no `CAIRN_APP_DATABASE_URL`): fine for the control-plane CLI,
     /// refused by [`Db::check_app_role`].
     shared_login: bool,
+    /// Read replicas (`CAIRN_READ_DATABASE_URL`), when there are any.
+    replicas: Option<Arc<replica::Replicas>>,
 }
 
 /// Tenant transactions a process has opened (for operators, and for tests that check how many a use case
@@ -109,8 +116,8 @@ impl Db {
         // needs (its coordinator connects to the workers as the current role, and cairn_app cannot log in).
         // The owner's login (one-off commands without a tenant login) always becomes cairn_app.
         let shared_login = args.app_url.is_none();
-        let app = pool()
-            .after_connect(move |conn, _meta| {
+        let app_pool = move || {
+            pool().after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     let inherit: bool =
                         sqlx::query_scalar("SELECT rolinherit FROM pg_roles WHERE rolname = session_user")
@@ -122,7 +129,24 @@ impl Db {
                     Ok(())
                 })
             })
-            .connect_lazy_with(app_options.application_name("cairn"));
+        };
+        let app = app_pool().connect_lazy_with(app_options.application_name("cairn"));
+        let mut read_options = Vec::new();
+        for url in &args.read_urls {
+            let options: PgConnectOptions = url
+                .expose_secret()
+                .parse()
+                .context("CAIRN_READ_DATABASE_URL holds a URL that is not a valid Postgres URL")?;
+            read_options.push(options);
+        }
+        let replicas = (!read_options.is_empty()).then(|| {
+            let replicas =
+                Arc::new(replica::Replicas::new(&read_options, app_pool, args.connect_timeout, args.read_max_lag));
+            if tokio::runtime::Handle::try_current().is_ok() {
+                replicas.monitor();
+            }
+            replicas
+        });
         let connect_timeout = args.connect_timeout;
         Ok(Self {
             owner,
@@ -134,6 +158,7 @@ impl Db {
             job_statement_timeout_ms: args.job_statement_timeout_ms,
             job_stale_after: args.job_stale_after,
             shared_login,
+            replicas,
         })
     }
 
@@ -158,15 +183,34 @@ impl Db {
     }
 
     /// Applies pending migrations: apalis's job tables (schema `apalis`) first, then Cairn's. Both record
-    /// themselves in `_sqlx_migrations`, so each ignores the other's entries.
-    pub async fn migrate(&self) -> anyhow::Result<()> {
+    /// themselves in `_sqlx_migrations`, so each ignores the other's entries. On Citus, then distributes what
+    /// is not yet distributed ([`distribute`]); returns the distribution steps taken (none on plain Postgres).
+    pub async fn migrate(&self) -> anyhow::Result<Vec<String>> {
+        let citus = distribute::is_citus(&self.owner).await?;
+        let mut conn = self.owner.acquire().await?;
+        if citus {
+            // On Citus the migrations create objects on the coordinator only; what the distributed tables
+            // need follows them to the workers when they are distributed, sent by Citus as its superuser (sent
+            // within the migration's transaction they would go as the owner, whom the workers refuse to
+            // re-create roles and extensions).
+            conn.execute("SET citus.create_object_propagation = 'deferred'").await?;
+        }
         let mut apalis = apalis_sql::postgres::PostgresStorage::migrations();
         apalis.set_ignore_missing(true);
-        apalis.run(&self.owner).await.context("running the job queue's migrations")?;
+        apalis.run(&mut *conn).await.context("running the job queue's migrations")?;
         let mut cairn = sqlx::migrate!("./migrations");
         cairn.set_ignore_missing(true);
-        cairn.run(&self.owner).await.context("running migrations")?;
-        Ok(())
+        cairn.run(&mut *conn).await.context("running migrations")?;
+        if !citus {
+            return Ok(Vec::new());
+        }
+        conn.execute("RESET citus.create_object_propagation").await?;
+        drop(conn);
+        let steps = distribute::distribute(&self.owner).await.context("distributing the tables (Citus)")?;
+        for step in &steps {
+            tracing::info!(step = %step, "citus: distributed");
+        }
+        Ok(steps)
     }
 
     /// A pool for the job queue's own tables (owner connection; never tenant data).
@@ -298,6 +342,35 @@ impl Db {
         self.begin_as(tenant_id, Some("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await
     }
 
+    /// A read-only snapshot of the tenant for a read that may be served by a replica: one that has replayed
+    /// this instance's last commit for the tenant and the client's consistency token (`after`), else the
+    /// primary ([`Db::begin_snapshot`]). Only for reads that write nothing.
+    #[tracing::instrument(skip(self), err(Debug))]
+    pub async fn begin_read(&self, tenant_id: Uuid, after: Option<replica::Lsn>) -> Result<TenantTx, Error> {
+        if let Some(replicas) = &self.replicas {
+            let needed = replicas.written(tenant_id).max(after.unwrap_or(0));
+            let settings = self.tenant_settings(tenant_id, true);
+            if let Some(tx) = replicas.begin(needed, &settings).await {
+                self.opened.tenant.fetch_add(1, Ordering::Relaxed);
+                self.opened.snapshots.fetch_add(1, Ordering::Relaxed);
+                return Ok(TenantTx { tx, tenant_id, embeds_noted: false, written: None });
+            }
+        }
+        self.begin_snapshot(tenant_id).await
+    }
+
+    /// The read replicas, when there are any.
+    pub fn replicas(&self) -> Option<&Arc<replica::Replicas>> {
+        self.replicas.as_ref()
+    }
+
+    /// The token a client passes to read its writes of `tenant` from any instance (the position of this
+    /// instance's last commit for it), while a replica may not have it yet; None without replicas.
+    pub fn consistency_token(&self, tenant_id: Uuid) -> Option<String> {
+        let written = self.replicas.as_ref()?.written(tenant_id);
+        (written > 0).then(|| replica::format_lsn(written))
+    }
+
     /// Tenant transactions opened so far by this process: (all, read-only snapshots).
     pub fn transactions_opened(&self) -> (u64, u64) {
         (self.opened.tenant.load(Ordering::Relaxed), self.opened.snapshots.load(Ordering::Relaxed))
@@ -318,20 +391,31 @@ impl Db {
             }
             None => self.app.begin().await?,
         };
+        set_local(&mut tx, &self.tenant_settings(tenant_id, begin.is_some())).await?;
+        // A read-write transaction on the primary records where its commit ends, for the replicas.
+        let written = match (&self.replicas, begin) {
+            (Some(replicas), None) => Some((replicas.clone(), self.app.clone())),
+            _ => None,
+        };
+        Ok(TenantTx { tx, tenant_id, embeds_noted: false, written })
+    }
+
+    /// The settings of a tenant transaction (`snapshot`: a read-only one).
+    fn tenant_settings(&self, tenant_id: Uuid, snapshot: bool) -> Vec<(&'static str, Local)> {
         // A snapshot serves recall, whose statements' best plans depend on their values (how many memories
         // a word selects, a LIMIT): a generic plan chose a sequential scan of the tenant for a keyword search
         // a custom plan answers from the index (22 ms against 6.5 ms at 10k memories, pipeline bench).
         // Every statement is bounded: Postgres cancels one that runs past the timeout (the caller answers
         // 503), so it stops working for a client that is gone.
         let mut settings = vec![
+            PROPAGATE,
             ("app.tenant_id", Local::Uuid(tenant_id)),
             ("statement_timeout", Local::Number(self.statement_timeout_ms)),
         ];
-        if begin.is_some() {
+        if snapshot {
             settings.push(("plan_cache_mode", Local::Word("force_custom_plan")));
         }
-        set_local(&mut tx, &settings).await?;
-        Ok(TenantTx { tx, tenant_id })
+        settings
     }
 
     /// Whether the database answers, within `timeout`.
@@ -339,6 +423,11 @@ impl Db {
         matches!(tokio::time::timeout(timeout, sqlx::query("SELECT 1").execute(&self.owner)).await, Ok(Ok(_)))
     }
 }
+
+/// First among the settings of a tenant transaction: on Citus, the settings after it reach the workers that
+/// the transaction's statements run on (row-level security there needs the tenant); on plain Postgres it is an
+/// inert placeholder.
+pub(crate) const PROPAGATE: (&str, Local) = ("citus.propagate_set_commands", Local::Word("local"));
 
 /// A value [`set_local`] writes. `SET` takes no bind parameter, so the value is written into the statement,
 /// and only these can be: a parsed UUID (its text is hex digits and hyphens), a number, or a word of the
@@ -484,6 +573,11 @@ impl Drop for Admission<'_> {
 pub struct TenantTx {
     tx: Transaction<'static, Postgres>,
     tenant_id: Uuid,
+    /// A statement ran that may have noted memories for embedding (`embed_outbox`): they are queued at commit.
+    embeds_noted: bool,
+    /// With read replicas, a read-write transaction on the primary: where its commit ends is recorded (with
+    /// the primary's tenant pool, which tells it).
+    written: Option<(Arc<replica::Replicas>, PgPool)>,
 }
 
 impl TenantTx {
@@ -496,8 +590,28 @@ impl TenantTx {
         &mut self.tx
     }
 
-    pub async fn commit(self) -> Result<(), Error> {
+    /// Records that a statement of this transaction inserted, deleted or moved memories, or changed their
+    /// content: the episode trigger may then have noted successors whose context changed, and [`commit`]
+    /// queues their embedding. (The trigger runs where the tenant's rows are, a Citus shard, which cannot
+    /// reach the job queue; the transaction can.)
+    ///
+    /// [`commit`]: TenantTx::commit
+    pub(crate) fn note_memory_writes(&mut self) {
+        self.embeds_noted = true;
+    }
+
+    pub async fn commit(mut self) -> Result<(), Error> {
+        if self.embeds_noted {
+            sqlx::query("SELECT cairn_drain_embed_outbox()").execute(&mut *self.tx).await?;
+        }
         self.tx.commit().await?;
+        if let Some((replicas, pool)) = self.written {
+            // Best effort: without it, a read may not see this commit on a replica for the replica's lag.
+            match replica::primary_position(&pool).await {
+                Ok(lsn) => replicas.wrote(self.tenant_id, lsn),
+                Err(err) => tracing::warn!(error = %err, "could not read the primary's WAL position after a commit"),
+            }
+        }
         Ok(())
     }
 

@@ -84,6 +84,7 @@ pub async fn fold_counts(tx: &mut TenantTx) -> Result<u64, Error> {
              INSERT INTO memory_counts (tenant_id, kind, key, n, folded)
              SELECT $1, kind, key, sum(n), true FROM gone WHERE NOT (kind = 'hour' AND key < {old})
               GROUP BY kind, key HAVING sum(n) <> 0
+             RETURNING n
          )
          SELECT count(*) FROM gone",
         old = hour_ago("8 days")

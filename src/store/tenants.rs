@@ -61,9 +61,21 @@ pub async fn create_tenant(
         .map_err(|e| tenant_write_error(e, Some(name), Some(plan)))
 }
 
-/// What a tenant (`t`, with its totals `u`) stores now: totals and pending deltas.
-const STORED: &str = "coalesce(u.memories, 0) + coalesce((SELECT sum(d.memories) FROM tenant_usage_delta d WHERE d.tenant_id = t.id), 0)::bigint AS memories,
-     coalesce(u.storage_bytes, 0) + coalesce((SELECT sum(d.storage_bytes) FROM tenant_usage_delta d WHERE d.tenant_id = t.id), 0)::bigint AS storage_bytes";
+/// Tenants (the rows `page` selects from `tenants t`, in its order) with what each stores now: rolled-up
+/// totals and pending deltas. Statements that Citus plans from the tenants it names (the deltas are
+/// distributed with the tenant tables: a correlated subquery over them is refused there); both steps are
+/// materialized so neither is folded into the other.
+fn with_stored(page: &str) -> String {
+    format!(
+        "WITH page AS MATERIALIZED ({page}),
+              d AS MATERIALIZED (SELECT tenant_id, sum(memories) AS m, sum(storage_bytes) AS b FROM tenant_usage_delta
+                                  WHERE tenant_id IN (SELECT id FROM page) GROUP BY tenant_id)
+         SELECT page.*, (coalesce(u.memories, 0) + coalesce(d.m, 0))::bigint AS memories,
+                (coalesce(u.storage_bytes, 0) + coalesce(d.b, 0))::bigint AS storage_bytes
+           FROM page LEFT JOIN tenant_usage u ON u.tenant_id = page.id LEFT JOIN d ON d.tenant_id = page.id
+          ORDER BY page.created_at, page.id"
+    )
+}
 
 /// A tenant with what it stores now.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -81,12 +93,10 @@ pub async fn list_tenants(
     limit: i64,
     offset: i64,
 ) -> Result<(Vec<TenantRow>, i64), Error> {
-    let sql = format!(
-        "SELECT t.{}, {STORED} FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id
-         WHERE $1::text IS NULL OR t.status = $1
-         ORDER BY t.created_at, t.id LIMIT $2 OFFSET $3",
-        TENANT_COLUMNS.replace(", ", ", t.")
-    );
+    let sql = with_stored(&format!(
+        "SELECT {TENANT_COLUMNS} FROM tenants WHERE $1::text IS NULL OR status = $1
+         ORDER BY created_at, id LIMIT $2 OFFSET $3"
+    ));
     let rows = sqlx::query_as(&sql).bind(status).bind(limit).bind(offset).fetch_all(pool).await?;
     let total = sqlx::query_scalar("SELECT count(*) FROM tenants WHERE $1::text IS NULL OR status = $1")
         .bind(status)
@@ -96,10 +106,7 @@ pub async fn list_tenants(
 }
 
 pub async fn get_tenant(pool: &PgPool, id: Uuid) -> Result<Option<TenantRow>, Error> {
-    let sql = format!(
-        "SELECT t.{}, {STORED} FROM tenants t LEFT JOIN tenant_usage u ON u.tenant_id = t.id WHERE t.id = $1",
-        TENANT_COLUMNS.replace(", ", ", t.")
-    );
+    let sql = with_stored(&format!("SELECT {TENANT_COLUMNS} FROM tenants WHERE id = $1"));
     Ok(sqlx::query_as(&sql).bind(id).fetch_optional(pool).await?)
 }
 
@@ -211,6 +218,7 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<De
         "memory_events",
         "entities",
         "memory_counts",
+        "embed_outbox",
         "consolidation_runs",
         "tenant_usage_delta",
         "tenant_usage",
@@ -259,7 +267,8 @@ async fn delete_batches(pool: &PgPool, sql: &str, id: Uuid, queues: Option<&[&st
     // Erasing, not deleting: the memories do not go to the trash (`cairn.erase`, for this transaction only).
     let batch = || async {
         let mut tx = pool.begin().await?;
-        super::set_local(&mut tx, &[("cairn.erase", Local::Word("on")), ("app.tenant_id", Local::Uuid(id))]).await?;
+        let settings = [super::PROPAGATE, ("cairn.erase", Local::Word("on")), ("app.tenant_id", Local::Uuid(id))];
+        super::set_local(&mut tx, &settings).await?;
         let mut query = sqlx::query(sql).bind(id);
         if let Some(queues) = queues {
             query = query.bind(queues);

@@ -45,8 +45,12 @@ pub async fn open(tx: &mut TenantTx, table: &str, drop: &[&str]) -> Result<(), E
     for column in generated.iter().map(String::as_str).chain(drop.iter().copied()) {
         minus.push_str(&format!(" - '{}'", column.replace('\'', "")));
     }
+    // The tenant is named, not left to row-level security alone, so that Citus runs the cursor on the
+    // tenant's shard (a cursor takes no bind parameter: the value written is a parsed UUID).
     let sql = format!(
-        "DECLARE cairn_export_{table} NO SCROLL CURSOR FOR SELECT to_jsonb(t){minus} FROM {table} t ORDER BY {}",
+        "DECLARE cairn_export_{table} NO SCROLL CURSOR FOR SELECT to_jsonb(t){minus} FROM {table} t
+          WHERE t.tenant_id = '{}' ORDER BY {}",
+        tx.tenant_id().hyphenated(),
         order_of(table)
     );
     sqlx::query(&sql).execute(tx.conn()).await?;
@@ -127,6 +131,7 @@ pub async fn insert(
     }
     let total = rows.len() as u64;
     if table == "memories" {
+        tx.note_memory_writes();
         // The episodes these memories join, before any row (store::memories::lock_episodes).
         let episodes: Vec<String> =
             rows.iter().filter_map(|r| r.get("episode_id").and_then(Value::as_str).map(str::to_owned)).collect();
@@ -178,7 +183,13 @@ pub async fn insert(
         _ => "$2::uuid IS NOT NULL",
     };
     let conflict = if table == "memory_events" { "" } else { " ON CONFLICT DO NOTHING" };
-    let returning = if table == "memories" { " RETURNING id" } else { "" };
+    // (RETURNING for Citus too: an INSERT ... SELECT it cannot run on the shard as it is writes by COPY without
+    // one, which row-level security refuses.)
+    let returning = match table {
+        "memories" => " RETURNING id",
+        "memory_events" => " RETURNING memory_id",
+        _ => "",
+    };
     let sql = format!(
         "INSERT INTO {table} ({list}) SELECT {picked} FROM {source} WHERE {parents} ORDER BY r.ordinality{conflict}{returning}"
     );

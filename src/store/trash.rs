@@ -71,6 +71,7 @@ pub enum Restored {
 /// Puts a memory back from the trash (with its relations whose other end exists, and its entity links) and
 /// records a `restored` event. The caller checks [`entry`] first.
 pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Restored, Error> {
+    tx.note_memory_writes();
     let tenant_id = tx.tenant_id();
     let outcome: String =
         sqlx::query_scalar("SELECT cairn_restore_memory($1, $2)").bind(tenant_id).bind(id).fetch_one(tx.conn()).await?;
@@ -81,7 +82,8 @@ pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Restore
     }
     let sql = format!(
         "WITH ev AS (INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
-                     SELECT tenant_id, id, 'restored', $3, {snapshot} FROM memories m WHERE tenant_id = $1 AND id = $2)
+                     SELECT tenant_id, id, 'restored', $3, {snapshot} FROM memories m WHERE tenant_id = $1 AND id = $2
+                     RETURNING id)
          SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2",
         snapshot = events::SNAPSHOT
     );
@@ -186,10 +188,7 @@ pub async fn erase(tx: &mut TenantTx, which: Erase<'_>) -> Result<u64, Error> {
                  RETURNING t.memory_id, t.entity_ids
              ), scrubbed AS (
                  UPDATE memory_events e
-                    SET before = CASE WHEN e.before IS NULL THEN NULL
-                                      ELSE jsonb_build_object('id', e.memory_id, 'content_hash', e.before->'content_hash') END,
-                        after = CASE WHEN e.after IS NULL THEN NULL
-                                     ELSE jsonb_build_object('id', e.memory_id, 'content_hash', e.after->'content_hash') END
+                    SET before = cairn_scrubbed(e.before, e.memory_id), after = cairn_scrubbed(e.after, e.memory_id)
                    FROM gone WHERE e.tenant_id = $1 AND e.memory_id = gone.memory_id
                  RETURNING e.id
              ), orphans AS (

@@ -2,6 +2,7 @@
 //! and tenants' limits. Plain types used alike by the store (which reads and writes them), `auth` (which
 //! verifies keys against them) and the services; no SQL, no HTTP, no verification here.
 
+pub mod consistency;
 mod limits;
 
 use chrono::{DateTime, Utc};

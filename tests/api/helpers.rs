@@ -18,7 +18,44 @@ use uuid::Uuid;
 pub use cairn::config::with_database;
 
 pub fn base_url() -> String {
+    if let Some(nodes) = citus_nodes() {
+        return format!("postgres://postgres@{}/postgres", nodes[0]);
+    }
     std::env::var("DATABASE_URL").unwrap_or_else(|_| cairn::config::LOCAL_DATABASE_URL.into())
+}
+
+/// The Citus cluster the suite runs on (`CAIRN_TEST_CITUS_NODES=host:port,...`, coordinator first; the
+/// superuser `postgres` reaches every node without a password, citus and pgvector installed on each): each
+/// test's database is created on every node, the workers added, and the server migrates and distributes it.
+/// None: plain Postgres (`DATABASE_URL`).
+pub fn citus_nodes() -> Option<Vec<String>> {
+    static NODES: OnceLock<Option<Vec<String>>> = OnceLock::new();
+    NODES
+        .get_or_init(|| {
+            let nodes: Vec<String> = std::env::var("CAIRN_TEST_CITUS_NODES")
+                .ok()?
+                .split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned)
+                .collect();
+            (!nodes.is_empty()).then_some(nodes)
+        })
+        .clone()
+}
+
+/// The tenant login on a Citus cluster: INHERIT (the coordinator connects to the workers as it), a member of
+/// cairn_app only. On plain Postgres the suite uses `CAIRN_APP_DATABASE_URL`'s login (NOINHERIT).
+pub const CITUS_LOGIN: &str = "cairn_login";
+
+/// The role tests become to read as the server does: cairn_app, or on Citus the tenant login (cairn_app
+/// cannot log in to the workers).
+pub fn app_role() -> &'static str {
+    if citus_nodes().is_some() {
+        CITUS_LOGIN
+    } else {
+        "cairn_app"
+    }
 }
 
 /// `url` with its host:port replaced (for the outage proxy).
@@ -127,6 +164,10 @@ async fn ensure_owner_role(conn: &mut PgConnection) {
 pub async fn create_database() -> (String, String) {
     let base = superuser_url();
     let name = format!("cairn_test_{}", Uuid::new_v4().simple());
+    if let Some(nodes) = citus_nodes() {
+        create_citus_database(&nodes, &name).await;
+        return (name.clone(), with_database(&owner_base_url(), &name));
+    }
     let mut conn = PgConnection::connect(&base).await.expect("DATABASE_URL reachable");
     ensure_owner_role(&mut conn).await;
     conn.execute(format!("CREATE DATABASE {name} OWNER {TEST_OWNER}").as_str()).await.expect("create test database");
@@ -138,17 +179,79 @@ pub async fn create_database() -> (String, String) {
 }
 
 pub fn drop_database(name: &str) {
-    let base = base_url();
+    let servers: Vec<String> = match citus_nodes() {
+        Some(nodes) => nodes.iter().map(|n| format!("postgres://postgres@{n}/postgres")).collect(),
+        None => vec![base_url()],
+    };
     let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
     let _ = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         rt.block_on(async {
-            if let Ok(mut conn) = PgConnection::connect(&base).await {
-                let _ = conn.execute(sql.as_str()).await;
+            for base in servers {
+                if let Ok(mut conn) = PgConnection::connect(&base).await {
+                    let _ = conn.execute(sql.as_str()).await;
+                }
             }
         });
     })
     .join();
+}
+
+/// A test database on every node of a Citus cluster, prepared as its operator would (deploy/citus.md): the
+/// roles on every node, the citus extension in each copy of the database, the workers added, pgvector
+/// created through the coordinator (which installs it on the workers), and the roles known to Citus as
+/// created by the superuser (otherwise the owner's migrations would ask the workers to re-create them).
+async fn create_citus_database(nodes: &[String], name: &str) {
+    for node in nodes {
+        let server = format!("postgres://postgres@{node}/postgres");
+        let mut conn = PgConnection::connect(&server).await.expect("a Citus node reachable");
+        ensure_owner_role(&mut conn).await;
+        let roles = format!(
+            "DO $$ BEGIN
+                 CREATE ROLE cairn_app NOLOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
+             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+             END $$;
+             DO $$ BEGIN
+                 CREATE ROLE {CITUS_LOGIN} LOGIN INHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
+             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+             END $$;
+             GRANT cairn_app TO {CITUS_LOGIN}"
+        );
+        let _ = conn.execute(roles.as_str()).await;
+        conn.execute(format!("CREATE DATABASE {name} OWNER {TEST_OWNER}").as_str())
+            .await
+            .expect("create test database");
+        let mut db = PgConnection::connect(&with_database(&server, name)).await.unwrap();
+        db.execute("CREATE EXTENSION citus; ALTER FUNCTION ts_match_vq(tsvector, tsquery) LEAKPROOF").await.unwrap();
+    }
+    let coordinator = format!("postgres://postgres@{}/{name}", nodes[0]);
+    let mut db = PgConnection::connect(&coordinator).await.unwrap();
+    let (host, port) = nodes[0].rsplit_once(':').expect("host:port");
+    sqlx::query("SELECT citus_set_coordinator_host($1, $2)")
+        .bind(host)
+        .bind(port.parse::<i32>().unwrap())
+        .execute(&mut db)
+        .await
+        .unwrap();
+    for worker in &nodes[1..] {
+        let (host, port) = worker.rsplit_once(':').expect("host:port");
+        sqlx::query("SELECT citus_add_node($1, $2)")
+            .bind(host)
+            .bind(port.parse::<i32>().unwrap())
+            .execute(&mut db)
+            .await
+            .unwrap();
+    }
+    db.execute("CREATE EXTENSION vector").await.unwrap();
+    for role in [TEST_OWNER, "cairn_app", CITUS_LOGIN] {
+        for sql in [
+            "CREATE FUNCTION public.cairn_prepare() RETURNS int LANGUAGE sql AS 'SELECT 1'".to_owned(),
+            format!("ALTER FUNCTION public.cairn_prepare() OWNER TO {role}"),
+            "DROP FUNCTION public.cairn_prepare()".to_owned(),
+        ] {
+            db.execute(sql.as_str()).await.unwrap();
+        }
+    }
 }
 
 /// Settings for the owner URL `url`; the tenant pool logs in on the same server and database as the login
@@ -165,6 +268,9 @@ pub fn db_args(url: &str) -> DbArgs {
 
 /// `url` (an owner URL) with the tenant pool's login instead of its user.
 pub fn app_url(url: &str) -> String {
+    if citus_nodes().is_some() {
+        return with_user(url, CITUS_LOGIN);
+    }
     let app = std::env::var("CAIRN_APP_DATABASE_URL").unwrap_or_else(|_| cairn::config::LOCAL_APP_DATABASE_URL.into());
     let login = app.split_once("://").and_then(|(_, rest)| rest.split_once('@')).map_or("cairn_login", |(u, _)| u);
     with_user(url, login)
@@ -541,13 +647,11 @@ pub fn time(v: &serde_json::Value) -> chrono::DateTime<chrono::Utc> {
 /// Begins a transaction as the server's role (`cairn_app`), with `tenant` set when given.
 pub async fn app_role_tx(conn: &mut PgConnection, tenant: Option<Uuid>) -> sqlx::Transaction<'_, sqlx::Postgres> {
     let mut tx = conn.begin().await.unwrap();
-    tx.execute("SET LOCAL ROLE cairn_app").await.unwrap();
+    tx.execute(format!("SET LOCAL citus.propagate_set_commands = 'local'; SET LOCAL ROLE {}", app_role()).as_str())
+        .await
+        .unwrap();
     if let Some(tenant) = tenant {
-        sqlx::query("SELECT set_config('app.tenant_id', $1, true)")
-            .bind(tenant.to_string())
-            .execute(&mut *tx)
-            .await
-            .unwrap();
+        tx.execute(format!("SET LOCAL app.tenant_id = '{tenant}'").as_str()).await.unwrap();
     }
     tx
 }

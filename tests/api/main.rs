@@ -10,6 +10,7 @@ mod batch;
 mod bounds;
 mod by_tag;
 mod caps;
+mod citus;
 mod cli;
 mod consolidation;
 mod control_plane;

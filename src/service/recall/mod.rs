@@ -164,7 +164,7 @@ async fn in_snapshot(
         true => Some(stage("statistics", term_stats(svc, t.id)).await?),
         false => None,
     };
-    let mut tx = stage("begin", svc.db.begin_snapshot(t.id)).await?;
+    let mut tx = stage("begin", svc.db.begin_read(t.id, t.read_after)).await?;
     let mut answers = Vec::with_capacity(requests.len());
     for req in requests {
         answers.push(run(svc, &mut tx, req, stats.as_deref()).await?);

@@ -249,7 +249,7 @@ pub async fn export(
     _slot: Slot,
 ) -> Result<Exported> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
     transfer::bound_idle(&mut tx).await?;
     let header = json!({"type": "cairn_export", "version": VERSION, "tenant_id": t.id, "exported_at": Utc::now(),
         "vectors": opts.vectors, "history": opts.history, "tables": TABLES});

@@ -460,6 +460,29 @@ SQL
   psql "$CAIRN_APP_DATABASE_URL" -X -q -At -c "SELECT 1" >/dev/null || die "cairn_login cannot connect: $CAIRN_APP_DATABASE_URL (pg_hba.conf must let it in)"
 }
 
+# Read replicas in the test suite: tests/api/replica.rs takes a base backup of this server (pg_basebackup -R) and
+# starts it as a streaming replica on a free port. That needs replication connections from 127.0.0.1, which
+# Debian's pg_hba.conf does not allow ("all" does not cover them); the line is added, trusted like every other
+# local connection of this development server. A server given by DATABASE_URL is left as it is.
+ensure_replication_access() {
+  [[ -n "${CAIRN_URL_FROM_ENV:-}" ]] && return
+  local allowed hba
+  allowed="$(psql "$DATABASE_URL" -X -q -At -c "SELECT count(*) FROM pg_hba_file_rules
+    WHERE 'replication' = ANY(database) AND type = 'host' AND address IN ('127.0.0.1', '0.0.0.0') AND auth_method = 'trust'" 2>/dev/null)"
+  [[ "${allowed:-0}" != 0 ]] && return
+  hba="$(psql "$DATABASE_URL" -X -q -At -c "SHOW hba_file" 2>/dev/null)" || return 0
+  if [[ -w "$hba" ]]; then
+    printf 'host replication all 127.0.0.1/32 trust\n' >>"$hba"
+  elif can_be_root; then
+    printf 'host replication all 127.0.0.1/32 trust\n' | as_root tee -a "$hba" >/dev/null
+  else
+    log "Postgres: cannot allow replication from 127.0.0.1 in $hba (the read-replica tests need it)"
+    return
+  fi
+  psql "$DATABASE_URL" -X -q -At -c "SELECT pg_reload_conf()" >/dev/null
+  log "Postgres: replication from 127.0.0.1 allowed ($hba), for the read-replica tests"
+}
+
 main() {
   local start=$SECONDS
   [[ -n "${DATABASE_URL:-}" ]] && CAIRN_URL_FROM_ENV=1
@@ -469,6 +492,7 @@ main() {
   export DATABASE_URL
   ensure_pgvector
   ensure_service_database
+  ensure_replication_access
   ensure_login_role
   ensure_model
   mkdir -p "$CARGO_TARGET_DIR"

@@ -68,6 +68,15 @@ pub async fn record_gauges(svc: &Services) {
         metrics::gauge!("cairn_db_pool_connections", "pool" => pool, "state" => "busy")
             .set(f64::from(size) - idle as f64);
     }
+    if let Some(replicas) = svc.db.replicas() {
+        for r in replicas.states() {
+            // -1: unknown (the replica failed its last poll, or is not replaying); reads skip it.
+            let lag = r.lag_ms.map_or(-1.0, |l| l as f64 / 1000.0);
+            metrics::gauge!("cairn_read_replica_lag_seconds", "replica" => r.name.clone()).set(lag);
+            metrics::gauge!("cairn_read_replica_reads", "replica" => r.name.clone()).set(r.served as f64);
+        }
+        metrics::gauge!("cairn_read_replica_fallbacks").set(replicas.fell_back() as f64);
+    }
     let state = embedder_state(svc);
     for s in ["disabled", "loading", "ready", "failed"] {
         metrics::gauge!("cairn_embedder_state", "state" => s).set(if s == state { 1.0 } else { 0.0 });

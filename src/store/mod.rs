@@ -335,6 +335,15 @@ impl Db {
         self.begin_as(tenant_id, None).await
     }
 
+    /// A tenant transaction for writes no client reads back at once (recall's access counts): with read
+    /// replicas its commit is not recorded, so the tenant's next reads are not held to the primary waiting for
+    /// a replica to replay it.
+    pub async fn begin_tenant_unobserved(&self, tenant_id: Uuid) -> Result<TenantTx, Error> {
+        let mut tx = self.begin_as(tenant_id, None).await?;
+        tx.written = None;
+        Ok(tx)
+    }
+
     /// A read-only tenant transaction on one consistent snapshot (repeatable read): every query of a
     /// recall sees the tenant as it was at its first query, whatever commits meanwhile.
     #[tracing::instrument(skip(self), err(Debug))]

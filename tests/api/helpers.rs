@@ -341,7 +341,7 @@ pub(crate) async fn spawn_full(
     embedder: EmbedderSlot,
     prepare: &[&str],
     workers: Workers,
-    tune: fn(DbArgs) -> DbArgs,
+    tune: impl FnOnce(DbArgs) -> DbArgs,
 ) -> TestApp {
     let (db_name, db_url) = create_database().await;
     if !prepare.is_empty() {

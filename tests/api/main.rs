@@ -42,6 +42,7 @@ mod openapi;
 mod outage;
 mod recall;
 mod remem;
+mod replica;
 mod rerank;
 mod robustness;
 mod roles;

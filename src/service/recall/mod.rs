@@ -250,7 +250,7 @@ async fn term_stats(svc: &Services, tenant_id: Uuid) -> Result<std::sync::Arc<Te
         .get(tenant_id, move || {
             let db = db.clone();
             async move {
-                let mut tx = db.begin_tenant(tenant_id).await?;
+                let mut tx = db.begin_read(tenant_id, None).await?;
                 let stats = terms::compute(&mut tx).await?;
                 tx.commit().await?;
                 Ok(stats)
@@ -468,7 +468,7 @@ pub fn count_access(db: &Db, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
     let db = db.clone();
     tokio::spawn(async move {
         let touched = async {
-            let mut tx = db.begin_tenant(tenant_id).await?;
+            let mut tx = db.begin_tenant_unobserved(tenant_id).await?;
             let counted = sql::touch(&mut tx, &ids).await?;
             if hebbian {
                 relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
@@ -477,7 +477,7 @@ pub fn count_access(db: &Db, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
             // The rows another transaction held: once more, each waiting a second at most.
             let skipped: Vec<Uuid> = ids.iter().filter(|id| !counted.contains(id)).copied().collect();
             if !skipped.is_empty() {
-                let mut tx = db.begin_tenant(tenant_id).await?;
+                let mut tx = db.begin_tenant_unobserved(tenant_id).await?;
                 sql::touch_waiting(&mut tx, &skipped).await?;
                 tx.commit().await?;
             }

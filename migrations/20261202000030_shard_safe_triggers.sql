@@ -310,12 +310,14 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- 7. The trash trigger reads the memory's relations and entity links first and then writes its row: Citus
---    does not take subqueries inside an INSERT's VALUES.
+--    does not take subqueries inside an INSERT's VALUES, nor a function that is not immutable in its ON
+--    CONFLICT ... DO UPDATE (the time is read into a variable).
 CREATE OR REPLACE FUNCTION cairn_memories_to_trash() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     links jsonb;
     entity_list uuid[];
+    deleted timestamptz := now();
 BEGIN
     IF coalesce(current_setting('cairn.erase', true), '') = 'on' THEN
         RETURN OLD;
@@ -329,7 +331,7 @@ BEGIN
     VALUES (OLD.tenant_id, OLD.id, OLD.tags, OLD.content_hash,
             to_jsonb(OLD) - 'context' - 'context_tsv' - 'context_embedding' - 'search_tsv', links, entity_list)
     ON CONFLICT (tenant_id, memory_id) DO UPDATE
-        SET deleted_at = now(), tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash,
+        SET deleted_at = deleted, tags = EXCLUDED.tags, content_hash = EXCLUDED.content_hash,
             memory = EXCLUDED.memory, relations = EXCLUDED.relations, entity_ids = EXCLUDED.entity_ids;
     RETURN OLD;
 END
@@ -351,3 +353,9 @@ END
 $$;
 CREATE TRIGGER memory_events_id BEFORE INSERT ON memory_events FOR EACH ROW EXECUTE FUNCTION cairn_memory_event_id();
 ALTER TABLE memory_events ALTER COLUMN id DROP DEFAULT;
+
+-- 9. The two tables of deltas have no primary key; their rows are identified by every column. Citus moves a
+--    shard between workers by logical replication while it is written, which needs an identity for each row
+--    of every table it moves (a tenant's shard group moves whole). No effect on plain Postgres.
+ALTER TABLE memory_counts REPLICA IDENTITY FULL;
+ALTER TABLE tenant_usage_delta REPLICA IDENTITY FULL;

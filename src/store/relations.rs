@@ -231,7 +231,7 @@ pub async fn supersede(
     let sql = format!(
         "WITH before AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
          changed AS (
-            UPDATE memories SET t_invalid = coalesce(least(t_invalid, now()), now()),
+            UPDATE memories SET t_invalid = coalesce(least(t_invalid, $7), $7),
                 metadata = metadata || jsonb_strip_nulls(jsonb_build_object(
                     'superseded_by', $3::text, 'supersede_relation', $4::text, 'supersede_reason', $5::text))
             WHERE tenant_id = $1 AND id = $2 RETURNING *
@@ -247,6 +247,8 @@ pub async fn supersede(
         .bind(relation)
         .bind(reason)
         .bind(actor)
+        // Now, bound (Citus refuses a clock read inside an UPDATE's COALESCE).
+        .bind(chrono::Utc::now())
         .fetch_optional(tx.conn())
         .await?;
     if done.is_none() {

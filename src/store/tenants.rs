@@ -387,12 +387,14 @@ pub async fn rotate_key(
     };
     let new = insert_key_in(&mut *tx, old.tenant_id, prefix, key_hash, &successor).await?;
     let sql = format!(
-        "UPDATE api_keys SET revoked_at = CASE WHEN $2::timestamptz IS NULL THEN now() END,
+        "UPDATE api_keys SET revoked_at = CASE WHEN $2::timestamptz IS NULL THEN $3 END,
                              expires_at = CASE WHEN $2::timestamptz IS NULL THEN expires_at
                                                ELSE least(coalesce(expires_at, $2), $2) END
          WHERE id = $1 RETURNING {KEY_INFO_COLUMNS}"
     );
-    let old: ApiKeyInfo = sqlx::query_as(&sql).bind(key_id).bind(grace).fetch_one(&mut *tx).await?;
+    // (The time is bound: on Citus, where api_keys is a table of the coordinator's in Citus' metadata, an UPDATE
+    // may not call now() inside a CASE.)
+    let old: ApiKeyInfo = sqlx::query_as(&sql).bind(key_id).bind(grace).bind(Utc::now()).fetch_one(&mut *tx).await?;
     tx.commit().await?;
     Ok(Some((new, old)))
 }
@@ -415,10 +417,10 @@ pub async fn list_keys(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Vec<ApiKe
 /// Revokes a key; `tenant_id` restricts it to one tenant's keys. Returns the key, or None when absent.
 pub async fn revoke_key(pool: &PgPool, key_id: Uuid, tenant_id: Option<Uuid>) -> sqlx::Result<Option<ApiKeyInfo>> {
     let sql = format!(
-        "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+        "UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3)
          WHERE id = $1 AND ($2::uuid IS NULL OR tenant_id = $2) RETURNING {KEY_INFO_COLUMNS}"
     );
-    sqlx::query_as(&sql).bind(key_id).bind(tenant_id).fetch_optional(pool).await
+    sqlx::query_as(&sql).bind(key_id).bind(tenant_id).bind(Utc::now()).fetch_optional(pool).await
 }
 
 pub async fn touch_key(pool: &PgPool, key_id: Uuid) -> sqlx::Result<()> {

@@ -119,10 +119,19 @@ async fn dependency_order(conn: &mut PgConnection) -> Result<Vec<String>, sqlx::
 }
 
 /// Distributes what is not yet distributed; returns one line per step taken (empty when nothing was left).
-/// Needs the owner of the tables, on the coordinator.
+/// Needs the owner of the tables, on the coordinator. One process at a time (instances starting together
+/// wait for each other; the later ones then find nothing left to do).
 pub async fn distribute(pool: &PgPool) -> Result<Vec<String>, sqlx::Error> {
+    // A connection of its own, closed at the end: the session lock goes with it, whatever happened.
+    let mut conn = pool.acquire().await?.detach();
+    sqlx::query("SELECT pg_advisory_lock(hashtextextended('cairn_distribute', 0))").execute(&mut conn).await?;
+    let done = distribute_locked(pool, &mut conn).await;
+    let _ = sqlx::Connection::close(conn).await;
+    done
+}
+
+async fn distribute_locked(pool: &PgPool, conn: &mut PgConnection) -> Result<Vec<String>, sqlx::Error> {
     let mut done = Vec::new();
-    let mut conn = pool.acquire().await?;
     for p in placements(pool, REFERENCE_TABLES).await? {
         if !p.reference {
             // Their triggers announce changes to the instances' caches (`cairn_auth`): they fire on every
@@ -207,7 +216,7 @@ pub async fn distribute(pool: &PgPool) -> Result<Vec<String>, sqlx::Error> {
             done.push(format!("{} foreign keys between tenant tables set aside while distributing", keys.len()));
         }
     }
-    for table in dependency_order(&mut conn).await? {
+    for table in dependency_order(conn).await? {
         let placed = placements(pool, &[table.as_str()]).await?.pop();
         if placed.is_some_and(|p| p.method.as_deref() == Some("h")) {
             continue;

@@ -55,7 +55,7 @@ pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEve
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
         "SELECT id, memory_id, event_type, actor, before, after, created_at FROM memory_events
-         WHERE tenant_id = $1 AND memory_id = $2 ORDER BY created_at, id",
+         WHERE tenant_id = $1 AND memory_id = $2 ORDER BY id",
     )
     .bind(tenant_id)
     .bind(memory_id)

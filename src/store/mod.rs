@@ -356,7 +356,7 @@ impl Db {
     /// primary ([`Db::begin_snapshot`]). Only for reads that write nothing.
     #[tracing::instrument(skip(self), err(Debug))]
     pub async fn begin_read(&self, tenant_id: Uuid, after: Option<replica::Lsn>) -> Result<TenantTx, Error> {
-        if let Some(replicas) = &self.replicas {
+        if let Some(replicas) = self.replicas.as_ref().filter(|r| !r.pinned(tenant_id)) {
             let needed = replicas.written(tenant_id).max(after.unwrap_or(0));
             let settings = self.tenant_settings(tenant_id, true);
             if let Some(tx) = replicas.begin(needed, &settings).await {
@@ -615,10 +615,14 @@ impl TenantTx {
         }
         self.tx.commit().await?;
         if let Some((replicas, pool)) = self.written {
-            // Best effort: without it, a read may not see this commit on a replica for the replica's lag.
+            // Where the commit ends, for the replicas (one more round trip, on writes with replicas only).
             match replica::primary_position(&pool).await {
                 Ok(lsn) => replicas.wrote(self.tenant_id, lsn),
-                Err(err) => tracing::warn!(error = %err, "could not read the primary's WAL position after a commit"),
+                Err(err) => {
+                    // Unknown: the tenant reads from the primary for a while rather than maybe missing it.
+                    tracing::warn!(error = %err, "could not read the primary's WAL position after a commit");
+                    replicas.pin(self.tenant_id);
+                }
             }
         }
         Ok(())

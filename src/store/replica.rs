@@ -48,6 +48,11 @@ pub struct Replicas {
     max_lag: Duration,
     next: AtomicUsize,
     written: Mutex<HashMap<Uuid, Lsn>>,
+    /// Positions up to this one have been forgotten (every replica that answered had replayed them): a replica
+    /// known to be behind it (one back from an outage) serves nothing until it has caught up.
+    pruned_upto: AtomicU64,
+    /// Tenants whose last commit's position could not be read: their reads go to the primary until then.
+    pinned: Mutex<HashMap<Uuid, std::time::Instant>>,
     /// Reads that went to the primary because no replica could serve them.
     fell_back: AtomicU64,
     monitoring: AtomicBool,
@@ -75,7 +80,10 @@ impl Replicas {
             .iter()
             .map(|options| Replica {
                 name: format!("{}:{}", options.get_host(), options.get_port()),
-                pool: pool().connect_lazy_with(options.clone().application_name("cairn-read")),
+                // A busy replica is no reason to wait: the read goes to the primary instead.
+                pool: pool()
+                    .acquire_timeout(connect_timeout)
+                    .connect_lazy_with(options.clone().application_name("cairn-read")),
                 breaker: Breaker::new(connect_timeout),
                 replayed: AtomicU64::new(0),
                 lag_ms: AtomicU64::new(u64::MAX),
@@ -87,6 +95,8 @@ impl Replicas {
             max_lag,
             next: AtomicUsize::new(0),
             written: Mutex::default(),
+            pruned_upto: AtomicU64::new(0),
+            pinned: Mutex::default(),
             fell_back: AtomicU64::new(0),
             monitoring: AtomicBool::new(false),
         }
@@ -139,10 +149,32 @@ impl Replicas {
                 Err(_) => r.lag_ms.store(u64::MAX, Ordering::Release),
             }
         }
-        let replayed_everywhere = self.members.iter().map(|r| r.replayed.load(Ordering::Acquire)).min().unwrap_or(0);
-        if let Ok(mut written) = self.written.lock() {
-            written.retain(|_, lsn| *lsn > replayed_everywhere);
+        // Forgotten: what every replica that answered has replayed (a dead or promoted one does not hold the
+        // map's growth back; it serves nothing until it has replayed past the watermark again).
+        let answering = self.members.iter().filter(|r| r.lag_ms.load(Ordering::Acquire) != u64::MAX);
+        if let Some(replayed_everywhere) = answering.map(|r| r.replayed.load(Ordering::Acquire)).min() {
+            if let Ok(mut written) = self.written.lock() {
+                written.retain(|_, lsn| *lsn > replayed_everywhere);
+            }
+            self.pruned_upto.fetch_max(replayed_everywhere, Ordering::AcqRel);
         }
+        if let Ok(mut pinned) = self.pinned.lock() {
+            let now = std::time::Instant::now();
+            pinned.retain(|_, until| *until > now);
+        }
+    }
+
+    /// Sends `tenant`'s reads to the primary for a while: its last commit's position is unknown.
+    pub fn pin(&self, tenant: Uuid) {
+        if let Ok(mut pinned) = self.pinned.lock() {
+            // Ten lag bounds: by then a replica within the bound has the commit.
+            pinned.insert(tenant, std::time::Instant::now() + self.max_lag * 10);
+        }
+    }
+
+    /// Whether `tenant`'s reads must go to the primary (see [`Replicas::pin`]).
+    pub fn pinned(&self, tenant: Uuid) -> bool {
+        self.pinned.lock().ok().is_some_and(|p| p.get(&tenant).is_some_and(|until| *until > std::time::Instant::now()))
     }
 
     /// Records a commit of `tenant` that ended at or before `lsn`.
@@ -187,7 +219,14 @@ impl Replicas {
         let start = self.next.fetch_add(1, Ordering::Relaxed);
         for i in 0..count {
             let r = &self.members[(start + i) % count];
-            if r.lag_ms.load(Ordering::Acquire) > self.max_lag.as_millis() as u64 {
+            // Lagging, failed, or back from an outage behind what was forgotten: skipped. One whose last poll is
+            // behind `needed` is skipped without asking (it rarely has caught up since, and a forged token
+            // costs no round trip).
+            let polled = r.replayed.load(Ordering::Acquire);
+            if r.lag_ms.load(Ordering::Acquire) > self.max_lag.as_millis() as u64
+                || polled < self.pruned_upto.load(Ordering::Acquire)
+                || polled < needed
+            {
                 continue;
             }
             let opened = r.breaker.guard(&r.pool, open(&r.pool, needed, settings)).await;

@@ -284,11 +284,21 @@ BEGIN
 END
 $$;
 
+-- On Citus `tenants` and `plans` are reference tables, whose trigger fires on every node's copy; only the
+-- coordinator's is heard (the instances listen there), and a worker's NOTIFY would make Citus' two-phase
+-- commit fail ("cannot PREPARE a transaction that has executed ... NOTIFY"): workers announce nothing.
 CREATE OR REPLACE FUNCTION cairn_notify_auth() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
     tbl text := public.cairn_base_table(TG_TABLE_NAME);
+    coordinator boolean := true;
 BEGIN
+    IF to_regprocedure('pg_catalog.citus_is_coordinator()') IS NOT NULL THEN
+        EXECUTE 'SELECT pg_catalog.citus_is_coordinator()' INTO coordinator;
+    END IF;
+    IF NOT coordinator THEN
+        RETURN NULL;
+    END IF;
     IF tbl = 'api_keys' THEN
         PERFORM pg_notify('cairn_auth', 'key:' || OLD.id::text);
     ELSIF tbl = 'tenants' THEN

@@ -103,7 +103,7 @@ pub async fn rotate_session(
     new_hash: &[u8],
     expires_at: DateTime<Utc>,
 ) -> Result<bool, Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool, None).await?;
     // Shares the admin row with other refreshes; a password reset (FOR UPDATE) waits for them, or they for it.
     sqlx::query("SELECT 1 FROM admins WHERE id = $1 FOR SHARE").bind(admin_id).execute(&mut *tx).await?;
     lock_family(&mut tx, family_id).await?;
@@ -131,7 +131,7 @@ pub async fn rotate_session(
 
 /// Revokes every token of a family; returns how many were still live.
 pub async fn revoke_family(pool: &PgPool, family_id: Uuid) -> Result<u64, Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool, None).await?;
     lock_family(&mut tx, family_id).await?;
     let done = sqlx::query("UPDATE admin_sessions SET revoked_at = now() WHERE family_id = $1 AND revoked_at IS NULL")
         .bind(family_id)
@@ -143,7 +143,7 @@ pub async fn revoke_family(pool: &PgPool, family_id: Uuid) -> Result<u64, Error>
 
 /// Revokes every session of an admin (a password reset); returns how many tokens were still live.
 pub async fn revoke_admin(pool: &PgPool, admin_id: Uuid) -> Result<u64, Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool, None).await?;
     // No refresh is half done while this runs (they hold the admin row FOR SHARE).
     sqlx::query("SELECT 1 FROM admins WHERE id = $1 FOR UPDATE").bind(admin_id).execute(&mut *tx).await?;
     let done = sqlx::query("UPDATE admin_sessions SET revoked_at = now() WHERE admin_id = $1 AND revoked_at IS NULL")

@@ -396,9 +396,9 @@ impl Db {
         let mut tx = match begin {
             Some(statement) => {
                 self.opened.snapshots.fetch_add(1, Ordering::Relaxed);
-                self.app.begin_with(statement).await?
+                crate::store::begin(&self.app, Some(statement)).await?
             }
-            None => self.app.begin().await?,
+            None => crate::store::begin(&self.app, None).await?,
         };
         set_local(&mut tx, &self.tenant_settings(tenant_id, begin.is_some())).await?;
         // A read-write transaction on the primary records where its commit ends, for the replicas.
@@ -461,6 +461,34 @@ impl Local {
                 word.to_owned()
             }
         }
+    }
+}
+
+/// Opens a transaction on a connection of `pool` (`statement`: a BEGIN of its own), safe to cancel.
+///
+/// sqlx's own `begin` is not: on Postgres it counts the transaction only once `BEGIN` has answered, so a
+/// request dropped while `BEGIN` is in flight (a client that hangs up, a timeout) leaves the session inside
+/// a transaction nothing rolls back, and the pool hands it to the next borrower, who runs in it (transact-rs/sqlx#4393,
+/// in 0.8.6 and 0.9.0; found here as a 500: a write landed in a read-only recall snapshot left open by a
+/// reload). The `BEGIN` runs in a task of its own, which finishes whoever waits for it: a transaction no one
+/// takes is dropped there, counted, and so rolled back.
+pub async fn begin(
+    pool: &PgPool,
+    statement: Option<&'static str>,
+) -> Result<Transaction<'static, Postgres>, sqlx::Error> {
+    begin_on(pool.acquire().await?, statement).await
+}
+
+/// [`begin`] on a connection already taken from its pool.
+pub async fn begin_on(
+    conn: sqlx::pool::PoolConnection<Postgres>,
+    statement: Option<&'static str>,
+) -> Result<Transaction<'static, Postgres>, sqlx::Error> {
+    let begin = Transaction::begin(sqlx::pool::MaybePoolConnection::PoolConnection(conn), statement.map(Into::into));
+    match tokio::spawn(begin).await {
+        Ok(tx) => tx,
+        Err(err) if err.is_panic() => std::panic::resume_unwind(err.into_panic()),
+        Err(_) => Err(sqlx::Error::PoolClosed), // the runtime is shutting down
     }
 }
 

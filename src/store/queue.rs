@@ -68,7 +68,7 @@ pub async fn claim_period(
     payload: Value,
     max_attempts: usize,
 ) -> Result<bool, Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool, None).await?;
     let claimed = sqlx::query(
         "INSERT INTO job_schedule (job, period_start, claimed_by) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
     )

@@ -14,7 +14,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use sqlx::pool::MaybePoolConnection;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::{Executor, Postgres, Row, Transaction};
 use uuid::Uuid;
@@ -259,11 +258,7 @@ async fn open(
             return Ok(None);
         }
     }
-    let mut tx = Transaction::begin(
-        MaybePoolConnection::PoolConnection(conn),
-        Some("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY".into()),
-    )
-    .await?;
+    let mut tx = super::begin_on(conn, Some("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await?;
     super::set_local(&mut tx, settings).await?;
     Ok(Some(tx))
 }

@@ -151,7 +151,7 @@ pub async fn set_status(
 /// running: a deletion whose job gave up) and
 /// enqueues `queue`'s job to erase it, in one transaction. None when it is not in one of those states.
 pub async fn begin_deletion(pool: &PgPool, id: Uuid, queue: &str) -> Result<Option<TenantInfo>, Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool, None).await?;
     let sql = format!(
         "UPDATE tenants SET status = 'deleting', status_reason = NULL, status_changed_at = now()
          WHERE id = $1 AND (status IN ('active', 'suspended')
@@ -266,7 +266,7 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<De
 async fn delete_batches(pool: &PgPool, sql: &str, id: Uuid, queues: Option<&[&str]>) -> Result<i64, Error> {
     // Erasing, not deleting: the memories do not go to the trash (`cairn.erase`, for this transaction only).
     let batch = || async {
-        let mut tx = pool.begin().await?;
+        let mut tx = super::begin(pool, None).await?;
         let settings = [super::PROPAGATE, ("cairn.erase", Local::Word("on")), ("app.tenant_id", Local::Uuid(id))];
         super::set_local(&mut tx, &settings).await?;
         let mut query = sqlx::query(sql).bind(id);
@@ -356,7 +356,7 @@ pub async fn rotate_key(
     key_hash: &str,
     grace: Option<DateTime<Utc>>,
 ) -> Result<Option<(ApiKeyInfo, ApiKeyInfo)>, Error> {
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool, None).await?;
     let sql = format!(
         "SELECT {KEY_INFO_COLUMNS} FROM api_keys WHERE id = $1 AND ($2::uuid IS NULL OR tenant_id = $2) FOR UPDATE"
     );

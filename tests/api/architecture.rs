@@ -218,6 +218,28 @@ fn sql_lives_only_under_src_store() {
     check("all SQL is under src/store/", broken);
 }
 
+/// sqlx's `begin` is not safe to cancel on Postgres (transact-rs/sqlx#4393): every transaction opens through
+/// `store::begin`/`begin_on`, which are (a tool with a detached connection of its own, `distribute`, excepted).
+fn unguarded_begin() -> Regex {
+    Regex::new(r"\.begin\(\)|\.begin_with\(|\b(Transaction|Connection|Acquire)::begin\(").unwrap()
+}
+
+#[test]
+fn transactions_open_only_through_the_cancel_safe_begin() {
+    let pattern = unguarded_begin();
+    let allowed = [src().join("store/mod.rs"), src().join("store/distribute.rs")];
+    let mut broken = Vec::new();
+    for path in rust_files(&src()).into_iter().filter(|p| !allowed.contains(p)) {
+        broken.extend(breaches(&path, &code(&path), &pattern, "opens a transaction with sqlx's begin"));
+    }
+    let helper = code(&src().join("store/mod.rs"));
+    let uses: Vec<&str> = helper.lines().filter(|l| pattern.is_match(l)).map(str::trim).collect();
+    if uses.len() != 1 || !uses[0].contains("Transaction::begin(sqlx::pool::MaybePoolConnection") {
+        broken.push(format!("src/store/mod.rs: sqlx's begin only inside begin_on: {uses:?}"));
+    }
+    check("transactions open through store::begin", broken);
+}
+
 #[test]
 fn http_and_openapi_stay_in_the_surfaces() {
     let http = Regex::new(r"\b(axum|axum_extra|utoipa|utoipa_axum|utoipa_swagger_ui|tower_http|http)::").unwrap();
@@ -263,6 +285,10 @@ fn the_checks_notice_a_breach() {
     assert!(!Regex::new(r"\bsqlx::(?:[^FtP]|F[^r]|t[^y]|P[^g])").unwrap().is_match("#[derive(sqlx::FromRow)]"));
     assert!(Regex::new(r#"(?i)"\s*(update\s+[\w.]+(\s+\w+)?\s+set\s)"#).unwrap().is_match(&text));
     assert!(text.contains("use crate::store as db;"), "an alias keeps its path: {text}");
+    assert!(unguarded_begin().is_match("let mut tx = pool.begin().await?;"));
+    assert!(unguarded_begin().is_match("self.app.begin_with(statement)"));
+    assert!(!unguarded_begin().is_match("let mut tx = super::begin(pool, None).await?;"));
+    assert!(!unguarded_begin().is_match("replicas.begin(needed, &settings)"), "a method of our own");
     assert_eq!(surface_of(&src().join("api/native/memories.rs")), Some("native"));
     assert_eq!(surface_of(&src().join("api/automem.rs")), Some("automem"));
     assert_eq!(surface_of(&src().join("api/views/automem.rs")), None, "shared shapes are no surface");

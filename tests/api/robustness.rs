@@ -91,3 +91,58 @@ async fn long_bad_ids_are_not_echoed_in_full() {
     res.assert_error(400, "id: not a valid UUID");
     assert!(res.body["message"].as_str().unwrap().len() < 200);
 }
+
+/// A request dropped while its transaction's `BEGIN` is in flight (a client that hangs up, a reload) leaves
+/// nothing open on the connection: the next borrower gets a transaction of its own. sqlx's `begin` left the
+/// session inside the dropped one (transact-rs/sqlx#4393), so a page reload during a recall handed the next
+/// request the recall's read-only snapshot, and its write failed with a 500 (the dashboard test, on CI).
+#[tokio::test]
+async fn a_request_dropped_while_its_transaction_begins_leaves_nothing_open() {
+    use std::future::Future;
+    use std::task::Poll;
+
+    let app = spawn().await;
+    // One connection, so every transaction below is on the one the dropped ones used.
+    let db = cairn::store::Db::connect_lazy(
+        &cairn::config::DbArgs { db_max_connections: 1, ..crate::helpers::db_args(&app.db_url) }.settings(),
+    )
+    .unwrap();
+    db.begin_tenant(app.a.id).await.unwrap().commit().await.unwrap();
+    let (mut dropped, mut finished) = (0, 0);
+    // Dropped after 0 µs to 3 ms of polling: the acquire, its check and the BEGIN each take some of that.
+    for step in 0..300u64 {
+        let budget = Duration::from_micros(step * 10);
+        let mut begin = Box::pin(db.begin_snapshot(app.a.id));
+        let start = Instant::now();
+        let outcome = std::future::poll_fn(|cx| match begin.as_mut().poll(cx) {
+            Poll::Ready(tx) => Poll::Ready(Some(tx)),
+            Poll::Pending if start.elapsed() >= budget => Poll::Ready(None),
+            Poll::Pending => {
+                cx.waker().wake_by_ref();
+                Poll::Pending
+            }
+        })
+        .await;
+        match outcome {
+            Some(tx) => {
+                finished += 1;
+                tx.unwrap().rollback().await.unwrap();
+            }
+            None => dropped += 1,
+        }
+        drop(begin);
+        let mut tx = db.begin_tenant(app.a.id).await.unwrap();
+        let (read_only, isolation): (String, String) =
+            sqlx::query_as("SELECT current_setting('transaction_read_only'), current_setting('transaction_isolation')")
+                .fetch_one(tx.conn())
+                .await
+                .unwrap();
+        assert_eq!(
+            (read_only.as_str(), isolation.as_str()),
+            ("off", "read committed"),
+            "the transaction after a begin dropped at {budget:?} is the dropped one"
+        );
+        tx.rollback().await.unwrap();
+    }
+    assert!(dropped > 0 && finished > 0, "{dropped} dropped, {finished} finished: the window was not crossed");
+}

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each bench uses its part
 
+pub mod corpus;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 

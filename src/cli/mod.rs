@@ -239,6 +239,18 @@ async fn tenant(command: TenantCommand) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        TenantCommand::Move { tenant, to, db } => {
+            let db = Db::connect_lazy(&db.settings())?;
+            if !crate::store::distribute::is_citus(db.owner()).await? {
+                bail!("the database has no citus extension: a tenant has no shard to move");
+            }
+            for step in crate::store::distribute::move_tenant(db.owner(), tenant, to.as_deref()).await? {
+                eprintln!("citus: {step}");
+            }
+            let (node, shard) = crate::store::distribute::tenant_placement(db.owner(), tenant).await?;
+            eprintln!("tenant {tenant} is in shard {shard} on {node}");
+            Ok(())
+        }
         TenantCommand::List { json, db } => {
             let (svc, op) = cli_services(&db).await?;
             let mut all = Vec::new();

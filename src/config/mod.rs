@@ -221,6 +221,18 @@ pub enum TenantCommand {
         #[command(flatten)]
         db: DbArgs,
     },
+    /// On Citus: give a tenant a shard of its own (`isolate_tenant_to_new_shard`) and, with --to, move it to
+    /// that worker (`citus_move_shard_placement` by logical replication; the tenant's writes wait only during
+    /// the isolation's copy). Run as the owner; prints each step, nothing when already done.
+    Move {
+        /// The tenant's id.
+        tenant: Uuid,
+        /// The worker to move it to, as host:port (as `citus_shards` names it).
+        #[arg(long)]
+        to: Option<String>,
+        #[command(flatten)]
+        db: DbArgs,
+    },
     /// List tenants.
     List {
         /// Print a JSON array.

@@ -285,3 +285,99 @@ async fn distribute_locked(pool: &PgPool, conn: &mut PgConnection) -> Result<Vec
 fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
+
+/// Where a tenant's rows are: the worker (`host:port`) holding its shard of the anchor table, and the shard.
+pub async fn tenant_placement(pool: &PgPool, tenant: uuid::Uuid) -> Result<(String, i64), sqlx::Error> {
+    sqlx::query_as(
+        "SELECT nodename || ':' || nodeport, shardid FROM citus_shards
+          WHERE table_name = $1::regclass AND shardid = get_shard_id_for_distribution_column($1, $2::text)",
+    )
+    .bind(ANCHOR)
+    .bind(tenant.to_string())
+    .fetch_one(pool)
+    .await
+}
+
+/// Gives `tenant` a shard of its own in every distributed table (`isolate_tenant_to_new_shard`, CASCADE)
+/// and, with `to` (`host:port` of a worker), moves that shard group there; returns what it did, step by step
+/// (nothing when the tenant is already alone, and there).
+///
+/// Row-level security is not forced on the distributed tables while it runs, and is forced again whatever
+/// happens (the tenant login stays bound by the policies throughout; only the owner is exempt meanwhile):
+/// - Citus copies a shard with a SELECT run as the caller, which under FORCE and without a tenant set sees no
+///   rows: a split or move by the owner copied nothing and dropped the source (measured: 220 of 369 memories
+///   gone);
+/// - the move's subscription on the target runs as a role of Citus' that is a member of the owner but no
+///   superuser, and Postgres refuses to replicate into a table whose policies bind it ("cannot replicate into
+///   relation with row-level security enabled"): the move never caught up.
+///
+/// The split blocks the tenant's writes while it copies (`block_writes`: a split by logical replication under
+/// concurrent updates stalls, its apply worker failing on "publisher did not send replica identity column",
+/// citusdata/citus#6790); the move is by logical replication (writes continue until the final switch).
+pub async fn move_tenant(pool: &PgPool, tenant: uuid::Uuid, to: Option<&str>) -> Result<Vec<String>, sqlx::Error> {
+    let target = match to {
+        None => None,
+        Some(to) => {
+            let (host, port) = to
+                .rsplit_once(':')
+                .and_then(|(h, p)| Some((h.to_owned(), p.parse::<i32>().ok()?)))
+                .ok_or_else(|| sqlx::Error::Protocol(format!("a worker is host:port, not {to:?}")))?;
+            Some((to.to_owned(), host, port))
+        }
+    };
+    let tables = distributed_tables();
+    set_force(pool, &tables, false).await?;
+    let outcome = isolate_and_move(pool, tenant, target).await;
+    let restored = set_force(pool, &tables, true).await;
+    let steps = outcome?;
+    restored?;
+    Ok(steps)
+}
+
+async fn isolate_and_move(
+    pool: &PgPool,
+    tenant: uuid::Uuid,
+    target: Option<(String, String, i32)>,
+) -> Result<Vec<String>, sqlx::Error> {
+    let mut steps = Vec::new();
+    let (_, before) = tenant_placement(pool, tenant).await?;
+    let alone: bool = sqlx::query_scalar("SELECT shardminvalue = shardmaxvalue FROM pg_dist_shard WHERE shardid = $1")
+        .bind(before)
+        .fetch_one(pool)
+        .await?;
+    if !alone {
+        let shard: i64 = sqlx::query_scalar(
+            "SELECT isolate_tenant_to_new_shard($1, $2::text, 'CASCADE', shard_transfer_mode => 'block_writes')",
+        )
+        .bind(ANCHOR)
+        .bind(tenant.to_string())
+        .fetch_one(pool)
+        .await?;
+        steps.push(format!("isolated tenant {tenant} to shard {shard}"));
+    }
+    let Some((to, to_host, to_port)) = target else { return Ok(steps) };
+    let (from, shard) = tenant_placement(pool, tenant).await?;
+    if from == to {
+        return Ok(steps);
+    }
+    let (from_host, from_port) = from.rsplit_once(':').expect("citus_shards names host:port");
+    sqlx::query("SELECT citus_move_shard_placement($1, $2, $3, $4, $5, shard_transfer_mode => 'force_logical')")
+        .bind(shard)
+        .bind(from_host)
+        .bind(from_port.parse::<i32>().unwrap_or(5432))
+        .bind(&to_host)
+        .bind(to_port)
+        .execute(pool)
+        .await?;
+    steps.push(format!("moved shard {shard} of tenant {tenant} from {from} to {to}"));
+    Ok(steps)
+}
+
+/// Turns FORCE ROW LEVEL SECURITY on or off for `tables` (Citus applies it to every shard).
+async fn set_force(pool: &PgPool, tables: &[&str], on: bool) -> Result<(), sqlx::Error> {
+    let what = if on { "FORCE" } else { "NO FORCE" };
+    for table in tables {
+        sqlx::query(&format!("ALTER TABLE {table} {what} ROW LEVEL SECURITY")).execute(pool).await?;
+    }
+    Ok(())
+}

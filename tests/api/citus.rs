@@ -6,6 +6,8 @@ use serde_json::json;
 use sqlx::{Connection, Executor, PgConnection};
 use uuid::Uuid;
 
+use cairn::store::distribute;
+
 use crate::helpers::*;
 
 /// The cluster's nodes, or None after saying why the test does not run.
@@ -182,4 +184,133 @@ async fn two_tenants_on_different_workers_see_only_their_own_rows_even_reading_a
     .await
     .unwrap();
     assert_eq!(policies, 1, "the shard carries the tenant policy");
+}
+
+/// The node (`host:port`) holding `tenant`'s shard of `memories`, and the shard's id.
+async fn placement_of(conn: &mut PgConnection, tenant: Uuid) -> (String, i64) {
+    sqlx::query_as(
+        "SELECT nodename || ':' || nodeport, shardid FROM citus_shards
+          WHERE table_name = 'memories'::regclass AND shardid = get_shard_id_for_distribution_column('memories', $1::text)",
+    )
+    .bind(tenant.to_string())
+    .fetch_one(conn)
+    .await
+    .unwrap()
+}
+
+/// A big tenant is isolated to a shard of its own and moved to the other worker (`distribute::move_tenant`, as
+/// the owner login runs it) while a client writes and reads it: no write or read fails, none is lost, and
+/// afterwards the tenant's rows live on the new worker, alone in their shard, with the neighbour untouched and
+/// every table still distributed, colocated and forcing row-level security.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_tenant_isolated_and_moved_under_load_loses_no_acknowledged_write() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let Some(_) = cluster("a_tenant_isolated_and_moved_under_load_loses_no_acknowledged_write") else { return };
+    let app = spawn().await;
+    let tenant = app.a.id;
+    let seed: Vec<_> = (0..200).map(|i| json!({"content": format!("seed memory {i} of the big tenant")})).collect();
+    let mut acknowledged = app.store_batch(&app.a.key, &seed).await;
+    app.store_text(&app.b.key, "the neighbour's memory").await;
+    let mut conn = app.superuser_conn().await;
+    let (before, old_shard) = placement_of(&mut conn, tenant).await;
+    let neighbour = placement_of(&mut conn, app.b.id).await;
+    let stop = AtomicBool::new(false);
+
+    let writer = async {
+        let (mut ids, mut refused, mut n) = (Vec::new(), Vec::new(), 0);
+        while !stop.load(Ordering::Relaxed) {
+            n += 1;
+            let res = app
+                .post(&app.a.key, "/api/v1/memories", &json!({"content": format!("written during the move {n}")}))
+                .await;
+            match res.status {
+                201 => ids.push(res.body["id"].as_str().unwrap().to_owned()),
+                status => refused.push(format!("{status} {}", res.body)),
+            }
+        }
+        (ids, refused)
+    };
+    let reader = async {
+        let (mut reads, mut failed) = (0, Vec::new());
+        while !stop.load(Ordering::Relaxed) {
+            reads += 1;
+            let res = app
+                .post(&app.a.key, "/api/v1/recall", &json!({"query": "memory of the big tenant", "mode": "keyword"}))
+                .await;
+            if res.status != 200 {
+                failed.push(format!("{} {}", res.status, res.body));
+            }
+        }
+        (reads, failed)
+    };
+    let mover = async {
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let (node, _) = distribute::tenant_placement(app.db.owner(), tenant).await.unwrap();
+        let workers: Vec<(String, i32)> = sqlx::query_as(
+            "SELECT nodename::text, nodeport FROM pg_dist_node WHERE groupid > 0 AND isactive ORDER BY nodeport",
+        )
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+        let target = workers.iter().map(|(h, p)| format!("{h}:{p}")).find(|w| *w != node).expect("a second worker");
+        let steps = distribute::move_tenant(app.db.owner(), tenant, Some(&target)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        stop.store(true, Ordering::Relaxed);
+        (steps.expect("move_tenant"), target)
+    };
+    let ((written, refused), (reads, failed_reads), (steps, moved_to)) = tokio::join!(writer, reader, mover);
+    let (_, shard) = distribute::tenant_placement(app.db.owner(), tenant).await.unwrap();
+    eprintln!(
+        "tenant on {before} (shard {old_shard}): {steps:?}; {} writes acknowledged during it, {} refused; {reads} \
+         reads, {} failed",
+        written.len(),
+        refused.len(),
+        failed_reads.len()
+    );
+    assert!(refused.is_empty(), "writes refused during the move: {refused:?}");
+    assert!(failed_reads.is_empty(), "reads failed during the move: {failed_reads:?}");
+    assert!(!written.is_empty(), "the writer made no progress during the move");
+
+    // Every acknowledged write is there, once.
+    acknowledged.extend(written);
+    assert_eq!(steps.len(), 2, "isolated, then moved: {steps:?}");
+    let (after, _) = placement_of(&mut conn, tenant).await;
+    assert_eq!(after, moved_to, "the tenant's shard is on the worker it was moved to");
+    let rows: i64 = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1")
+        .bind(tenant)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    let listed = app.get(&app.a.key, "/api/v1/memories?limit=1").await.ok(200).clone();
+    assert_eq!(
+        (rows, listed["total"].as_u64()),
+        (acknowledged.len() as i64, Some(acknowledged.len() as u64)),
+        "memories after the move (rows, the listing's total)"
+    );
+    for id in acknowledged.iter().step_by(7) {
+        app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200);
+    }
+    // The shard holds the tenant alone, and the neighbour is where it was, intact.
+    let shard_tenants: i64 = sqlx::query_scalar(&format!(
+        "SELECT count(DISTINCT tenant_id) FROM memories WHERE get_shard_id_for_distribution_column('memories', tenant_id) = {shard}"
+    ))
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(shard_tenants, 1);
+    assert_eq!(placement_of(&mut conn, app.b.id).await.0, neighbour.0);
+    let theirs = app.get(&app.b.key, "/api/v1/memories?limit=1").await.ok(200).clone();
+    assert_eq!(theirs["total"], 1);
+    let problems = distribute::check(app.db.owner()).await.unwrap();
+    assert!(problems.is_empty(), "still distributed and colocated after the move: {problems:?}");
+    let unforced: Vec<String> = sqlx::query_scalar(
+        "SELECT relname::text FROM pg_class WHERE relname = ANY($1) AND relkind = 'r' AND NOT relforcerowsecurity",
+    )
+    .bind(distribute::distributed_tables())
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert!(unforced.is_empty(), "FORCE ROW LEVEL SECURITY back on every table: {unforced:?}");
+    // Moving it again where it is, or isolating it again, does nothing.
+    assert!(distribute::move_tenant(app.db.owner(), tenant, Some(&moved_to)).await.unwrap().is_empty());
 }

@@ -110,7 +110,17 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Eval(EvalCommand::Locomo { data, url, mode, keep_tenants, sweep, limit, db, app }) => {
             let opts =
                 crate::eval::locomo::EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, sweep, limit };
-            eval_locomo(opts, url, &db, app).await
+            with_eval_server(url, &db, app, |db, url| async move {
+                crate::eval::locomo::run(&db, crate::eval::locomo::EvalOptions { url: &url, ..opts }).await
+            })
+            .await
+        }
+        Command::Eval(EvalCommand::Longmemeval { data, url, mode, keep_tenants, limit, questions, db, app }) => {
+            use crate::eval::longmemeval::{run, EvalOptions};
+            let questions = questions.map(|n| n as usize);
+            let opts = EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, limit, questions };
+            with_eval_server(url, &db, app, |db, url| async move { run(&db, EvalOptions { url: &url, ..opts }).await })
+                .await
         }
         Command::Reembed { tenant, db, app } => reembed(tenant, &db, &app).await,
         Command::Mcp { stdio, url, key } => {
@@ -352,17 +362,16 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
     }
 }
 
-/// Runs the evaluation against `url`, or against a server of its own when there is none (`opts.url` unused).
-async fn eval_locomo(
-    opts: crate::eval::locomo::EvalOptions<'_>,
-    url: Option<String>,
-    db_args: &DbArgs,
-    app: AppArgs,
-) -> anyhow::Result<()> {
-    use crate::eval::locomo::{self, EvalOptions};
+/// Runs an evaluation (`eval`, given the database and the server's URL) against `url`, or against a server of
+/// its own on the database, with its workers, when there is none.
+async fn with_eval_server<F, Fut>(url: Option<String>, db_args: &DbArgs, app: AppArgs, eval: F) -> anyhow::Result<()>
+where
+    F: FnOnce(crate::store::Db, String) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>>,
+{
     if let Some(url) = url {
         let db = connect(db_args).await?;
-        return locomo::run(&db, EvalOptions { url: url.trim_end_matches('/'), ..opts }).await;
+        return eval(db, url.trim_end_matches('/').to_owned()).await;
     }
     let application = Application::build(db_args, app, "127.0.0.1:0".parse()?).await?;
     let url = format!("http://{}", application.local_addr());
@@ -371,7 +380,7 @@ async fn eval_locomo(
     let server = tokio::spawn(application.run_with_workers(Workers::All, async move {
         let _ = stopped.changed().await;
     }));
-    let outcome = locomo::run(&db, EvalOptions { url: &url, ..opts }).await;
+    let outcome = eval(db, url).await;
     drop(stop);
     let _ = server.await;
     outcome

@@ -149,6 +149,33 @@ pub enum EvalCommand {
         #[command(flatten)]
         app: AppArgs,
     },
+    /// Session recall_any/recall_all@k, turn recall@10, NDCG@10 and latency of /api/v1/recall on LongMemEval
+    /// questions (the official longmemeval_s.json or longmemeval_oracle.json), each question's haystack in a
+    /// tenant of its own.
+    Longmemeval {
+        /// The LongMemEval JSON file (a list of questions, each with its haystack sessions).
+        #[arg(long, env = "CAIRN_EVAL_DATA")]
+        data: PathBuf,
+        /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
+        #[arg(long, env = "CAIRN_EVAL_URL")]
+        url: Option<String>,
+        /// Recall mode to evaluate: hybrid, semantic or keyword.
+        #[arg(long, env = "CAIRN_EVAL_MODE", default_value = "hybrid")]
+        mode: String,
+        /// Keep the evaluation's tenants (default: delete them afterwards).
+        #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
+        keep_tenants: bool,
+        /// Results asked for per question (default 50: ten distinct sessions take more than ten turns).
+        #[arg(long, env = "CAIRN_EVAL_LIMIT", value_parser = clap::value_parser!(u16).range(1..=100))]
+        limit: Option<u16>,
+        /// At most this many questions, taken in turn from each question type (default: all).
+        #[arg(long, env = "CAIRN_EVAL_QUESTIONS", value_parser = clap::value_parser!(u32).range(1..))]
+        questions: Option<u32>,
+        #[command(flatten)]
+        db: DbArgs,
+        #[command(flatten)]
+        app: AppArgs,
+    },
 }
 
 /// Settings of the HTTP server.

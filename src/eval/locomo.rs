@@ -17,8 +17,7 @@ use serde_json::{json, Value};
 use uuid::Uuid;
 
 use crate::memory::content_hash;
-use crate::store::stats::{self, Pipeline};
-use crate::store::{tenants, Db};
+use crate::store::Db;
 
 #[derive(Debug, Deserialize)]
 struct Sample {
@@ -150,12 +149,7 @@ impl Totals {
     }
 
     fn percentile(&self, p: f64) -> f64 {
-        let mut ms: Vec<f64> = self.latencies.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
-        if ms.is_empty() {
-            return 0.0;
-        }
-        ms.sort_by(f64::total_cmp);
-        ms[((ms.len() as f64 - 1.0) * p).round() as usize]
+        super::percentile_ms(&self.latencies, p)
     }
 
     fn line(&self, label: &str) -> String {
@@ -200,22 +194,10 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     let outcome = async {
         for sample in &samples {
             let turns = turns(sample)?;
-            let tenant = tenants::create_tenant(
-                db.owner(),
-                &format!("eval-locomo-{}-{}", sample.sample_id, Uuid::new_v4().simple()),
-                "unlimited",
-                &Default::default(),
-            )
-            .await?;
-            created.push(tenant.id);
-            let new = crate::tenancy::NewKey {
-                scopes: vec!["read".to_owned(), "write".to_owned()],
-                name: Some("eval".into()),
-                ..Default::default()
-            };
-            let (_, key) = crate::auth::create_key(db.owner(), tenant.id, &new).await?;
+            let (tenant, key) = super::eval_tenant(db, &format!("eval-locomo-{}", sample.sample_id)).await?;
+            created.push(tenant);
             let memory_dias = ingest(&client, opts.url, &key, &turns).await?;
-            wait_for_embeddings(db, tenant.id).await?;
+            super::wait_for_embeddings(db, &[tenant], |_| {}).await?;
             let mut conversation = Totals::default();
             for qa in &sample.qa {
                 let evidence = clean_evidence(&qa.evidence, &turns.known);
@@ -247,9 +229,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     }
     .await;
     if !opts.keep_tenants {
-        for id in &created {
-            tenants::delete_tenant(db.owner(), *id, crate::queue::TENANT_QUEUES).await?;
-        }
+        super::delete_tenants(db, &created).await?;
     }
     outcome?;
     let mut main = Totals::default();
@@ -339,49 +319,20 @@ async fn ingest(
                     "sequence_number": m.sequence, "metadata": {"dia_id": m.dias[0], "dia_ids": m.dias}})
             })
             .collect();
-        let res = client
-            .post(format!("{url}/api/v1/memories/batch"))
-            .bearer_auth(key)
-            .json(&json!({ "memories": items }))
-            .send()
-            .await?;
-        let status = res.status();
-        let body: Value = res.json().await?;
-        if status.as_u16() != 201 {
-            bail!("storing turns failed ({status}): {body}");
-        }
-        for (id, m) in body["memory_ids"].as_array().context("memory_ids")?.iter().zip(chunk) {
-            dias.insert(id.as_str().unwrap_or_default().to_owned(), m.dias.clone());
+        for (id, m) in super::store_batch(client, url, key, items).await?.into_iter().zip(chunk) {
+            dias.insert(id, m.dias.clone());
         }
     }
     Ok(dias)
 }
 
-/// Waits until every memory of the tenant has its embedding (or failed), at most ten minutes.
-async fn wait_for_embeddings(db: &Db, tenant_id: Uuid) -> anyhow::Result<()> {
-    let deadline = Instant::now() + Duration::from_secs(600);
-    loop {
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        let counts = stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?;
-        tx.commit().await?;
-        let pending = counts.iter().find(|(state, _)| state == "pending").map_or(0, |(_, n)| *n);
-        if pending == 0 {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            bail!("{pending} memories still have no embedding after ten minutes: is a worker with a model running?");
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
-    }
-}
-
-/// Asks one question; returns, per result in rank order, the dia_ids it stands for.
 /// One result of a question: the dia_ids it stands for and its score components.
 struct Answered {
     dias: Vec<String>,
     components: Value,
 }
 
+/// Asks one question; returns, per result in rank order, the dia_ids it stands for.
 async fn ask(
     client: &reqwest::Client,
     url: &str,
@@ -391,26 +342,11 @@ async fn ask(
     limit: usize,
     dias: &HashMap<String, Vec<String>>,
 ) -> anyhow::Result<Vec<Answered>> {
-    let query: String = question.chars().take(crate::recall::MAX_QUERY_CHARS).collect();
-    let res = client
-        .post(format!("{url}/api/v1/recall"))
-        .bearer_auth(key)
-        .json(&json!({"query": query, "mode": mode, "limit": limit}))
-        .send()
-        .await?;
-    let status = res.status();
-    let body: Value = res.json().await?;
-    if !status.is_success() {
-        bail!("recall failed ({status}): {body}");
-    }
-    Ok(body["results"]
-        .as_array()
-        .context("results")?
-        .iter()
-        .map(|r| Answered {
-            dias: dias.get(r["memory"]["id"].as_str().unwrap_or_default()).cloned().unwrap_or_default(),
-            components: r["score_components"].clone(),
-        })
+    let body = json!({"query": super::query_text(question), "mode": mode, "limit": limit});
+    Ok(super::recall(client, url, key, &body)
+        .await?
+        .into_iter()
+        .map(|hit| Answered { dias: dias.get(&hit.id).cloned().unwrap_or_default(), components: hit.components })
         .collect())
 }
 

@@ -1,3 +1,140 @@
 //! Retrieval-quality evaluations run against a live server through the HTTP API.
+//!
+//! What they share: a throwaway tenant with a key per conversation, batches stored through
+//! `/api/v1/memories/batch`, waiting until the worker has embedded them, questions asked through
+//! `/api/v1/recall`, and latency percentiles.
 
 pub mod locomo;
+pub mod longmemeval;
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::store::stats::{self, Pipeline};
+use crate::store::{tenants, Db};
+
+/// Creates a tenant on the unlimited plan (named `name` plus a random suffix) and a read/write key for it.
+pub(crate) async fn eval_tenant(db: &Db, name: &str) -> anyhow::Result<(Uuid, String)> {
+    let tenant = tenants::create_tenant(
+        db.owner(),
+        &format!("{name}-{}", Uuid::new_v4().simple()),
+        "unlimited",
+        &Default::default(),
+    )
+    .await?;
+    let new = crate::tenancy::NewKey {
+        scopes: vec!["read".to_owned(), "write".to_owned()],
+        name: Some("eval".into()),
+        ..Default::default()
+    };
+    let (_, key) = crate::auth::create_key(db.owner(), tenant.id, &new).await?;
+    Ok((tenant.id, key))
+}
+
+/// Deletes the evaluation's tenants and everything they hold.
+pub(crate) async fn delete_tenants(db: &Db, ids: &[Uuid]) -> anyhow::Result<()> {
+    for id in ids {
+        tenants::delete_tenant(db.owner(), *id, crate::queue::TENANT_QUEUES).await?;
+    }
+    Ok(())
+}
+
+/// Stores one batch (`items` as `/api/v1/memories/batch` takes them); the new memories' ids in order.
+pub(crate) async fn store_batch(
+    client: &reqwest::Client,
+    url: &str,
+    key: &str,
+    items: Vec<Value>,
+) -> anyhow::Result<Vec<String>> {
+    let res = client
+        .post(format!("{url}/api/v1/memories/batch"))
+        .bearer_auth(key)
+        .json(&json!({ "memories": items }))
+        .send()
+        .await?;
+    let status = res.status();
+    let body: Value = res.json().await?;
+    if status.as_u16() != 201 {
+        bail!("storing a batch failed ({status}): {body}");
+    }
+    Ok(body["memory_ids"]
+        .as_array()
+        .context("memory_ids")?
+        .iter()
+        .map(|id| id.as_str().unwrap_or_default().to_owned())
+        .collect())
+}
+
+/// Memories of `tenants` still waiting for their embedding.
+pub(crate) async fn pending_embeddings(db: &Db, tenants: &[Uuid]) -> anyhow::Result<i64> {
+    let mut pending = 0;
+    for id in tenants {
+        let mut tx = db.begin_tenant(*id).await?;
+        let counts = stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?;
+        tx.commit().await?;
+        pending += counts.iter().find(|(state, _)| state == "pending").map_or(0, |(_, n)| *n);
+    }
+    Ok(pending)
+}
+
+/// Waits until every memory of `tenants` has its embedding (or failed). Gives up when ten minutes pass
+/// without one of them getting done (no worker with a model running). `progress` hears the pending count.
+pub(crate) async fn wait_for_embeddings(db: &Db, tenants: &[Uuid], progress: impl Fn(i64)) -> anyhow::Result<()> {
+    let mut last = (i64::MAX, Instant::now());
+    loop {
+        let pending = pending_embeddings(db, tenants).await?;
+        progress(pending);
+        if pending == 0 {
+            return Ok(());
+        }
+        if pending < last.0 {
+            last = (pending, Instant::now());
+        } else if last.1.elapsed() > Duration::from_secs(600) {
+            bail!("{pending} memories have waited ten minutes for an embedding: is a worker with a model running?");
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// One result of a question: the memory's id and its score components.
+pub(crate) struct Hit {
+    pub id: String,
+    pub components: Value,
+}
+
+/// Asks `/api/v1/recall` with `body`; the results in rank order.
+pub(crate) async fn recall(client: &reqwest::Client, url: &str, key: &str, body: &Value) -> anyhow::Result<Vec<Hit>> {
+    let res = client.post(format!("{url}/api/v1/recall")).bearer_auth(key).json(body).send().await?;
+    let status = res.status();
+    let body: Value = res.json().await?;
+    if !status.is_success() {
+        bail!("recall failed ({status}): {body}");
+    }
+    Ok(body["results"]
+        .as_array()
+        .context("results")?
+        .iter()
+        .map(|r| Hit {
+            id: r["memory"]["id"].as_str().unwrap_or_default().to_owned(),
+            components: r["score_components"].clone(),
+        })
+        .collect())
+}
+
+/// The `p` quantile (0..=1) of `latencies` in milliseconds, 0 when there are none.
+pub(crate) fn percentile_ms(latencies: &[Duration], p: f64) -> f64 {
+    let mut ms: Vec<f64> = latencies.iter().map(|d| d.as_secs_f64() * 1000.0).collect();
+    if ms.is_empty() {
+        return 0.0;
+    }
+    ms.sort_by(f64::total_cmp);
+    ms[((ms.len() as f64 - 1.0) * p).round() as usize]
+}
+
+/// A question's text as the recall endpoint takes it (at most its query length).
+pub(crate) fn query_text(question: &str) -> String {
+    question.chars().take(crate::recall::MAX_QUERY_CHARS).collect()
+}

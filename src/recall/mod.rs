@@ -95,6 +95,10 @@ pub struct RecallParams {
     pub until: Option<String>,
     /// Only memories valid at this time (t_valid/t_invalid); ISO 8601 or natural language.
     pub valid_at: Option<String>,
+    /// The moment the question is asked, ISO 8601 (default: now): relative times in `query`, `since`,
+    /// `until` and `valid_at` ("last week", "3 days ago") count back from it. For questions about a past
+    /// conversation, asked as of its date; recency and forgetting still count from the server's clock.
+    pub reference_time: Option<String>,
     /// Include archived and expired memories (default false).
     pub include_archived: Option<bool>,
     /// `score` (default with a query), `time_desc` (default without), `time_asc`.
@@ -197,6 +201,14 @@ pub fn query(field: &str, value: &str) -> Result<String, Error> {
 
 impl RecallRequest {
     pub fn parse(p: RecallParams, now: DateTime<Utc>) -> Result<Self, Error> {
+        let now = match p.reference_time.as_deref() {
+            None => now,
+            Some(v) => {
+                validate::check_chars("reference_time", v, validate::MAX_TIME_CHARS)?;
+                validate::parse_timestamp(v)
+                    .ok_or_else(|| bad("reference_time", format!("must be an ISO 8601 time (got {v:?})")))?
+            }
+        };
         let query = p.query.as_deref().map(|q| query("query", q)).transpose()?;
         let hints = query.as_deref().map(|q| query::analyze(q, now)).unwrap_or_default();
         let mode = match p.mode.as_deref().map(str::to_ascii_lowercase).as_deref() {

@@ -1,4 +1,4 @@
-//! `cairn eval locomo` against a running server, on a tiny LoCoMo-shaped file.
+//! `cairn eval locomo` and `cairn eval longmemeval` against a running server, on tiny files of their shapes.
 
 use std::process::Command;
 
@@ -6,9 +6,9 @@ use serde_json::json;
 
 use crate::helpers::{local_model, spawn_with_embedder};
 
-#[tokio::test]
-async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
-    let app = spawn_with_embedder(local_model()).await;
+/// Runs `cairn eval ARGS --data FILE --url URL` (the data written to a temporary file) against `app` with its
+/// workers running; its stdout. Fails the test when the command fails.
+async fn run_eval(app: &crate::helpers::TestApp, args: &[&str], data: &serde_json::Value) -> String {
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let workers = tokio::spawn(cairn::jobs::run_workers(
         app.services.clone(),
@@ -18,6 +18,36 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
             let _ = stopped.await;
         },
     ));
+    let path = std::env::temp_dir().join(format!("eval-{}.json", uuid::Uuid::new_v4()));
+    std::fs::write(&path, serde_json::to_vec(data).unwrap()).unwrap();
+    let url = format!("http://{}", app.addr);
+    let db_url = app.db_url.clone();
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let file = path.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .arg("eval")
+            .args(&args)
+            .args(["--data", file.to_str().unwrap(), "--url", &url])
+            .env("DATABASE_URL", &db_url)
+            .env("CAIRN_APP_DATABASE_URL", crate::helpers::app_url(&db_url))
+            .env("RUST_LOG", "warn")
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let _ = stop.send(());
+    let _ = workers.await;
+    let _ = std::fs::remove_file(&path);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
+#[tokio::test]
+async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
+    let app = spawn_with_embedder(local_model()).await;
     let data = json!([{
         "sample_id": "tiny",
         "conversation": {
@@ -41,25 +71,7 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
             {"question": "Unanswerable", "answer": "", "evidence": ["D99:1"], "category": 5}
         ]
     }]);
-    let path = std::env::temp_dir().join(format!("locomo-{}.json", uuid::Uuid::new_v4()));
-    std::fs::write(&path, serde_json::to_vec(&data).unwrap()).unwrap();
-    let url = format!("http://{}", app.addr);
-    let db_url = app.db_url.clone();
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args(["eval", "locomo", "--data", path.to_str().unwrap(), "--url", &url])
-            .env("DATABASE_URL", &db_url)
-            .env("CAIRN_APP_DATABASE_URL", crate::helpers::app_url(&db_url))
-            .env("RUST_LOG", "warn")
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
-    let _ = stop.send(());
-    let _ = workers.await;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = run_eval(&app, &["locomo"], &data).await;
     let lines: Vec<&str> = stdout.lines().collect();
     let last = lines.last().unwrap();
     assert!(last.starts_with("categories 1-4: recall@1="), "{last}");
@@ -71,4 +83,51 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
     // Its tenants are removed afterwards: only the test's own two remain.
     let left: i64 = sqlx::query_scalar("SELECT count(*) FROM tenants").fetch_one(app.db.owner()).await.unwrap();
     assert_eq!(left, 2);
+}
+
+#[tokio::test]
+async fn eval_longmemeval_prints_per_type_figures_and_the_summary_line() {
+    let app = spawn_with_embedder(local_model()).await;
+    let turn = |role: &str, content: &str| json!({"role": role, "content": content});
+    let answer = |content: &str| json!({"role": "user", "content": content, "has_answer": true});
+    let long = format!("{} The end.", "Here is a very long answer about pasta sauces. ".repeat(60));
+    let data = json!([
+        {
+            "question_id": "q1", "question_type": "single-session-user",
+            "question": "Where do I keep my old sneakers?", "question_date": "2023/06/23 (Fri) 07:31",
+            "answer": "in a shoe rack", "answer_session_ids": ["answer_1"],
+            "haystack_session_ids": ["noise_1", "answer_1"],
+            "haystack_dates": ["2023/05/02 (Tue) 05:35", "2023/05/25 (Thu) 10:04"],
+            "haystack_sessions": [
+                [turn("user", "What is a good pasta sauce?"), turn("assistant", &long)],
+                [answer("I keep my old sneakers in a shoe rack in my closet."), turn("assistant", "Sounds tidy!"),
+                 turn("user", "ok"), turn("assistant", "ok")]
+            ]
+        },
+        {
+            "question_id": "q2", "question_type": "temporal-reasoning",
+            "question": "What bread did I bake two months ago?", "question_date": "2023/05/15 (Mon) 09:00",
+            "answer": 3, "answer_session_ids": ["answer_2"],
+            "haystack_session_ids": ["answer_2", "noise_2"],
+            "haystack_dates": ["2023/03/15 (Wed) 18:00", "2023/05/01 (Mon) 18:00"],
+            "haystack_sessions": [
+                [answer("I baked sourdough bread this evening.")],
+                [turn("user", "I baked rye bread this evening.")]
+            ]
+        }
+    ]);
+    let stdout = run_eval(&app, &["longmemeval", "--questions", "2", "--limit", "10"], &data).await;
+    let lines: Vec<&str> = stdout.lines().collect();
+    let last = *lines.last().unwrap();
+    // Both answers come first: the second only because "two months ago" counts back from the question's date.
+    assert_eq!(
+        last,
+        "longmemeval: questions=2 any@1=1.000 any@5=1.000 any@10=1.000 all@5=1.000 all@10=1.000 turn@10=1.000 ndcg@10=1.000",
+        "{stdout}"
+    );
+    for kind in ["single-session-user: questions=1", "temporal-reasoning: questions=1"] {
+        assert!(lines.iter().any(|l| l.starts_with(kind)), "{kind} missing:\n{stdout}");
+    }
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM tenants").fetch_one(app.db.owner()).await.unwrap();
+    assert_eq!(left, 2, "the evaluation's tenants are deleted afterwards");
 }

@@ -439,6 +439,31 @@ async fn a_time_named_in_the_query_is_a_preference_not_a_filter() {
 }
 
 #[tokio::test]
+async fn relative_times_count_back_from_the_reference_time_the_question_is_asked_at() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    app.store(key, json!({"content": "Maria baked sourdough bread", "created_at": "2023-05-10T12:00:00Z"})).await;
+    app.store(key, json!({"content": "Maria baked rye bread", "created_at": "2023-09-10T12:00:00Z"})).await;
+    // Asked on 15 May 2023, "last week" is 8-14 May: the May memory, although the other one is newer.
+    let query = "what bread did Maria bake last week?";
+    let asked = json!({"query": query, "mode": "keyword", "reference_time": "2023-05-15T09:00:00Z"});
+    let body = recall(&app, key, asked).await;
+    assert_eq!(contents(&body)[0], "Maria baked sourdough bread", "{body}");
+    assert_eq!(body["results"][0]["score_components"]["time_match"], 1.0);
+    // The same holds for since/until, and for a GET.
+    let path = "/api/v1/recall?query=bread&mode=keyword&since=last%20week&until=last%20week&reference_time=2023-05-15T09:00:00Z";
+    let listed = app.get(key, path).await.ok(200).clone();
+    assert_eq!(contents(&listed), ["Maria baked sourdough bread"], "{listed}");
+    // Without it, "last week" is the server's and neither memory is from then.
+    let now = recall(&app, key, json!({"query": query, "mode": "keyword"})).await;
+    assert!(now["results"][0]["score_components"]["time_match"].as_f64().unwrap() < 1e-6, "{now}");
+    for bad in ["yesterday", "2023-13-01", ""] {
+        let res = app.post(key, "/api/v1/recall", &json!({"query": query, "reference_time": bad})).await;
+        res.assert_error(400, "reference_time");
+    }
+}
+
+#[tokio::test]
 async fn a_question_about_when_prefers_memories_that_state_a_time() {
     let app = spawn().await;
     let key = &app.a.key;

@@ -3035,6 +3035,12 @@ export interface components {
             /** @description What to look for, 1..=1000 characters. Without it: filters and ordering only. */
             query?: string | null;
             /**
+             * @description The moment the question is asked, ISO 8601 (default: now): relative times in `query`, `since`,
+             *     `until` and `valid_at` ("last week", "3 days ago") count back from it. For questions about a past
+             *     conversation, asked as of its date; recency and forgetting still count from the server's clock.
+             */
+            reference_time?: string | null;
+            /**
              * Format: int64
              * @description Most expansions per result, 1..=50 (default 5).
              */
@@ -9860,6 +9866,12 @@ export interface operations {
                 quality_weight?: number | null;
                 /** @description What to look for, 1..=1000 characters. Without it: filters and ordering only. */
                 query?: string | null;
+                /**
+                 * @description The moment the question is asked, ISO 8601 (default: now): relative times in `query`, `since`,
+                 *     `until` and `valid_at` ("last week", "3 days ago") count back from it. For questions about a past
+                 *     conversation, asked as of its date; recency and forgetting still count from the server's clock.
+                 */
+                reference_time?: string | null;
                 /** @description Most expansions per result, 1..=50 (default 5). */
                 relation_limit?: number | null;
                 run_id?: string | null;

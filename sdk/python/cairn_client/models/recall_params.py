@@ -45,6 +45,10 @@ class RecallParams:
         quality_boost (bool | None | Unset): Blend in `quality_score` (SHODH).
         quality_weight (float | None | Unset): Weight of quality when `quality_boost` is on, 0..=1 (default 0.3).
         query (None | str | Unset): What to look for, 1..=1000 characters. Without it: filters and ordering only.
+        reference_time (None | str | Unset): The moment the question is asked, ISO 8601 (default: now): relative times
+            in `query`, `since`,
+            `until` and `valid_at` ("last week", "3 days ago") count back from it. For questions about a past
+            conversation, asked as of its date; recency and forgetting still count from the server's clock.
         relation_limit (int | None | Unset): Most expansions per result, 1..=50 (default 5).
         run_id (None | str | Unset):
         since (None | str | Unset): Lower time bound: ISO 8601 or English/German ("last week", "vor 2 Wochen"). Alias
@@ -79,6 +83,7 @@ class RecallParams:
     quality_boost: bool | None | Unset = UNSET
     quality_weight: float | None | Unset = UNSET
     query: None | str | Unset = UNSET
+    reference_time: None | str | Unset = UNSET
     relation_limit: int | None | Unset = UNSET
     run_id: None | str | Unset = UNSET
     since: None | str | Unset = UNSET
@@ -184,6 +189,12 @@ class RecallParams:
         else:
             query = self.query
 
+        reference_time: None | str | Unset
+        if isinstance(self.reference_time, Unset):
+            reference_time = UNSET
+        else:
+            reference_time = self.reference_time
+
         relation_limit: int | None | Unset
         if isinstance(self.relation_limit, Unset):
             relation_limit = UNSET
@@ -279,6 +290,8 @@ class RecallParams:
             field_dict["quality_weight"] = quality_weight
         if query is not UNSET:
             field_dict["query"] = query
+        if reference_time is not UNSET:
+            field_dict["reference_time"] = reference_time
         if relation_limit is not UNSET:
             field_dict["relation_limit"] = relation_limit
         if run_id is not UNSET:
@@ -443,6 +456,15 @@ class RecallParams:
 
         query = _parse_query(d.pop("query", UNSET))
 
+        def _parse_reference_time(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reference_time = _parse_reference_time(d.pop("reference_time", UNSET))
+
         def _parse_relation_limit(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -546,6 +568,7 @@ class RecallParams:
             quality_boost=quality_boost,
             quality_weight=quality_weight,
             query=query,
+            reference_time=reference_time,
             relation_limit=relation_limit,
             run_id=run_id,
             since=since,

@@ -34,6 +34,7 @@ def _get_kwargs(
     quality_boost: bool | None | Unset = UNSET,
     quality_weight: float | None | Unset = UNSET,
     query: None | str | Unset = UNSET,
+    reference_time: None | str | Unset = UNSET,
     relation_limit: int | None | Unset = UNSET,
     run_id: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -158,6 +159,13 @@ def _get_kwargs(
     else:
         json_query = query
     params["query"] = json_query
+
+    json_reference_time: None | str | Unset
+    if isinstance(reference_time, Unset):
+        json_reference_time = UNSET
+    else:
+        json_reference_time = reference_time
+    params["reference_time"] = json_reference_time
 
     json_relation_limit: int | None | Unset
     if isinstance(relation_limit, Unset):
@@ -317,6 +325,7 @@ def sync_detailed(
     quality_boost: bool | None | Unset = UNSET,
     quality_weight: float | None | Unset = UNSET,
     query: None | str | Unset = UNSET,
+    reference_time: None | str | Unset = UNSET,
     relation_limit: int | None | Unset = UNSET,
     run_id: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -349,6 +358,7 @@ def sync_detailed(
         quality_boost (bool | None | Unset):
         quality_weight (float | None | Unset):
         query (None | str | Unset):
+        reference_time (None | str | Unset):
         relation_limit (int | None | Unset):
         run_id (None | str | Unset):
         since (None | str | Unset):
@@ -387,6 +397,7 @@ def sync_detailed(
         quality_boost=quality_boost,
         quality_weight=quality_weight,
         query=query,
+        reference_time=reference_time,
         relation_limit=relation_limit,
         run_id=run_id,
         since=since,
@@ -427,6 +438,7 @@ def sync(
     quality_boost: bool | None | Unset = UNSET,
     quality_weight: float | None | Unset = UNSET,
     query: None | str | Unset = UNSET,
+    reference_time: None | str | Unset = UNSET,
     relation_limit: int | None | Unset = UNSET,
     run_id: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -459,6 +471,7 @@ def sync(
         quality_boost (bool | None | Unset):
         quality_weight (float | None | Unset):
         query (None | str | Unset):
+        reference_time (None | str | Unset):
         relation_limit (int | None | Unset):
         run_id (None | str | Unset):
         since (None | str | Unset):
@@ -498,6 +511,7 @@ def sync(
         quality_boost=quality_boost,
         quality_weight=quality_weight,
         query=query,
+        reference_time=reference_time,
         relation_limit=relation_limit,
         run_id=run_id,
         since=since,
@@ -532,6 +546,7 @@ async def asyncio_detailed(
     quality_boost: bool | None | Unset = UNSET,
     quality_weight: float | None | Unset = UNSET,
     query: None | str | Unset = UNSET,
+    reference_time: None | str | Unset = UNSET,
     relation_limit: int | None | Unset = UNSET,
     run_id: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -564,6 +579,7 @@ async def asyncio_detailed(
         quality_boost (bool | None | Unset):
         quality_weight (float | None | Unset):
         query (None | str | Unset):
+        reference_time (None | str | Unset):
         relation_limit (int | None | Unset):
         run_id (None | str | Unset):
         since (None | str | Unset):
@@ -602,6 +618,7 @@ async def asyncio_detailed(
         quality_boost=quality_boost,
         quality_weight=quality_weight,
         query=query,
+        reference_time=reference_time,
         relation_limit=relation_limit,
         run_id=run_id,
         since=since,
@@ -640,6 +657,7 @@ async def asyncio(
     quality_boost: bool | None | Unset = UNSET,
     quality_weight: float | None | Unset = UNSET,
     query: None | str | Unset = UNSET,
+    reference_time: None | str | Unset = UNSET,
     relation_limit: int | None | Unset = UNSET,
     run_id: None | str | Unset = UNSET,
     since: None | str | Unset = UNSET,
@@ -672,6 +690,7 @@ async def asyncio(
         quality_boost (bool | None | Unset):
         quality_weight (float | None | Unset):
         query (None | str | Unset):
+        reference_time (None | str | Unset):
         relation_limit (int | None | Unset):
         run_id (None | str | Unset):
         since (None | str | Unset):
@@ -712,6 +731,7 @@ async def asyncio(
             quality_boost=quality_boost,
             quality_weight=quality_weight,
             query=query,
+            reference_time=reference_time,
             relation_limit=relation_limit,
             run_id=run_id,
             since=since,

@@ -715,13 +715,31 @@ pub fn is_unavailable(err: &sqlx::Error) -> bool {
     ) || matches!(err, sqlx::Error::Database(db) if db.code().is_some_and(|c| c.starts_with("57P") || c.starts_with("08")))
 }
 
+/// Whether a database error is about the constraint `name`. On Citus the error of a worker arrives without its
+/// constraint field, naming the shard's constraint in its message instead (`"tenants_name_key_102008"`), so that
+/// name, less its `_<shard id>`, counts too.
+pub(crate) fn violates(err: &dyn sqlx::error::DatabaseError, name: &str) -> bool {
+    let matches = |found: &str| {
+        found == name
+            || found
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix('_'))
+                .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match err.constraint() {
+        Some(found) => matches(found),
+        // The quoted name after "constraint" ("... on table "t_1" violates foreign key constraint "c_1"").
+        None => err.message().split("constraint \"").skip(1).filter_map(|rest| rest.split('"').next()).any(matches),
+    }
+}
+
 /// Safety net for input that validation should already have caught: Postgres refusing a value is the
 /// caller's error, never an internal one. Logged, since reaching here means a validation gap.
 fn rejected_input(err: &sqlx::Error) -> Option<Error> {
     let sqlx::Error::Database(db) = err else { return None };
     let code = db.code()?;
     let rejected = match code.as_ref() {
-        "23505" if db.constraint() == Some("memories_tenant_content_hash_key") => Error::Conflict {
+        "23505" if violates(db.as_ref(), "memories_tenant_content_hash_key") => Error::Conflict {
             message: "content: a memory with the same content already exists".into(),
             existing_id: None,
         },
@@ -752,6 +770,56 @@ fn rejected_input(err: &sqlx::Error) -> Option<Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A database error as Postgres (with its constraint) or Citus (the worker's, without it) reports it.
+    #[derive(Debug)]
+    struct Reported(Option<&'static str>, &'static str);
+
+    impl std::fmt::Display for Reported {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.1)
+        }
+    }
+
+    impl std::error::Error for Reported {}
+
+    impl sqlx::error::DatabaseError for Reported {
+        fn message(&self) -> &str {
+            self.1
+        }
+        fn constraint(&self) -> Option<&str> {
+            self.0
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    #[test]
+    fn a_constraint_is_recognised_by_its_field_or_on_citus_by_its_shard_name_in_the_message() {
+        let plain = Reported(Some("tenants_name_key"), "duplicate key value violates unique constraint");
+        assert!(violates(&plain, "tenants_name_key"));
+        assert!(!violates(&plain, "tenants_plan_fkey"));
+        let citus = Reported(None, r#"duplicate key value violates unique constraint "tenants_name_key_102008""#);
+        assert!(violates(&citus, "tenants_name_key"));
+        assert!(!violates(&citus, "tenants_name"));
+        let fk = Reported(
+            None,
+            r#"insert or update on table "tenants_102009" violates foreign key constraint "tenants_plan_fkey_102009""#,
+        );
+        assert!(violates(&fk, "tenants_plan_fkey"));
+        assert!(!violates(&fk, "tenants"), "a table's name is not the constraint");
+        assert!(!violates(&Reported(None, r#"constraint "tenants_name_key_x1""#), "tenants_name_key"));
+    }
 
     #[test]
     fn set_local_writes_only_typed_values() {

@@ -33,11 +33,11 @@ const TENANT_COLUMNS: &str =
 /// The error of a write that names a taken tenant name or an unknown plan; else the database's.
 fn tenant_write_error(err: sqlx::Error, name: Option<&str>, plan: Option<&str>) -> Error {
     match &err {
-        sqlx::Error::Database(e) if e.constraint() == Some("tenants_name_key") => Error::Conflict {
+        sqlx::Error::Database(e) if super::violates(e.as_ref(), "tenants_name_key") => Error::Conflict {
             message: format!("name: a tenant named {:?} already exists", name.unwrap_or_default()),
             existing_id: None,
         },
-        sqlx::Error::Database(e) if e.constraint() == Some("tenants_plan_fkey") => {
+        sqlx::Error::Database(e) if super::violates(e.as_ref(), "tenants_plan_fkey") => {
             Error::invalid(format!("plan: no plan named {:?}", plan.unwrap_or_default()))
         }
         _ => err.into(),
@@ -152,15 +152,29 @@ pub async fn set_status(
 /// enqueues `queue`'s job to erase it, in one transaction. None when it is not in one of those states.
 pub async fn begin_deletion(pool: &PgPool, id: Uuid, queue: &str) -> Result<Option<TenantInfo>, Error> {
     let mut tx = super::begin(pool, None).await?;
+    // The tenant row locked first, so a second deletion waits and then sees the first one's job. Three
+    // statements, not one UPDATE with a subquery: on Citus `tenants` is a reference table and the queue a
+    // table of the coordinator's, which one modifying statement cannot join.
+    let locked: Option<Uuid> =
+        sqlx::query_scalar("SELECT id FROM tenants WHERE id = $1 FOR UPDATE").bind(id).fetch_optional(&mut *tx).await?;
+    if locked.is_none() {
+        return Ok(None);
+    }
+    let job_pending: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM apalis.jobs WHERE job_type = $2 AND status IN ('Pending', 'Running')
+                          AND job ->> 'tenant_id' = $1::text)",
+    )
+    .bind(id)
+    .bind(queue)
+    .fetch_one(&mut *tx)
+    .await?;
     let sql = format!(
         "UPDATE tenants SET status = 'deleting', status_reason = NULL, status_changed_at = now()
-         WHERE id = $1 AND (status IN ('active', 'suspended')
-               OR (status = 'deleting' AND NOT EXISTS (
-                   SELECT 1 FROM apalis.jobs j WHERE j.job_type = $2 AND j.status IN ('Pending', 'Running')
-                      AND j.job ->> 'tenant_id' = $1::text)))
+         WHERE id = $1 AND (status IN ('active', 'suspended') OR (status = 'deleting' AND NOT $2))
          RETURNING {TENANT_COLUMNS}"
     );
-    let Some(tenant): Option<TenantInfo> = sqlx::query_as(&sql).bind(id).bind(queue).fetch_optional(&mut *tx).await?
+    let Some(tenant): Option<TenantInfo> =
+        sqlx::query_as(&sql).bind(id).bind(job_pending).fetch_optional(&mut *tx).await?
     else {
         return Ok(None);
     };

@@ -179,11 +179,25 @@ impl LocalEmbedder {
         self.name.clone()
     }
 
-    /// Embeds `texts` in one forward pass and returns one vector per text, in order.
+    /// Embeds `texts` and returns one vector per text, in order.
     ///
-    /// The batch is padded to its longest text; texts longer than `max_seq_length` tokens are truncated. An empty
-    /// slice returns an empty vector without running the model. This call is CPU-bound and blocks.
+    /// As sentence-transformers does, the texts go through the model shortest first, in groups of similar
+    /// length ([`length_groups`]), each group padded only to its own longest text: a batch mixing short and long
+    /// texts no longer pads every short one to the longest. Texts longer than `max_seq_length` tokens are
+    /// truncated. An empty slice returns an empty vector without running the model. CPU-bound; blocks.
     pub fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+        for group in length_groups(texts) {
+            let members: Vec<&str> = group.iter().map(|&i| texts[i]).collect();
+            for (i, vector) in group.into_iter().zip(self.forward(&members)?) {
+                out[i] = vector;
+            }
+        }
+        Ok(out)
+    }
+
+    /// One forward pass over `texts`, padded to the longest of them.
+    fn forward(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
@@ -359,6 +373,34 @@ fn load_model(path: &Path, config: &BertConfig, device: &Device) -> Result<BertM
     BertModel::load(vb, config).with_context(|| format!("loading BERT weights from {}", path.display()))
 }
 
+/// Characters a group of [`length_groups`] may hold, counting each text as its longest member (a text past
+/// about 1,200 characters is cut at `max_seq_length` tokens anyway, so it counts as 1,200): about sixteen texts
+/// of the longest kind, or many more short ones.
+const GROUP_CHARS: usize = 16 * 1200;
+/// Texts per forward pass at most.
+const GROUP_TEXTS: usize = 64;
+
+/// The indexes of `texts`, shortest first, cut into groups whose padded size (members × longest member, in
+/// characters) stays within [`GROUP_CHARS`] and which hold at most [`GROUP_TEXTS`] texts.
+fn length_groups(texts: &[&str]) -> Vec<Vec<usize>> {
+    let cost = |i: usize| texts[i].trim().chars().count().clamp(1, 1200);
+    let mut order: Vec<usize> = (0..texts.len()).collect();
+    order.sort_by_key(|&i| cost(i));
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group: Vec<usize> = Vec::new();
+    for i in order {
+        // Sorted ascending: the newcomer is the group's longest.
+        if !group.is_empty() && ((group.len() + 1) * cost(i) > GROUP_CHARS || group.len() == GROUP_TEXTS) {
+            groups.push(std::mem::take(&mut group));
+        }
+        group.push(i);
+    }
+    if !group.is_empty() {
+        groups.push(group);
+    }
+    groups
+}
+
 /// Stacks the (equal-length, padded) encodings into `input_ids` and `attention_mask` tensors of shape
 /// `(batch, seq_len)`, dtype u32.
 fn batch_tensors(encodings: &[Encoding], device: &Device) -> Result<(Tensor, Tensor)> {
@@ -436,4 +478,26 @@ fn dir_name(dir: &Path) -> String {
     dir.file_name()
         .or_else(|| canonical.as_deref().and_then(Path::file_name))
         .map_or_else(|| dir.display().to_string(), |name| name.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_are_grouped_shortest_first_within_a_padded_budget() {
+        let long = "x".repeat(5000);
+        let mut texts: Vec<&str> = vec![long.as_str(); 20];
+        texts.extend(["a"; 100]);
+        texts.push("medium text");
+        let groups = length_groups(&texts);
+        let mut seen: Vec<usize> = groups.iter().flatten().copied().collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..texts.len()).collect::<Vec<_>>(), "every text exactly once");
+        // The 100 one-letter texts come first, 64 to a pass; the long ones 16 to a pass (cut at 1,200 characters).
+        assert_eq!(groups.iter().map(Vec::len).collect::<Vec<_>>(), [64, 37, 16, 4]);
+        assert!(groups[0].iter().all(|&i| texts[i] == "a"));
+        assert!(groups[2].iter().all(|&i| texts[i].len() == 5000));
+        assert!(length_groups(&[]).is_empty());
+    }
 }

@@ -11,7 +11,8 @@ use serde_json::json;
 use crate::auth::admin::Operator;
 use crate::auth::Tenant;
 use crate::config::{
-    AdminCommand, AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, KeyCommand, LogFormat, TenantCommand,
+    AdminCommand, AppArgs, Cli, Command, DbArgs, EmbedderKind, EvalCommand, EvalRun, KeyCommand, LogFormat,
+    TenantCommand,
 };
 use crate::jobs;
 use crate::models::embed::EmbedderSlot;
@@ -107,7 +108,8 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
-        Command::Eval(EvalCommand::Locomo { data, url, mode, keep_tenants, sweep, limit, db, app }) => {
+        Command::Eval(EvalCommand::Locomo { run, sweep, limit, db, app }) => {
+            let EvalRun { data, url, mode, keep_tenants } = run;
             let opts =
                 crate::eval::locomo::EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, sweep, limit };
             with_eval_server(url, &db, app, |db, url| async move {
@@ -115,8 +117,9 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             })
             .await
         }
-        Command::Eval(EvalCommand::Longmemeval { data, url, mode, keep_tenants, limit, questions, db, app }) => {
+        Command::Eval(EvalCommand::Longmemeval { run: eval_run, limit, questions, db, app }) => {
             use crate::eval::longmemeval::{run, EvalOptions};
+            let EvalRun { data, url, mode, keep_tenants } = eval_run;
             let questions = questions.map(|n| n as usize);
             let opts = EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, limit, questions };
             with_eval_server(url, &db, app, |db, url| async move { run(&db, EvalOptions { url: &url, ..opts }).await })

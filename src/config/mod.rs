@@ -124,18 +124,9 @@ pub enum Command {
 pub enum EvalCommand {
     /// Evidence recall@k, hit@k, MRR and latency of /api/v1/recall on LoCoMo conversations.
     Locomo {
-        /// The LoCoMo JSON file (a list of conversations with their questions).
-        #[arg(long, env = "CAIRN_EVAL_DATA")]
-        data: PathBuf,
-        /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
-        #[arg(long, env = "CAIRN_EVAL_URL")]
-        url: Option<String>,
-        /// Recall mode to evaluate: hybrid, semantic or keyword.
-        #[arg(long, env = "CAIRN_EVAL_MODE", default_value = "hybrid")]
-        mode: String,
-        /// Keep the evaluation's tenants (default: delete them afterwards).
-        #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
-        keep_tenants: bool,
+        /// The LoCoMo JSON file (a list of conversations with their questions), and where and how to evaluate.
+        #[command(flatten)]
+        run: EvalRun,
         /// Also sweep the fusion weights offline over each question's top 100 (with their score components):
         /// chosen on conversations 1-3, reported on the others.
         #[arg(long, env = "CAIRN_EVAL_SWEEP")]
@@ -153,18 +144,10 @@ pub enum EvalCommand {
     /// questions (the official longmemeval_s.json or longmemeval_oracle.json), each question's haystack in a
     /// tenant of its own.
     Longmemeval {
-        /// The LongMemEval JSON file (a list of questions, each with its haystack sessions).
-        #[arg(long, env = "CAIRN_EVAL_DATA")]
-        data: PathBuf,
-        /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
-        #[arg(long, env = "CAIRN_EVAL_URL")]
-        url: Option<String>,
-        /// Recall mode to evaluate: hybrid, semantic or keyword.
-        #[arg(long, env = "CAIRN_EVAL_MODE", default_value = "hybrid")]
-        mode: String,
-        /// Keep the evaluation's tenants (default: delete them afterwards).
-        #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
-        keep_tenants: bool,
+        /// The LongMemEval JSON file (a list of questions, each with its haystack sessions), and where and how to
+        /// evaluate.
+        #[command(flatten)]
+        run: EvalRun,
         /// Results asked for per question (default 50: ten distinct sessions take more than ten turns).
         #[arg(long, env = "CAIRN_EVAL_LIMIT", value_parser = clap::value_parser!(u16).range(1..=100))]
         limit: Option<u16>,
@@ -176,6 +159,23 @@ pub enum EvalCommand {
         #[command(flatten)]
         app: AppArgs,
     },
+}
+
+/// What every evaluation takes: its data, the server, the recall mode, and whether its tenants stay.
+#[derive(Debug, Args)]
+pub struct EvalRun {
+    /// The data file.
+    #[arg(long, env = "CAIRN_EVAL_DATA")]
+    pub data: PathBuf,
+    /// A running server to evaluate; without it, one is started on DATABASE_URL with its workers.
+    #[arg(long, env = "CAIRN_EVAL_URL")]
+    pub url: Option<String>,
+    /// Recall mode to evaluate: hybrid, semantic or keyword.
+    #[arg(long, env = "CAIRN_EVAL_MODE", default_value = "hybrid")]
+    pub mode: String,
+    /// Keep the evaluation's tenants (default: delete them afterwards).
+    #[arg(long, env = "CAIRN_EVAL_KEEP_TENANTS")]
+    pub keep_tenants: bool,
 }
 
 /// Settings of the HTTP server.

@@ -50,12 +50,13 @@ pub async fn record_created_many(tx: &mut TenantTx, memory_ids: &[Uuid], actor: 
     Ok(())
 }
 
-/// Every event of one memory, oldest first.
+/// Every event of one memory, oldest first: by the time of its transaction, then id (on Citus each node draws
+/// ids from its own range, so ids alone do not order events written on different nodes).
 pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEvent>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
         "SELECT id, memory_id, event_type, actor, before, after, created_at FROM memory_events
-         WHERE tenant_id = $1 AND memory_id = $2 ORDER BY id",
+         WHERE tenant_id = $1 AND memory_id = $2 ORDER BY created_at, id",
     )
     .bind(tenant_id)
     .bind(memory_id)

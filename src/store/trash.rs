@@ -34,8 +34,10 @@ pub struct TrashEntry {
 pub async fn entry(tx: &mut TenantTx, id: Uuid) -> Result<Option<TrashEntry>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
+        // The subquery names the tenant as a parameter, not through `t`: Citus locks rows (FOR UPDATE) only in a
+        // statement it can route to one shard, and it proves that from constants.
         "SELECT t.deleted_at, t.content_hash,
-                (SELECT m.id FROM memories m WHERE m.tenant_id = t.tenant_id AND m.content_hash = t.content_hash)
+                (SELECT m.id FROM memories m WHERE m.tenant_id = $1 AND m.content_hash = t.content_hash)
                   AS duplicate_of
            FROM memory_trash t WHERE t.tenant_id = $1 AND t.memory_id = $2 FOR UPDATE",
     )
@@ -80,14 +82,20 @@ pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Restore
         "conflict" => return Ok(Restored::Conflict),
         _ => return Ok(Restored::Absent),
     }
+    // Two statements: Citus deparses an INSERT ... SELECT of a whole row (`to_jsonb(m)`) inside a CTE wrongly
+    // for the shard ("missing FROM-clause entry for table memory_events").
     let sql = format!(
-        "WITH ev AS (INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
-                     SELECT tenant_id, id, 'restored', $3, {snapshot} FROM memories m WHERE tenant_id = $1 AND id = $2
-                     RETURNING id)
-         SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2",
+        "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
+         SELECT tenant_id, id, 'restored', $3, {snapshot} FROM memories m WHERE tenant_id = $1 AND id = $2",
         snapshot = events::SNAPSHOT
     );
-    let memory: Memory = sqlx::query_as(&sql).bind(tenant_id).bind(id).bind(actor).fetch_one(tx.conn()).await?;
+    sqlx::query(&sql).bind(tenant_id).bind(id).bind(actor).execute(tx.conn()).await?;
+    let memory: Memory =
+        sqlx::query_as(&format!("SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2"))
+            .bind(tenant_id)
+            .bind(id)
+            .fetch_one(tx.conn())
+            .await?;
     Ok(Restored::Restored(Box::new(memory)))
 }
 

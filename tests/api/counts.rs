@@ -161,7 +161,13 @@ async fn counting_accesses_never_waits_for_a_row_another_transaction_holds() {
     let (held, free): (uuid::Uuid, uuid::Uuid) = (held.parse().unwrap(), free.parse().unwrap());
     let mut owner = app.superuser_conn().await;
     let mut lock = owner.begin().await.unwrap();
-    sqlx::query("SELECT 1 FROM memories WHERE id = $1 FOR UPDATE").bind(held).execute(&mut *lock).await.unwrap();
+    // With the tenant named, as Citus needs to lock a row of a distributed table.
+    sqlx::query("SELECT 1 FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
+        .bind(app.a.id)
+        .bind(held)
+        .execute(&mut *lock)
+        .await
+        .unwrap();
 
     let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
     let ids = [held, free];

@@ -27,12 +27,17 @@ pub fn record_deleted_from_d() -> String {
 /// rows come from elsewhere, a CTE for instance, is pulled through the coordinator and written by COPY, which
 /// row-level security refuses, unless it has RETURNING or ON CONFLICT: such statements in the store have one.)
 pub async fn record_created(tx: &mut TenantTx, memory_id: Uuid, actor: &str) -> Result<(), Error> {
+    record_state(tx, memory_id, "created", actor).await
+}
+
+/// Records an event of `event_type` whose `after` is the memory as it now stands (created, restored).
+pub async fn record_state(tx: &mut TenantTx, memory_id: Uuid, event_type: &str, actor: &str) -> Result<(), Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
-         SELECT tenant_id, id, 'created', $3, {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = $2"
+         SELECT tenant_id, id, $4, $3, {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = $2"
     );
-    sqlx::query(&sql).bind(tenant_id).bind(memory_id).bind(actor).execute(tx.conn()).await?;
+    sqlx::query(&sql).bind(tenant_id).bind(memory_id).bind(actor).bind(event_type).execute(tx.conn()).await?;
     Ok(())
 }
 

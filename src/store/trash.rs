@@ -82,14 +82,9 @@ pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Restore
         "conflict" => return Ok(Restored::Conflict),
         _ => return Ok(Restored::Absent),
     }
-    // Two statements: Citus deparses an INSERT ... SELECT of a whole row (`to_jsonb(m)`) inside a CTE wrongly
-    // for the shard ("missing FROM-clause entry for table memory_events").
-    let sql = format!(
-        "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
-         SELECT tenant_id, id, 'restored', $3, {snapshot} FROM memories m WHERE tenant_id = $1 AND id = $2",
-        snapshot = events::SNAPSHOT
-    );
-    sqlx::query(&sql).bind(tenant_id).bind(id).bind(actor).execute(tx.conn()).await?;
+    // Its own statement, not a CTE of the read below: Citus deparses an INSERT ... SELECT of a whole row
+    // (`to_jsonb(m)`) inside a CTE wrongly for the shard ("missing FROM-clause entry for table memory_events").
+    events::record_state(tx, id, "restored", actor).await?;
     let memory: Memory =
         sqlx::query_as(&format!("SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2"))
             .bind(tenant_id)

@@ -13,7 +13,7 @@ use crate::error::{bad, Error, Result};
 use crate::memory::filter::required_tags;
 use crate::memory::Memory;
 use crate::queue::{embed, enrich};
-use crate::store::trash::{self, Erase, Restored, Trashed};
+use crate::store::trash::{self, Erase, Trashed};
 use crate::store::{memories, tenants, TenantTx};
 use crate::validate;
 
@@ -28,42 +28,39 @@ async fn window_start(svc: &Services, t: &Tenant, now: DateTime<Utc>) -> Result<
     Ok(now - Duration::days(i64::from(settings.undo_days)))
 }
 
-/// Restores a deleted memory in `tx` while the undo window lasts (with the jobs it still waited for); None
-/// when the trash does not hold it. A memory whose content (or id) is live again is a conflict, which
-/// leaves the transaction usable.
-async fn restore_in(t: &Tenant, tx: &mut TenantTx, id: Uuid, since: DateTime<Utc>) -> Result<Option<Memory>> {
-    let Some(entry) = trash::entry(tx, id).await? else { return Ok(None) };
-    if entry.deleted_at <= since {
-        return Err(Error::not_found(format!(
-            "memory {id} not found: it was deleted at {} and its undo window has passed",
-            entry.deleted_at.to_rfc3339()
-        )));
-    }
-    let conflict = |existing: Option<Uuid>| Error::Conflict {
-        message: match existing {
-            Some(existing) => {
-                format!("content: memory {existing} holds the same content now; delete it to restore {id}")
-            }
-            None => format!("content: a live memory has the id or the content of {id}"),
-        },
-        existing_id: existing,
-    };
-    if let Some(existing) = entry.duplicate_of {
-        return Err(conflict(Some(existing)));
-    }
-    match trash::restore(tx, id, &t.actor()).await? {
-        Restored::Absent => Ok(None),
-        Restored::Conflict => Err(conflict(None)),
-        Restored::Restored(memory) => {
-            if memory.embedding_status == "pending" {
-                embed::enqueue(tx, &[id]).await?;
-            }
-            if memory.enrichment_status == "pending" {
-                enrich::enqueue(tx, &[id]).await?;
-            }
-            Ok(Some(*memory))
+/// What restoring some deleted memories did.
+#[derive(Debug, Default)]
+struct Outcome {
+    restored: Vec<Memory>,
+    /// With the live memory holding the same content, where one is known.
+    conflicts: Vec<(Uuid, Option<Uuid>)>,
+    /// Deleted before the undo window, with the time.
+    expired: Vec<(Uuid, DateTime<Utc>)>,
+}
+
+/// Restores in `tx` those of `ids` the trash holds while the undo window lasts (with the jobs they still
+/// waited for). A memory whose content (or id) is live again is a conflict, which leaves the transaction usable.
+async fn restore_in(t: &Tenant, tx: &mut TenantTx, ids: &[Uuid], since: DateTime<Utc>) -> Result<Outcome> {
+    let mut outcome = Outcome::default();
+    let mut candidates = Vec::new();
+    for entry in trash::entries(tx, ids).await? {
+        if entry.deleted_at <= since {
+            outcome.expired.push((entry.memory_id, entry.deleted_at));
+        } else if let Some(existing) = entry.duplicate_of {
+            outcome.conflicts.push((entry.memory_id, Some(existing)));
+        } else {
+            candidates.push(entry.memory_id);
         }
     }
+    // In the order asked (the trash answers in its own).
+    candidates.sort_by_key(|id| ids.iter().position(|x| x == id));
+    let restored = trash::restore(tx, &candidates, &t.actor()).await?;
+    outcome.conflicts.extend(restored.conflicts.into_iter().map(|id| (id, None)));
+    let pending = |f: fn(&Memory) -> bool| restored.memories.iter().filter(|m| f(m)).map(|m| m.id).collect::<Vec<_>>();
+    embed::enqueue(tx, &pending(|m| m.embedding_status == "pending")).await?;
+    enrich::enqueue(tx, &pending(|m| m.enrichment_status == "pending")).await?;
+    outcome.restored = restored.memories;
+    Ok(outcome)
 }
 
 /// Restores one deleted memory (write scope): its content, vector, relations whose other end exists, and
@@ -73,8 +70,27 @@ pub async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
     let since = window_start(svc, t, Utc::now()).await?;
     let mut tx = svc.db.begin_tenant(t.id).await?;
     trash::lock_episodes(&mut tx, &[id]).await?;
-    let memory = restore_in(t, &mut tx, id, since)
-        .await?
+    let mut outcome = restore_in(t, &mut tx, &[id], since).await?;
+    if let Some((_, deleted_at)) = outcome.expired.first() {
+        return Err(Error::not_found(format!(
+            "memory {id} not found: it was deleted at {} and its undo window has passed",
+            deleted_at.to_rfc3339()
+        )));
+    }
+    if let Some((_, existing)) = outcome.conflicts.first() {
+        return Err(Error::Conflict {
+            message: match existing {
+                Some(existing) => {
+                    format!("content: memory {existing} holds the same content now; delete it to restore {id}")
+                }
+                None => format!("content: a live memory has the id or the content of {id}"),
+            },
+            existing_id: *existing,
+        });
+    }
+    let memory = outcome
+        .restored
+        .pop()
         .ok_or_else(|| Error::not_found(format!("memory {id} not found (neither archived nor deleted)")))?;
     usage::check_storage(&mut tx, &t.limits, true).await?;
     tx.commit().await?;
@@ -101,19 +117,14 @@ pub async fn restore_by_tag(svc: &Services, t: &Tenant, tags: &[String]) -> Resu
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let (ids, total) = trash::ids_by_tags(&mut tx, &tags, since, BY_TAG_CAP).await?;
     trash::lock_episodes(&mut tx, &ids).await?;
-    let mut done = RestoredByTag { tags, ..Default::default() };
-    for id in ids {
-        match restore_in(t, &mut tx, id, since).await {
-            Ok(Some(_)) => done.restored.push(id),
-            Ok(None) => {}
-            Err(Error::Conflict { .. }) => done.conflicts.push(id),
-            Err(other) => return Err(other),
-        }
-    }
+    let outcome = restore_in(t, &mut tx, &ids, since).await?;
+    let mut conflicts: Vec<Uuid> = outcome.conflicts.into_iter().map(|(id, _)| id).collect();
+    conflicts.sort_by_key(|id| ids.iter().position(|x| x == id));
+    let done =
+        RestoredByTag { tags, restored: outcome.restored.iter().map(|m| m.id).collect(), conflicts, remaining: 0 };
     usage::check_storage(&mut tx, &t.limits, !done.restored.is_empty()).await?;
     tx.commit().await?;
-    done.remaining = total - done.restored.len() as i64;
-    Ok(done)
+    Ok(RestoredByTag { remaining: total - done.restored.len() as i64, ..done })
 }
 
 /// Refuses to touch more than [`BY_TAG_CAP`] memories by tag without `confirm`.

@@ -43,15 +43,25 @@ pub async fn record_state(tx: &mut TenantTx, memory_id: Uuid, event_type: &str, 
 
 /// Records the creation of each of these memories (one statement).
 pub async fn record_created_many(tx: &mut TenantTx, memory_ids: &[Uuid], actor: &str) -> Result<(), Error> {
+    record_state_many(tx, memory_ids, "created", actor).await
+}
+
+/// [`record_state`] of each of these memories (one statement).
+pub async fn record_state_many(
+    tx: &mut TenantTx,
+    memory_ids: &[Uuid],
+    event_type: &str,
+    actor: &str,
+) -> Result<(), Error> {
     if memory_ids.is_empty() {
         return Ok(());
     }
     let tenant_id = tx.tenant_id();
     let sql = format!(
         "INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, after)
-         SELECT tenant_id, id, 'created', $3, {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = ANY($2)"
+         SELECT tenant_id, id, $4, $3, {SNAPSHOT} FROM memories m WHERE tenant_id = $1 AND id = ANY($2)"
     );
-    sqlx::query(&sql).bind(tenant_id).bind(memory_ids).bind(actor).execute(tx.conn()).await?;
+    sqlx::query(&sql).bind(tenant_id).bind(memory_ids).bind(actor).bind(event_type).execute(tx.conn()).await?;
     Ok(())
 }
 

@@ -274,7 +274,7 @@ pub async fn update(
 ) -> Result<Memory, Error> {
     tx.note_memory_writes();
     let tenant_id = tx.tenant_id();
-    let mut qb: QueryBuilder<Postgres> = QueryBuilder::new("WITH old AS (SELECT ");
+    let mut qb: QueryBuilder<Postgres> = QueryBuilder::new("WITH old AS MATERIALIZED (SELECT ");
     qb.push(events::SNAPSHOT).push(" AS snap FROM memories m WHERE tenant_id = ").push_bind(tenant_id);
     qb.push(" AND id = ").push_bind(id);
     qb.push("), upd AS (UPDATE memories SET updated_at = now()");

@@ -4,6 +4,8 @@
 //! `undo_and_erasure`), so no delete path can skip it. Erasing removes the trash row and strips the
 //! memory's history down to ids, hashes and event types.
 
+use std::collections::{BTreeMap, HashSet};
+
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
@@ -24,26 +26,26 @@ pub struct Trashed {
 /// What the trash holds for one memory, for the restore's checks.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TrashEntry {
+    pub memory_id: Uuid,
     pub deleted_at: DateTime<Utc>,
-    pub content_hash: String,
     /// A live memory with the same content (stored again since), which a restore would duplicate.
     pub duplicate_of: Option<Uuid>,
 }
 
-/// The trash's entry for `id`, locked for the rest of the transaction.
-pub async fn entry(tx: &mut TenantTx, id: Uuid) -> Result<Option<TrashEntry>, Error> {
+/// The trash's entries for those of `ids` it holds, locked for the rest of the transaction.
+pub async fn entries(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<TrashEntry>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
         // The subquery names the tenant as a parameter, not through `t`: Citus locks rows (FOR UPDATE) only in a
         // statement it can route to one shard, and it proves that from constants.
-        "SELECT t.deleted_at, t.content_hash,
+        "SELECT t.memory_id, t.deleted_at,
                 (SELECT m.id FROM memories m WHERE m.tenant_id = $1 AND m.content_hash = t.content_hash)
                   AS duplicate_of
-           FROM memory_trash t WHERE t.tenant_id = $1 AND t.memory_id = $2 FOR UPDATE",
+           FROM memory_trash t WHERE t.tenant_id = $1 AND t.memory_id = ANY($2) FOR UPDATE",
     )
     .bind(tenant_id)
-    .bind(id)
-    .fetch_optional(tx.conn())
+    .bind(ids)
+    .fetch_all(tx.conn())
     .await?)
 }
 
@@ -62,36 +64,149 @@ pub async fn lock_episodes(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error>
 }
 
 /// What a restore did.
-pub enum Restored {
-    /// The trash does not hold it.
-    Absent,
-    /// A live memory has its id or its content; nothing changed (the transaction stays usable).
-    Conflict,
-    Restored(Box<Memory>),
+#[derive(Debug, Default)]
+pub struct Restored {
+    /// The memories put back, in the order their ids were given.
+    pub memories: Vec<Memory>,
+    /// Those whose id or content a live memory has (left in the trash; nothing of them changed).
+    pub conflicts: Vec<Uuid>,
 }
 
-/// Puts a memory back from the trash (with its relations whose other end exists, and its entity links) and
-/// records a `restored` event. The caller checks [`entry`] first.
-pub async fn restore(tx: &mut TenantTx, id: Uuid, actor: &str) -> Result<Restored, Error> {
+/// What goes back with a trashed memory besides its row, read before the row's insert takes it out of the trash.
+#[derive(sqlx::FromRow)]
+struct Parts {
+    memory_id: Uuid,
+    /// The columns its saved row has (a row saved before a column was added restores with its default).
+    columns: String,
+    base_importance: Option<f32>,
+    relations: sqlx::types::Json<Vec<serde_json::Value>>,
+    entity_ids: Vec<Uuid>,
+}
+
+/// Puts these memories back from the trash, with their relations whose other end exists and their entity
+/// links, and records a `restored` event for each; a memory the trash does not hold is left out. A set of
+/// statements whatever the count (a by-tag restore brings back a thousand at once). The caller checks
+/// [`entries`] first.
+pub async fn restore(tx: &mut TenantTx, ids: &[Uuid], actor: &str) -> Result<Restored, Error> {
     tx.note_memory_writes();
     let tenant_id = tx.tenant_id();
-    let outcome: String =
-        sqlx::query_scalar("SELECT cairn_restore_memory($1, $2)").bind(tenant_id).bind(id).fetch_one(tx.conn()).await?;
-    match outcome.as_str() {
-        "restored" => {}
-        "conflict" => return Ok(Restored::Conflict),
-        _ => return Ok(Restored::Absent),
+    let parts: Vec<Parts> = sqlx::query_as(
+        "SELECT memory_id, cairn_insertable_columns('memories', memory) AS columns,
+                (memory->>'base_importance')::real AS base_importance, relations, entity_ids
+           FROM memory_trash WHERE tenant_id = $1 AND memory_id = ANY($2)",
+    )
+    .bind(tenant_id)
+    .bind(ids)
+    .fetch_all(tx.conn())
+    .await?;
+    let mut by_columns: BTreeMap<&str, Vec<Uuid>> = BTreeMap::new();
+    for p in &parts {
+        by_columns.entry(&p.columns).or_default().push(p.memory_id);
     }
-    // Its own statement, not a CTE of the read below: Citus deparses an INSERT ... SELECT of a whole row
-    // (`to_jsonb(m)`) inside a CTE wrongly for the shard ("missing FROM-clause entry for table memory_events").
-    events::record_state(tx, id, "restored", actor).await?;
-    let memory: Memory =
-        sqlx::query_as(&format!("SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = $2"))
+    let mut back: HashSet<Uuid> = HashSet::new();
+    for (columns, group) in by_columns {
+        // Rows straight from the trash rows of the tenant's shard (the tenant from the trash row, so Citus runs
+        // it there as it is). The insert's trigger takes each row out of the trash; one that conflicts stays.
+        let values = columns
+            .split(", ")
+            .map(|c| if c == "tenant_id" { "t.tenant_id".to_owned() } else { format!("r.{c}") })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let inserted: Vec<Uuid> = sqlx::query_scalar(&format!(
+            "INSERT INTO memories ({columns}) SELECT {values}
+               FROM memory_trash t, jsonb_populate_record(NULL::memories, t.memory) r
+              WHERE t.tenant_id = $1 AND t.memory_id = ANY($2)
+             ON CONFLICT DO NOTHING RETURNING id"
+        ))
+        .bind(tenant_id)
+        .bind(&group)
+        .fetch_all(tx.conn())
+        .await?;
+        back.extend(inserted);
+    }
+    let conflicts = ids.iter().copied().filter(|id| parts.iter().any(|p| p.memory_id == *id) && !back.contains(id));
+    let mut done = Restored { conflicts: conflicts.collect(), ..Restored::default() };
+    let parts: Vec<Parts> = parts.into_iter().filter(|p| back.contains(&p.memory_id)).collect();
+    if parts.is_empty() {
+        return Ok(done);
+    }
+    let restored: Vec<Uuid> = parts.iter().map(|p| p.memory_id).collect();
+    // The insert trigger took the decayed importance as the base; the base it had is kept. Its episode context
+    // was recomputed; unless the client supplied its vector, the vectors are computed again.
+    let bases: Vec<Option<f32>> = parts.iter().map(|p| p.base_importance).collect();
+    sqlx::query(
+        "UPDATE memories SET base_importance = coalesce(($3::real[])[array_position($2::uuid[], id)], base_importance),
+                embedding_status = CASE WHEN context IS NOT NULL AND embedding_status = 'ready'
+                                             AND embedding_model IS DISTINCT FROM 'client'
+                                        THEN 'pending' ELSE embedding_status END
+          WHERE tenant_id = $1 AND id = ANY($2)",
+    )
+    .bind(tenant_id)
+    .bind(&restored)
+    .bind(&bases)
+    .execute(tx.conn())
+    .await?;
+    restore_relations(tx, parts.iter().flat_map(|p| p.relations.0.iter())).await?;
+    let (linked, entities): (Vec<Uuid>, Vec<Uuid>) =
+        parts.iter().flat_map(|p| p.entity_ids.iter().map(|e| (p.memory_id, *e))).unzip();
+    if !linked.is_empty() {
+        sqlx::query(
+            "INSERT INTO memory_entities (tenant_id, memory_id, entity_id)
+             SELECT e.tenant_id, x.memory_id, e.id FROM unnest($2::uuid[], $3::uuid[]) x(memory_id, entity_id)
+               JOIN entities e ON e.tenant_id = $1 AND e.id = x.entity_id
+             ON CONFLICT DO NOTHING RETURNING memory_id",
+        )
+        .bind(tenant_id)
+        .bind(&linked)
+        .bind(&entities)
+        .fetch_all(tx.conn())
+        .await?;
+    }
+    events::record_state_many(tx, &restored, "restored", actor).await?;
+    let mut memories: Vec<Memory> =
+        sqlx::query_as(&format!("SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = ANY($2)"))
             .bind(tenant_id)
-            .bind(id)
+            .bind(&restored)
+            .fetch_all(tx.conn())
+            .await?;
+    memories.sort_by_key(|m| ids.iter().position(|id| *id == m.id));
+    done.memories = memories;
+    Ok(done)
+}
+
+/// Puts back the saved relations whose two ends are live (those of two memories restored together come
+/// twice; the second is a conflict, skipped). Grouped by the columns each has, as for the memories.
+async fn restore_relations<'a>(
+    tx: &mut TenantTx,
+    relations: impl Iterator<Item = &'a serde_json::Value>,
+) -> Result<(), Error> {
+    let tenant_id = tx.tenant_id();
+    let mut by_keys: BTreeMap<Vec<&str>, Vec<&serde_json::Value>> = BTreeMap::new();
+    for r in relations {
+        let keys = r.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        by_keys.entry(keys).or_default().push(r);
+    }
+    for group in by_keys.into_values() {
+        let columns: Option<String> = sqlx::query_scalar("SELECT cairn_insertable_columns('relations', $1)")
+            .bind(group[0])
             .fetch_one(tx.conn())
             .await?;
-    Ok(Restored::Restored(Box::new(memory)))
+        let Some(columns) = columns else { continue };
+        // RETURNING: on Citus rows that come from a parameter are written through the coordinator, and only a
+        // statement that returns rows is sent to the shard as plain INSERTs (row-level security refuses COPY).
+        sqlx::query(&format!(
+            "INSERT INTO relations ({columns}) SELECT {columns} FROM jsonb_populate_recordset(NULL::relations, $1) r
+              WHERE r.tenant_id = $2
+                AND EXISTS (SELECT 1 FROM memories m WHERE m.tenant_id = $2 AND m.id = r.source_id)
+                AND EXISTS (SELECT 1 FROM memories m WHERE m.tenant_id = $2 AND m.id = r.target_id)
+             ON CONFLICT DO NOTHING RETURNING source_id"
+        ))
+        .bind(sqlx::types::Json(&group))
+        .bind(tenant_id)
+        .fetch_all(tx.conn())
+        .await?;
+    }
+    Ok(())
 }
 
 /// The ids of trashed memories with any of `tags` deleted after `since`, oldest deletion first, at most

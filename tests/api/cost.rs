@@ -69,9 +69,15 @@ async fn a_delete_across_thousands_of_episodes_holds_at_most_32_locks() {
     }
     let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
     let deleted = cairn::store::memories::delete_by_tags(&mut tx, &["doomed".to_owned()], "test").await.unwrap();
+    // Counted where the locks are held: the episode stripes (two-key advisory locks 1900..1931, migration 26)
+    // held by the session that deleted. The trash row makes the statement run where the tenant's rows are (on
+    // Citus, the worker's session of this transaction, not the coordinator's, which holds Citus's own locks).
     let locks: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted",
+        "SELECT (SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2
+                    AND objid BETWEEN 1900 AND 1931 AND pid = pg_backend_pid() AND granted)
+           FROM memory_trash WHERE tenant_id = $1 LIMIT 1",
     )
+    .bind(app.a.id)
     .fetch_one(tx.conn())
     .await
     .unwrap();

@@ -333,9 +333,12 @@ async fn keyword_search_uses_its_index_under_row_level_security() {
     conn.execute("ANALYZE memories").await.unwrap();
     let mut tx = crate::helpers::app_role_tx(&mut conn, Some(app.a.id)).await;
     tx.execute("SET LOCAL enable_seqscan = off").await.unwrap();
-    let plan: String = sqlx::query_scalar::<_, String>(
-        "EXPLAIN SELECT id FROM memories WHERE search_tsv @@ to_tsquery('english', 'deploy')",
-    )
+    // With the tenant named, as the store's statements do (on Citus that makes it one task on the tenant's
+    // shard, whose plan the coordinator's EXPLAIN shows beneath its own).
+    let plan: String = sqlx::query_scalar::<_, String>(&format!(
+        "EXPLAIN SELECT id FROM memories WHERE tenant_id = '{}' AND search_tsv @@ to_tsquery('english', 'deploy')",
+        app.a.id
+    ))
     .fetch_all(&mut *tx)
     .await
     .unwrap()

@@ -243,3 +243,45 @@ async fn by_tag_deletes_are_capped_without_confirm_and_restorable_by_tag() {
     assert_eq!(app.delete(&admin, "/api/v1/trash").await.ok(200)["erased_count"], 1);
     assert!(tables_containing(&app, "keep me").await.is_empty());
 }
+
+#[tokio::test]
+async fn memories_deleted_together_come_back_together_with_the_links_between_them() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let first =
+        app.store(key, json!({"content": "Ana leads the billing team", "tags": ["team"], "importance": 0.9})).await;
+    let second = app.store(key, json!({"content": "The billing team ships on Fridays", "tags": ["team"]})).await;
+    let outside = app.store_text(key, "Billing runs on Postgres").await;
+    let (first, second) = (first["id"].as_str().unwrap().to_owned(), second["id"].as_str().unwrap().to_owned());
+    associate(&app, &first, &second).await;
+    associate(&app, &first, &outside).await;
+    app.run_enrichment().await;
+    let before = app.get(key, &format!("/api/v1/memories/{first}")).await.ok(200).clone();
+    let links_before = app.count_as_app_role("memory_entities", Some(app.a.id)).await;
+    let relations_before = app.count_as_app_role("relations", Some(app.a.id)).await;
+
+    // The same content stored again under a new id while the pair is deleted: that one stays in the trash.
+    app.delete(key, "/api/v1/memories/by-tag?tags=team").await.ok(200);
+    let again = app.store_text(key, "The billing team ships on Fridays").await;
+    let done = app.post(key, "/api/v1/memories/by-tag/restore?tags=team", &json!({})).await.ok(200).clone();
+    assert_eq!((done["restored_count"].clone(), done["conflicts"].clone()), (json!(1), json!([second])), "{done}");
+    let restored = app.get(key, &format!("/api/v1/memories/{first}")).await.ok(200).clone();
+    for field in ["content", "tags", "importance", "created_at"] {
+        assert_eq!(restored[field], before[field], "{field}");
+    }
+    assert_eq!(related_ids(&app, &first).await, std::slice::from_ref(&outside));
+
+    // With the copy gone, the second comes back too, and the link between the two once.
+    app.delete(key, &format!("/api/v1/memories/{again}?hard=true")).await.ok(200);
+    let done = app.post(key, "/api/v1/memories/by-tag/restore?tags=team", &json!({})).await.ok(200).clone();
+    assert_eq!((done["restored"].clone(), done["remaining"].clone()), (json!([second]), json!(0)), "{done}");
+    let mut expected = vec![second.clone(), outside.clone()];
+    expected.sort();
+    assert_eq!(related_ids(&app, &first).await, expected);
+    assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, relations_before);
+    assert_eq!(app.count_as_app_role("memory_entities", Some(app.a.id)).await, links_before);
+    let history = app.get(key, &format!("/api/v1/memories/{second}/history")).await.ok(200).clone();
+    let kinds: Vec<&str> =
+        history["events"].as_array().unwrap().iter().map(|e| e["event_type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["created", "deleted", "restored"]);
+}

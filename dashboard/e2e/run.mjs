@@ -597,6 +597,8 @@ async function main() {
 
   // Edit it: the new content shows and history lists the change
   await step("memory-edited", async () => {
+    const look = { params: { path: { id: mem.a.id }, query: { touch: false } } };
+    const seen = await sdk.unwrap(api.GET("/api/v1/memories/{id}", look));
     await go(`#/memory/${mem.a.id}`);
     await ready("memory");
     await page.getByTestId("edit-memory").click();
@@ -609,8 +611,9 @@ async function main() {
     await updated.first().waitFor();
     const change = (await updated.first().textContent()) ?? "";
     check(change.includes("content") && change.includes("Edited:"), `history does not show the content change: ${change.slice(0, 200)}`);
-    const fresh = await sdk.unwrap(api.GET("/api/v1/memories/{id}", { params: { path: { id: mem.a.id } } }));
+    const fresh = await sdk.unwrap(api.GET("/api/v1/memories/{id}", look));
     check(fresh.content === editedContent, "the API does not have the edit");
+    check(fresh.access_count === seen.access_count, `looking at a memory on the dashboard counted as an access (${seen.access_count} -> ${fresh.access_count})`);
   });
 
   // Delete it

@@ -153,7 +153,7 @@ async fn get_memory(
     tenant: Tenant,
     PathId(id): PathId,
 ) -> ApiResult<Json<GotMemory>> {
-    let memory = memories::get(&services, &tenant, id).await?;
+    let memory = memories::get(&services, &tenant, id, true).await?;
     let walk = RelatedParams { limit: Some(RELATION_LIMIT), ..RelatedParams::default() };
     let related = associations::related(&services, &tenant, id, walk).await?;
     let relations = related

@@ -419,7 +419,7 @@ async fn list_memories(
         (status = 404, description = "Memory not found", body = ShodhError)
     ))]
 async fn get_memory(State(services): State<AppState>, tenant: Tenant, PathId(id): PathId) -> ApiResult<Json<Memory>> {
-    Ok(Json(memories::get(&services, &tenant, id).await?.into()))
+    Ok(Json(memories::get(&services, &tenant, id, true).await?.into()))
 }
 
 /// SHODH's update: tags, classification, metadata, quality score; never content.

@@ -11,6 +11,9 @@ pub struct TenantSettings {
     pub archive_retention_days: Option<i32>,
     /// Days a deleted memory can be restored before it is erased for good (0..=365, default 7).
     pub undo_days: i32,
+    /// Recall with a read-only key strengthens the associations between the memories it returns together
+    /// (off by default: a read changes no data).
+    pub read_keys_strengthen: bool,
 }
 
 /// How many memories of one classification.

@@ -73,6 +73,7 @@ pub struct SettingsChange {
     pub forgetting_grace_days: Option<i64>,
     pub archive_retention_days: Option<Option<i64>>,
     pub undo_days: Option<i64>,
+    pub read_keys_strengthen: Option<bool>,
 }
 
 impl SettingsChange {
@@ -95,6 +96,7 @@ impl SettingsChange {
             && self.forgetting_grace_days.is_none()
             && self.archive_retention_days.is_none()
             && self.undo_days.is_none()
+            && self.read_keys_strengthen.is_none()
     }
 }
 
@@ -104,7 +106,7 @@ pub async fn update_settings(svc: &Services, t: &Tenant, change: SettingsChange)
     let settings = apply_settings(svc, t, change).await?;
     let details = serde_json::json!({"forgetting_enabled": settings.forgetting_enabled,
         "forgetting_grace_days": settings.forgetting_grace_days, "archive_retention_days": settings.archive_retention_days,
-        "undo_days": settings.undo_days});
+        "undo_days": settings.undo_days, "read_keys_strengthen": settings.read_keys_strengthen});
     super::audit::record(svc, &t.actor(), Some(t.id), "settings.update", None, details).await;
     Ok(settings)
 }
@@ -125,6 +127,9 @@ pub async fn apply_settings(svc: &Services, t: &Tenant, change: SettingsChange) 
     }
     if let Some(days) = change.undo_days {
         settings.undo_days = days as i32;
+    }
+    if let Some(on) = change.read_keys_strengthen {
+        settings.read_keys_strengthen = on;
     }
     tenants::set_settings(svc.db.owner(), t.id, &settings).await?;
     Ok(settings)

@@ -327,9 +327,16 @@ pub async fn list(svc: &Services, t: &Tenant, filter: &ListFilter, limit: i64, o
     Ok(Page { items, total, limit, offset })
 }
 
-/// One memory, counting the read as an access.
-pub async fn get(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
+/// One memory; with `touch`, the read counts as an access (its access count and recency, which the
+/// forgetting clock reads). Without, nothing changes: a look from the dashboard or an operator.
+pub async fn get(svc: &Services, t: &Tenant, id: Uuid, touch: bool) -> Result<Memory> {
     t.require(Scope::Read)?;
+    if !touch {
+        let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+        let memory = memories::get(&mut tx, id, false).await?.ok_or_else(|| not_found(id))?;
+        tx.commit().await?;
+        return Ok(memory);
+    }
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let memory = memories::get_and_touch(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     tx.commit().await?;

@@ -452,7 +452,8 @@ pub async fn tenant_ids(pool: &PgPool) -> sqlx::Result<Vec<Uuid>> {
 /// A tenant's settings.
 pub async fn settings(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Option<TenantSettings>> {
     sqlx::query_as(
-        "SELECT forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days FROM tenants WHERE id = $1",
+        "SELECT forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days, read_keys_strengthen
+           FROM tenants WHERE id = $1",
     )
     .bind(tenant_id)
     .fetch_optional(pool)
@@ -461,17 +462,34 @@ pub async fn settings(pool: &PgPool, tenant_id: Uuid) -> sqlx::Result<Option<Ten
 
 /// Every tenant's settings, by id.
 pub async fn all_settings(pool: &PgPool) -> sqlx::Result<Vec<(Uuid, TenantSettings)>> {
-    let rows: Vec<(Uuid, bool, i32, Option<i32>, i32)> = sqlx::query_as(
-        "SELECT id, forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days FROM tenants
+    let rows: Vec<(Uuid, bool, i32, Option<i32>, i32, bool)> = sqlx::query_as(
+        "SELECT id, forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days, read_keys_strengthen
+           FROM tenants
          WHERE status IN ('active', 'suspended') ORDER BY id",
     )
     .fetch_all(pool)
     .await?;
     Ok(rows
         .into_iter()
-        .map(|(id, forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days)| {
-            (id, TenantSettings { forgetting_enabled, forgetting_grace_days, archive_retention_days, undo_days })
-        })
+        .map(
+            |(
+                id,
+                forgetting_enabled,
+                forgetting_grace_days,
+                archive_retention_days,
+                undo_days,
+                read_keys_strengthen,
+            )| {
+                let settings = TenantSettings {
+                    forgetting_enabled,
+                    forgetting_grace_days,
+                    archive_retention_days,
+                    undo_days,
+                    read_keys_strengthen,
+                };
+                (id, settings)
+            },
+        )
         .collect())
 }
 
@@ -479,13 +497,14 @@ pub async fn all_settings(pool: &PgPool) -> sqlx::Result<Vec<(Uuid, TenantSettin
 pub async fn set_settings(pool: &PgPool, tenant_id: Uuid, s: &TenantSettings) -> sqlx::Result<()> {
     sqlx::query(
         "UPDATE tenants SET forgetting_enabled = $2, forgetting_grace_days = $3, archive_retention_days = $4,
-                undo_days = $5 WHERE id = $1",
+                undo_days = $5, read_keys_strengthen = $6 WHERE id = $1",
     )
     .bind(tenant_id)
     .bind(s.forgetting_enabled)
     .bind(s.forgetting_grace_days)
     .bind(s.archive_retention_days)
     .bind(s.undo_days)
+    .bind(s.read_keys_strengthen)
     .execute(pool)
     .await?;
     Ok(())

@@ -160,7 +160,8 @@ async fn forgetting_is_off_by_default_and_spares_every_protected_memory() {
     let settings = app.get(key, "/api/v1/settings").await.ok(200).clone();
     assert_eq!(
         settings,
-        json!({"forgetting_enabled": false, "forgetting_grace_days": 90, "archive_retention_days": null, "undo_days": 7})
+        json!({"forgetting_enabled": false, "forgetting_grace_days": 90, "archive_retention_days": null, "undo_days": 7,
+               "read_keys_strengthen": false})
     );
     app.patch(key, "/api/v1/settings", &json!({"forgetting_enabled": true})).await.assert_error(403, "admin");
     app.patch(&admin, "/api/v1/settings", &json!({"forgetting_grace_days": -1}))

@@ -206,3 +206,21 @@ async fn delete_removes_the_memory_and_its_relations() {
     assert_eq!(relations, 0);
     app.get(&app.a.key, &format!("/api/v1/memories/{b}")).await.ok(200);
 }
+
+#[tokio::test]
+async fn a_read_with_touch_false_changes_nothing() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let id = app.store_text(key, "Looked at, not used").await;
+    let path = format!("/api/v1/memories/{id}");
+    let first = app.get(key, &format!("{path}?touch=false")).await.ok(200).clone();
+    assert_eq!((first["access_count"].clone(), first["last_accessed_at"].clone()), (json!(0), Value::Null));
+    let again = app.get(key, &format!("{path}?touch=false")).await.ok(200).clone();
+    assert_eq!(again, first, "a look changes no field");
+    // The default read counts, as the seeds say.
+    assert_eq!(app.get(key, &path).await.ok(200)["access_count"], 1);
+    assert_eq!(app.get(key, &format!("{path}?touch=true")).await.ok(200)["access_count"], 2);
+    app.get(key, &format!("{path}?touch=maybe")).await.assert_error(400, "touch");
+    // Another tenant's look is a 404 like any other read.
+    app.get(&app.b.key, &format!("{path}?touch=false")).await.assert_error(404, "not found");
+}

@@ -390,11 +390,26 @@ async fn associative_recall_surfaces_a_linked_memory_semantic_recall_misses_and_
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!((strength - 0.91).abs() < 1e-4, "edge strength after one associative recall: {strength}");
-    // Semantic recall does not learn.
+    // Semantic recall does not learn, nor does a read-only key's associative recall, unless the tenant says so.
+    let reader = crate::helpers::new_key(&app.db, app.a.id, &["read"]).await;
     recall(&app, key, json!({"query": "q", "mode": "semantic", "limit": 10})).await;
+    recall(&app, &reader, json!({"query": "q", "mode": "associative", "limit": 3})).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after = app.get(key, &path).await.ok(200)["related"][0]["path_strength"].as_f64().unwrap();
-    assert!((after - 0.91).abs() < 1e-4);
+    assert!((after - 0.91).abs() < 1e-4, "a read key changed the edge: {after}");
+    let admin = crate::helpers::new_key(&app.db, app.a.id, &["admin"]).await;
+    let on = app.patch(&admin, "/api/v1/settings", &json!({"read_keys_strengthen": true})).await.ok(200).clone();
+    assert_eq!(on["read_keys_strengthen"], true);
+    recall(&app, &reader, json!({"query": "q", "mode": "associative", "limit": 3})).await;
+    let learned = 0.91 + 0.1 * (1.0 - 0.91);
+    for _ in 0..50 {
+        strength = app.get(key, &path).await.ok(200)["related"][0]["path_strength"].as_f64().unwrap();
+        if strength > 0.91 + 1e-4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!((strength - learned).abs() < 1e-4, "edge strength after the read key's recall, turned on: {strength}");
 }
 
 #[tokio::test]

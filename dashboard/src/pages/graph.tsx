@@ -82,7 +82,7 @@ export function GraphPage(props: { id: string; query: URLSearchParams }) {
   const [types, setTypes] = useState("");
   const [limit, setLimit] = useState("50");
   const [applied, setApplied] = useState({ minStrength: "0", types: "", limit: "50" });
-  const center = useLoad(() => unwrap(tenant.GET("/api/v1/memories/{id}", { params: { path: { id } } })), [id]);
+  const center = useLoad(() => unwrap(tenant.GET("/api/v1/memories/{id}", { params: { path: { id }, query: { touch: false } } })), [id]);
   const related = useLoad(() => {
     const typeList = applied.types
       .split(",")

@@ -125,7 +125,7 @@ function History(props: { events: Schemas["MemoryEvent"][] }) {
 export function MemoryPage(props: { id: string }) {
   const id = props.id;
   const [tick, setTick] = useState(0);
-  const memory = useLoad(() => unwrap(tenant.GET("/api/v1/memories/{id}", { params: { path: { id } } })), [id, tick]);
+  const memory = useLoad(() => unwrap(tenant.GET("/api/v1/memories/{id}", { params: { path: { id }, query: { touch: false } } })), [id, tick]);
   const history = useLoad(() => unwrap(tenant.GET("/api/v1/memories/{id}/history", { params: { path: { id } } })), [id, tick]);
   const [editing, setEditing] = useState<EditForm | null>(null);
   const [dialog, setDialog] = useState<"delete" | "archive" | null>(null);

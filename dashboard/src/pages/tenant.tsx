@@ -124,6 +124,7 @@ export function TenantPage(props: { id: string }) {
                 ["Undo window", t.settings ? `${t.settings.undo_days} days` : "—"],
                 ["Forgetting", t.settings ? (t.settings.forgetting_enabled ? `on (grace ${t.settings.forgetting_grace_days} days)` : "off") : "—"],
                 ["Archive retention", t.settings?.archive_retention_days ? `${t.settings.archive_retention_days} days` : "forever"],
+                ["Read keys strengthen associations", t.settings ? (t.settings.read_keys_strengthen ? "yes" : "no") : "—"],
                 ["Own limits", Object.keys(t.limits ?? {}).length ? <code>{JSON.stringify(t.limits)}</code> : "none (the plan's)"],
               ]}
             />

@@ -975,7 +975,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a memory by id (counts as an access). */
+        /** Get a memory by id (counts as an access unless `touch=false`). */
         get: operations["memories.get"];
         /** Update a memory (partial; same as PATCH). */
         put: operations["memories.replace"];
@@ -3475,6 +3475,8 @@ export interface components {
              * @description Days a deleted memory can be restored before it is erased for good (0..=365).
              */
             undo_days?: number | null;
+            /** @description Associative recall with a read-only key strengthens associations too. */
+            read_keys_strengthen?: boolean | null;
         };
         /**
          * @example {
@@ -3817,6 +3819,7 @@ export interface components {
          *       "archive_retention_days": null,
          *       "forgetting_enabled": false,
          *       "forgetting_grace_days": 90,
+         *       "read_keys_strengthen": false,
          *       "undo_days": 7
          *     }
          */
@@ -3840,6 +3843,11 @@ export interface components {
              *     good (0..=365, default 7).
              */
             undo_days: number;
+            /**
+             * @description Associative recall with a read-only key strengthens the associations between the memories it returns
+             *     together, as a write key's does (default false: reading with a read-only key changes no data).
+             */
+            read_keys_strengthen: boolean;
         };
         /**
          * @description A tenant's memories in numbers. "Active" memories are those recall and listings return: neither archived
@@ -9077,7 +9085,13 @@ export interface operations {
     };
     "memories.get": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `false`: the read changes nothing (no access counted, recency and forgetting clock untouched), for
+                 *     dashboards and operators looking at a memory. Default `true`.
+                 */
+                touch?: boolean;
+            };
             header?: never;
             path: {
                 /** @description Memory id */

@@ -172,15 +172,29 @@ async fn list_memories(
     Ok(Json(MemoryPage::new(page)))
 }
 
-/// Get a memory by id (counts as an access).
+/// Whether reading a memory counts as an access.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GetQuery {
+    /// `false`: the read changes nothing (no access counted, recency and forgetting clock untouched), for
+    /// dashboards and operators looking at a memory. Default `true`.
+    pub touch: Option<bool>,
+}
+
+/// Get a memory by id (counts as an access unless `touch=false`).
 #[utoipa::path(get, path = "/api/v1/memories/{id}", operation_id = "memories.get", tag = "memories",
-    params(("id" = Uuid, Path, description = "Memory id")),
+    params(("id" = Uuid, Path, description = "Memory id"), GetQuery),
     responses(
         (status = 200, description = "The memory", body = Memory),
         (status = 404, description = "No such memory in this tenant", body = crate::api::error::ErrorBody)
     ))]
-async fn get_memory(State(services): State<AppState>, tenant: Tenant, PathId(id): PathId) -> ApiResult<Json<Memory>> {
-    Ok(Json(memories::get(&services, &tenant, id).await?.into()))
+async fn get_memory(
+    State(services): State<AppState>,
+    tenant: Tenant,
+    PathId(id): PathId,
+    ApiQuery(query): ApiQuery<GetQuery>,
+) -> ApiResult<Json<Memory>> {
+    Ok(Json(memories::get(&services, &tenant, id, query.touch.unwrap_or(true)).await?.into()))
 }
 
 /// Update a memory (partial).

@@ -77,6 +77,8 @@ pub struct SettingsPatch {
     pub archive_retention_days: Option<Option<i64>>,
     /// Days a deleted memory can be restored before it is erased for good (0..=365).
     pub undo_days: Option<i64>,
+    /// Associative recall with a read-only key strengthens associations too.
+    pub read_keys_strengthen: Option<bool>,
 }
 
 impl From<SettingsPatch> for SettingsChange {
@@ -86,6 +88,7 @@ impl From<SettingsPatch> for SettingsChange {
             forgetting_grace_days: p.forgetting_grace_days,
             archive_retention_days: p.archive_retention_days,
             undo_days: p.undo_days,
+            read_keys_strengthen: p.read_keys_strengthen,
         }
     }
 }

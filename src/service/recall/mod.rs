@@ -93,7 +93,8 @@ pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<Re
             expansions.retain(|e| page.contains(&e.expanded_from));
         }
     }
-    count_access(&svc.db, t.id, ids(&answer.results), answer.mode == "associative");
+    let hebbian = answer.mode == "associative" && strengthens(svc, t).await;
+    count_access(&svc.db, t.id, ids(&answer.results), hebbian);
     Ok(answer)
 }
 
@@ -141,7 +142,8 @@ pub async fn recall_many(svc: &Services, t: &Tenant, req: MultiRequest) -> Resul
     let (tx, answers) = in_snapshot(svc, t, &req.runs).await?;
     tx.commit().await?;
     let merged = results::merge(&req, answers);
-    count_access(&svc.db, t.id, ids(&merged.results), merged.mode == "associative");
+    let hebbian = merged.mode == "associative" && strengthens(svc, t).await;
+    count_access(&svc.db, t.id, ids(&merged.results), hebbian);
     Ok(merged)
 }
 
@@ -457,6 +459,22 @@ fn page(hits: Vec<RecallHit>, req: &RecallRequest, mode: &'static str, notice: O
     let results: Vec<RecallHit> = hits.into_iter().skip(req.offset as usize).take(req.limit as usize).collect();
     let has_more = total > (req.offset + req.limit) as usize;
     RecallResponse { results, has_more, mode, notice, expansions: None }
+}
+
+/// Whether an associative recall strengthens the associations between its results: with a key that may
+/// write, or a read-only key where the tenant turned `read_keys_strengthen` on (a read changes no data by
+/// default).
+async fn strengthens(svc: &Services, t: &Tenant) -> bool {
+    if t.has(Scope::Write) {
+        return true;
+    }
+    match crate::store::tenants::settings(svc.db.owner(), t.id).await {
+        Ok(settings) => settings.is_some_and(|s| s.read_keys_strengthen),
+        Err(err) => {
+            tracing::warn!(error = %err, "could not read the tenant's settings; not strengthening");
+            false
+        }
+    }
 }
 
 /// Counts an access of each memory in the background (and, with `hebbian`, strengthens the edges between

@@ -24,12 +24,15 @@ class SettingsPatch:
             forgetting_grace_days (int | None | Unset):
             archive_retention_days (int | None | Unset):
             undo_days (int | None | Unset): Days a deleted memory can be restored before it is erased for good (0..=365).
+            read_keys_strengthen (bool | None | Unset): Associative recall with a read-only key strengthens associations
+                too.
     """
 
     forgetting_enabled: bool | None | Unset = UNSET
     forgetting_grace_days: int | None | Unset = UNSET
     archive_retention_days: int | None | Unset = UNSET
     undo_days: int | None | Unset = UNSET
+    read_keys_strengthen: bool | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -57,6 +60,12 @@ class SettingsPatch:
         else:
             undo_days = self.undo_days
 
+        read_keys_strengthen: bool | None | Unset
+        if isinstance(self.read_keys_strengthen, Unset):
+            read_keys_strengthen = UNSET
+        else:
+            read_keys_strengthen = self.read_keys_strengthen
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({})
@@ -68,6 +77,8 @@ class SettingsPatch:
             field_dict["archive_retention_days"] = archive_retention_days
         if undo_days is not UNSET:
             field_dict["undo_days"] = undo_days
+        if read_keys_strengthen is not UNSET:
+            field_dict["read_keys_strengthen"] = read_keys_strengthen
 
         return field_dict
 
@@ -111,11 +122,21 @@ class SettingsPatch:
 
         undo_days = _parse_undo_days(d.pop("undo_days", UNSET))
 
+        def _parse_read_keys_strengthen(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        read_keys_strengthen = _parse_read_keys_strengthen(d.pop("read_keys_strengthen", UNSET))
+
         settings_patch = cls(
             forgetting_enabled=forgetting_enabled,
             forgetting_grace_days=forgetting_grace_days,
             archive_retention_days=archive_retention_days,
             undo_days=undo_days,
+            read_keys_strengthen=read_keys_strengthen,
         )
 
         settings_patch.additional_properties = d

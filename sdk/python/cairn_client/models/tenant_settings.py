@@ -16,7 +16,8 @@ class TenantSettings:
     """A tenant's lifecycle settings.
 
     Example:
-        {'archive_retention_days': None, 'forgetting_enabled': False, 'forgetting_grace_days': 90, 'undo_days': 7}
+        {'archive_retention_days': None, 'forgetting_enabled': False, 'forgetting_grace_days': 90,
+            'read_keys_strengthen': False, 'undo_days': 7}
 
     Attributes:
         forgetting_enabled (bool): Active forgetting: archive memories whose health reached 0 (off by default).
@@ -24,6 +25,9 @@ class TenantSettings:
         undo_days (int): Days a deleted memory can be restored (`POST /api/v1/memories/{id}/restore`) before it is
             erased for
             good (0..=365, default 7).
+        read_keys_strengthen (bool): Associative recall with a read-only key strengthens the associations between the
+            memories it returns
+            together, as a write key's does (default false: reading with a read-only key changes no data).
         archive_retention_days (int | None | Unset): Archived memories older than this are deleted (1..=36500; null, the
             default: never); deleted
             memories stay restorable for `undo_days`.
@@ -32,6 +36,7 @@ class TenantSettings:
     forgetting_enabled: bool
     forgetting_grace_days: int
     undo_days: int
+    read_keys_strengthen: bool
     archive_retention_days: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -41,6 +46,8 @@ class TenantSettings:
         forgetting_grace_days = self.forgetting_grace_days
 
         undo_days = self.undo_days
+
+        read_keys_strengthen = self.read_keys_strengthen
 
         archive_retention_days: int | None | Unset
         if isinstance(self.archive_retention_days, Unset):
@@ -55,6 +62,7 @@ class TenantSettings:
                 "forgetting_enabled": forgetting_enabled,
                 "forgetting_grace_days": forgetting_grace_days,
                 "undo_days": undo_days,
+                "read_keys_strengthen": read_keys_strengthen,
             }
         )
         if archive_retention_days is not UNSET:
@@ -71,6 +79,8 @@ class TenantSettings:
 
         undo_days = d.pop("undo_days")
 
+        read_keys_strengthen = d.pop("read_keys_strengthen")
+
         def _parse_archive_retention_days(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -84,6 +94,7 @@ class TenantSettings:
             forgetting_enabled=forgetting_enabled,
             forgetting_grace_days=forgetting_grace_days,
             undo_days=undo_days,
+            read_keys_strengthen=read_keys_strengthen,
             archive_retention_days=archive_retention_days,
         )
 

@@ -9,18 +9,27 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_body import ErrorBody
 from ...models.memory import Memory
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     id: UUID,
+    *,
+    touch: bool | Unset = UNSET,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["touch"] = touch
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/api/v1/memories/{id}".format(
             id=quote(str(id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -81,11 +90,13 @@ def sync_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient | Client,
+    touch: bool | Unset = UNSET,
 ) -> Response[ErrorBody | Memory]:
-    """Get a memory by id (counts as an access).
+    """Get a memory by id (counts as an access unless `touch=false`).
 
     Args:
         id (UUID):
+        touch (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -97,6 +108,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        touch=touch,
     )
 
     response = client.get_httpx_client().request(
@@ -110,11 +122,13 @@ def sync(
     id: UUID,
     *,
     client: AuthenticatedClient | Client,
+    touch: bool | Unset = UNSET,
 ) -> ErrorBody | Memory | None:
-    """Get a memory by id (counts as an access).
+    """Get a memory by id (counts as an access unless `touch=false`).
 
     Args:
         id (UUID):
+        touch (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -127,6 +141,7 @@ def sync(
     return sync_detailed(
         id=id,
         client=client,
+        touch=touch,
     ).parsed
 
 
@@ -134,11 +149,13 @@ async def asyncio_detailed(
     id: UUID,
     *,
     client: AuthenticatedClient | Client,
+    touch: bool | Unset = UNSET,
 ) -> Response[ErrorBody | Memory]:
-    """Get a memory by id (counts as an access).
+    """Get a memory by id (counts as an access unless `touch=false`).
 
     Args:
         id (UUID):
+        touch (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +167,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+        touch=touch,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -161,11 +179,13 @@ async def asyncio(
     id: UUID,
     *,
     client: AuthenticatedClient | Client,
+    touch: bool | Unset = UNSET,
 ) -> ErrorBody | Memory | None:
-    """Get a memory by id (counts as an access).
+    """Get a memory by id (counts as an access unless `touch=false`).
 
     Args:
         id (UUID):
+        touch (bool | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,5 +199,6 @@ async def asyncio(
         await asyncio_detailed(
             id=id,
             client=client,
+            touch=touch,
         )
     ).parsed

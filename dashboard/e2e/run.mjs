@@ -758,11 +758,31 @@ async function main() {
     check(((await page.getByTestId("status").textContent()) ?? "").includes("revoked"), "no confirmation of the revocation");
   });
 
+  // An operator's look at the tenant's memories and jobs, without a key of its own (audited)
+  await step("operator-look", async () => {
+    await page.getByTestId("look-button").click();
+    await page.locator("[data-testid=look-memories] tbody tr[data-memory-id]").first().waitFor();
+    await page.locator("[data-testid=look-jobs] tbody tr[data-queue]").first().waitFor();
+    const shown = await page.locator("[data-testid=look-memories] tbody tr").count();
+    check(shown >= 1 && shown <= 10, `the look shows ${shown} memories`);
+  });
+
+  // The service's queues across tenants
+  await step("queues", async () => {
+    await go("#/queues");
+    await ready("queues");
+    await page.getByTestId("periodic-table").waitFor();
+    const text = (await page.getByTestId("page-queues").textContent()) ?? "";
+    check(text.includes("Every queue") && text.includes("Per tenant"), `the queues page lacks its sections: ${text.slice(0, 200)}`);
+    await go(`#/tenants/${tenantId}`);
+    await ready("tenant");
+  });
+
   await step("audit-log", async () => {
     await page.getByRole("link", { name: "Audit log of this tenant" }).click();
     await ready("audit");
     const actions = await page.locator("[data-testid=audit-table] tbody tr td:nth-child(3)").allTextContents();
-    for (const a of ["tenant.create", "tenant.suspend", "tenant.resume", "key.create", "key.revoke"]) {
+    for (const a of ["tenant.create", "tenant.suspend", "tenant.resume", "key.create", "key.revoke", "tenant.memories.read", "tenant.jobs.read"]) {
       check(actions.includes(a), `the audit log of the tenant lacks ${a} (has ${actions.join(", ")})`);
     }
   });

@@ -9,6 +9,7 @@ import { LoginPage } from "./pages/login.tsx";
 import { MemoriesPage } from "./pages/memories.tsx";
 import { MemoryPage } from "./pages/memory.tsx";
 import { OverviewPage } from "./pages/overview.tsx";
+import { QueuesPage } from "./pages/queues.tsx";
 import { TenantKeysPage } from "./pages/tenant-keys.tsx";
 import { TenantPage } from "./pages/tenant.tsx";
 import { TenantsPage } from "./pages/tenants.tsx";
@@ -17,7 +18,7 @@ import { navigate, useRoute, type Route } from "./router.ts";
 import { useStore } from "./store.ts";
 import { newPageNotices, Notices } from "./ui.tsx";
 
-const ADMIN_PAGES = new Set(["tenants", "audit"]);
+const ADMIN_PAGES = new Set(["tenants", "audit", "queues"]);
 const TENANT_PAGES = new Set(["overview", "memories", "memory", "graph", "trash", "jobs", "keys"]);
 
 function NavLink(props: { to: string; current: string; label: string; match: string[] }) {
@@ -59,6 +60,7 @@ function Header(props: { section: string }) {
         <nav aria-label="Operator" class="nav">
           <ul>
             <NavLink to="#/tenants" current={props.section} label="Tenants" match={["tenants"]} />
+            <NavLink to="#/queues" current={props.section} label="Queues" match={["queues"]} />
             <NavLink to="#/audit" current={props.section} label="Audit log" match={["audit"]} />
           </ul>
           <span class="who" data-testid="admin-email">
@@ -106,6 +108,8 @@ function Routes(props: { route: Route; admin: boolean; tenant: boolean }) {
   switch (section) {
     case "tenants":
       return arg ? <TenantPage key={arg} id={arg} /> : <TenantsPage />;
+    case "queues":
+      return <QueuesPage />;
     case "audit":
       return <AuditPage key={props.route.query.toString()} query={props.route.query} />;
     case "overview":

@@ -6,12 +6,14 @@ use std::collections::BTreeMap;
 use uuid::Uuid;
 
 use super::Services;
+use crate::auth::admin::Operator;
 use crate::auth::{Scope, Tenant};
 use crate::error::{bad, Error, Result};
 use crate::models::embed::SlotState;
 use crate::queue::{self as queues, embed, enrich};
 use crate::store::embedding as vectors;
-use crate::store::queue::{self, JobFailure, LatestPeriod};
+use crate::store::queue::{self, JobFailure};
+pub use crate::store::queue::{LatestPeriod, QueueLoad};
 use crate::store::relations;
 use crate::store::stats::{self, Pipeline};
 use crate::validate;
@@ -90,6 +92,34 @@ pub async fn status(svc: &Services, t: &Tenant) -> Result<JobStatus> {
         }
     }
     Ok(JobStatus { queues: queues.into_values().collect(), periodic, recent_failures, embedding, enrichment })
+}
+
+/// An operator's look at a tenant's background work (audited as `tenant.jobs.read`), as the tenant sees it.
+pub async fn status_of(svc: &Services, op: &Operator, tenant_id: Uuid) -> Result<JobStatus> {
+    let t = super::tenants::look(svc, op, tenant_id, "tenant.jobs.read").await?;
+    status(svc, &t).await
+}
+
+/// Most (queue, tenant) rows the service-wide view lists, and its default.
+pub const MAX_LOAD_ROWS: i64 = 500;
+pub const DEFAULT_LOAD_ROWS: i64 = 100;
+
+/// The service's background work across tenants, for operators.
+pub struct ServiceJobs {
+    /// Every queue with jobs not done: pending, running, failed, killed, and how late the oldest pending is.
+    pub queues: Vec<QueueLoad>,
+    /// The same per queue and tenant, the busiest first (at most `limit` rows); the service's own periodic
+    /// jobs have no tenant.
+    pub tenants: Vec<QueueLoad>,
+    pub periodic: Vec<LatestPeriod>,
+}
+
+/// Every queue's depth, oldest pending age and failures, overall and per tenant (`limit` rows of the latter).
+pub async fn across_tenants(svc: &Services, _op: &Operator, limit: Option<i64>) -> Result<ServiceJobs> {
+    let limit = validate::bounded("limit", limit, 1, MAX_LOAD_ROWS, DEFAULT_LOAD_ROWS)?;
+    let (queues, tenants) = queue::load(svc.db.owner(), limit).await?;
+    let periodic = queue::latest_periods(svc.db.owner()).await?;
+    Ok(ServiceJobs { queues, tenants, periodic })
 }
 
 /// The tenant's memories by enrichment state.

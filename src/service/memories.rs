@@ -327,6 +327,19 @@ pub async fn list(svc: &Services, t: &Tenant, filter: &ListFilter, limit: i64, o
     Ok(Page { items, total, limit, offset })
 }
 
+/// An operator's look at a page of a tenant's memories (audited as `tenant.memories.read`); counts no access.
+pub async fn list_of(
+    svc: &Services,
+    op: &crate::auth::admin::Operator,
+    tenant_id: Uuid,
+    filter: &ListFilter,
+    limit: i64,
+    offset: i64,
+) -> Result<Page<Memory>> {
+    let t = super::tenants::look(svc, op, tenant_id, "tenant.memories.read").await?;
+    list(svc, &t, filter, limit, offset).await
+}
+
 /// One memory; with `touch`, the read counts as an access (its access count and recency, which the
 /// forgetting clock reads). Without, nothing changes: a look from the dashboard or an operator.
 pub async fn get(svc: &Services, t: &Tenant, id: Uuid, touch: bool) -> Result<Memory> {

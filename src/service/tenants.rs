@@ -209,3 +209,21 @@ pub async fn erase(svc_db: &crate::store::Db, id: Uuid) -> Result<()> {
 pub async fn plans(svc: &Services, _op: &Operator) -> Result<Vec<(String, LimitOverrides)>> {
     tenants::plans(svc.db.owner()).await
 }
+
+/// An operator's read-only look at a tenant's data, without issuing it a key: a context with the read scope
+/// only, for the service's reads (which change nothing for an operator: no access counted). Each look is
+/// audited as `action` against the tenant; not found when the tenant does not exist.
+pub(crate) async fn look(svc: &Services, op: &Operator, tenant_id: Uuid, action: &str) -> Result<Tenant> {
+    if tenants::get_tenant(svc.db.owner(), tenant_id).await?.is_none() {
+        return Err(Error::not_found(format!("tenant {tenant_id} not found")));
+    }
+    audit::record(svc, &op.actor(), Some(tenant_id), action, Some(tenant_id.to_string()), json!({})).await;
+    Ok(Tenant {
+        id: tenant_id,
+        actor: crate::auth::Actor::System("operator"),
+        scopes: vec![crate::auth::Scope::Read],
+        limits: std::sync::Arc::default(),
+        turn: None,
+        read_after: None,
+    })
+}

@@ -149,6 +149,49 @@ pub async fn latest_periods(pool: &PgPool) -> Result<Vec<LatestPeriod>, Error> {
     .await?)
 }
 
+/// A queue's jobs not done (for one tenant, or for all when grouped by queue only).
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct QueueLoad {
+    pub queue: String,
+    /// None: the whole queue (or the service's own jobs, in a per-tenant listing).
+    pub tenant_id: Option<uuid::Uuid>,
+    pub tenant_name: Option<String>,
+    pub pending: i64,
+    pub running: i64,
+    pub failed: i64,
+    pub killed: i64,
+    /// Seconds since the oldest pending job was due.
+    pub oldest_pending_secs: Option<f64>,
+}
+
+/// Every queue's jobs not done: per queue, and per queue and tenant (the busiest `max_rows`, most jobs first).
+/// The owner's pool: this reads across tenants, for operators only.
+pub async fn load(pool: &PgPool, max_rows: i64) -> Result<(Vec<QueueLoad>, Vec<QueueLoad>), Error> {
+    const COLUMNS: &str = "count(*) FILTER (WHERE j.status = 'Pending') AS pending,
+            count(*) FILTER (WHERE j.status = 'Running') AS running,
+            count(*) FILTER (WHERE j.status = 'Failed') AS failed,
+            count(*) FILTER (WHERE j.status = 'Killed') AS killed,
+            extract(epoch FROM now() - min(j.run_at) FILTER (WHERE j.status = 'Pending'))::float8 AS oldest_pending_secs";
+    let queues = sqlx::query_as(&format!(
+        "SELECT j.job_type AS queue, NULL::uuid AS tenant_id, NULL::text AS tenant_name, {COLUMNS}
+           FROM apalis.jobs j WHERE j.status <> 'Done' GROUP BY j.job_type ORDER BY j.job_type"
+    ))
+    .fetch_all(pool)
+    .await?;
+    let tenants = sqlx::query_as(&format!(
+        "SELECT x.*, t.name AS tenant_name FROM (
+             SELECT j.job_type AS queue, NULLIF(j.job->>'tenant_id', '')::uuid AS tenant_id, {COLUMNS}
+               FROM apalis.jobs j WHERE j.status <> 'Done' GROUP BY 1, 2
+              ORDER BY count(*) DESC, 1, 2 LIMIT $1) x
+           LEFT JOIN tenants t ON t.id = x.tenant_id
+          ORDER BY x.pending + x.running + x.failed + x.killed DESC, x.queue, x.tenant_id"
+    ))
+    .bind(max_rows)
+    .fetch_all(pool)
+    .await?;
+    Ok((queues, tenants))
+}
+
 /// Every queue's pending jobs and the age of its oldest pending one, in seconds (for `/metrics`).
 pub async fn queue_depths(pool: &PgPool) -> Result<Vec<(String, i64, f64)>, Error> {
     Ok(sqlx::query_as(

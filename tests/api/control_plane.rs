@@ -678,3 +678,54 @@ async fn deleting_a_tenant_removes_its_data_and_leaves_a_report() {
         .await
         .assert_error(409, "deleted");
 }
+
+#[tokio::test]
+async fn operators_see_every_queue_and_look_at_a_tenant_without_a_key() {
+    let app = crate::helpers::spawn_without_workers(config()).await;
+    cairn::service::admins::create(&app.services, &Operator::Cli, EMAIL, PASSWORD).await.unwrap();
+    let admin = token(&app).await;
+    let id = app.store_text(&app.a.key, "an operator may look at this").await;
+    let items = json!({"memories": [{"content": "b one"}, {"content": "b two"}]});
+    app.post(&app.b.key, "/api/v1/memories/batch", &items).await.ok(201);
+
+    // Every queue, and each tenant's share of it (nothing runs the jobs here).
+    let jobs = app.get(&admin, "/admin/v1/jobs").await.ok(200).clone();
+    let pending = |tenant: Option<&str>| -> i64 {
+        let rows = if tenant.is_some() { &jobs["tenants"] } else { &jobs["queues"] };
+        let rows = rows.as_array().unwrap().iter();
+        rows.filter(|q| tenant.is_none() || q["tenant_id"].as_str() == tenant)
+            .map(|q| q["pending"].as_i64().unwrap())
+            .sum()
+    };
+    let (a, b) = (app.a.id.to_string(), app.b.id.to_string());
+    assert!(pending(Some(&a)) >= 1 && pending(Some(&b)) >= 1, "{jobs}");
+    assert_eq!(pending(None), pending(Some(&a)) + pending(Some(&b)), "{jobs}");
+    let row = jobs["tenants"].as_array().unwrap().iter().find(|q| q["tenant_id"] == json!(a)).unwrap();
+    assert!(row["tenant_name"].is_string() && row["oldest_pending_secs"].as_f64().unwrap() >= 0.0, "{row}");
+    assert_eq!(app.get(&admin, "/admin/v1/jobs?limit=1").await.ok(200)["tenants"].as_array().unwrap().len(), 1);
+    app.get(&admin, "/admin/v1/jobs?limit=0").await.assert_error(400, "limit");
+    // Tenants and their keys have no way in.
+    app.get(&app.a.key, "/admin/v1/jobs").await.assert_error(401, "");
+
+    // A look at one tenant's memories and jobs: only that tenant's, no access counted, each look audited.
+    let seen = app.get(&admin, &format!("/admin/v1/tenants/{a}/memories")).await.ok(200).clone();
+    assert_eq!((seen["total"].clone(), seen["memories"][0]["id"].clone()), (json!(1), json!(id)), "{seen}");
+    app.get(&admin, &format!("/admin/v1/tenants/{a}/memories")).await.ok(200);
+    let read = app.get(&app.a.key, &format!("/api/v1/memories/{id}?touch=false")).await.ok(200).clone();
+    assert_eq!(read["access_count"], 0, "the operator's look counted an access");
+    let theirs = app.get(&admin, &format!("/admin/v1/tenants/{b}/jobs")).await.ok(200).clone();
+    let own = app.get(&app.b.key, "/api/v1/jobs/status").await.ok(200).clone();
+    assert_eq!(theirs["queues"], own["queues"], "the operator sees what the tenant sees");
+    app.get(&admin, &format!("/admin/v1/tenants/{}/memories", uuid::Uuid::new_v4()))
+        .await
+        .assert_error(404, "not found");
+    app.get(&admin, &format!("/admin/v1/tenants/{a}/memories?limit=500")).await.assert_error(400, "limit");
+    app.get(&app.a.key, &format!("/admin/v1/tenants/{a}/memories")).await.assert_error(401, "");
+    let audit =
+        app.get(&admin, &format!("/admin/v1/audit?tenant_id={a}&action=tenant.memories.read")).await.ok(200).clone();
+    assert_eq!(audit["entries"].as_array().map(Vec::len), Some(2), "{audit}");
+    assert_eq!(audit["entries"][0]["actor"], format!("admin:{EMAIL}"));
+    let audit =
+        app.get(&admin, &format!("/admin/v1/audit?tenant_id={b}&action=tenant.jobs.read")).await.ok(200).clone();
+    assert_eq!(audit["entries"].as_array().map(Vec::len), Some(1), "{audit}");
+}

@@ -1,6 +1,6 @@
 // One tenant (admin view): its state, suspend/resume/delete, plan, usage against its limits, its keys.
 import { useMemo, useState } from "preact/hooks";
-import { admin, unwrap } from "../api.ts";
+import { admin, unwrap, type Schemas } from "../api.ts";
 import { KeysPanel, type KeyOps } from "../keys.tsx";
 import { href, navigate } from "../router.ts";
 import { UsagePanel } from "../usage.tsx";
@@ -15,7 +15,9 @@ import {
   SelectField,
   showStatus,
   StatusBadge,
+  Table,
   Time,
+  truncate,
   useAction,
   useLoad,
 } from "../ui.tsx";
@@ -167,6 +169,11 @@ export function TenantPage(props: { id: string }) {
             {usage.data ? <UsagePanel report={usage.data} /> : usage.loading ? <Loading what="usage" /> : null}
           </section>
 
+          <section aria-labelledby="t-look" class="card">
+            <h2 id="t-look">Its memories and jobs</h2>
+            <LookPanel id={t.id} />
+          </section>
+
           <p>
             <a href={`${href("audit")}?tenant_id=${t.id}`}>Audit log of this tenant</a>
           </p>
@@ -204,5 +211,56 @@ export function TenantPage(props: { id: string }) {
         </p>
       </ConfirmDialog>
     </Page>
+  );
+}
+
+/** An operator's read-only look at the tenant's newest memories and its jobs, without a key of its own: asked
+ *  for by a click, since each look is written to the audit log. Changes nothing (no access counted). */
+function LookPanel(props: { id: string }) {
+  const id = props.id;
+  const [look, setLook] = useState<{ memories: Schemas["MemoryPage"]; jobs: Schemas["JobStatus"] } | null>(null);
+  const [open, busy] = useAction(async () => {
+    const [memories, jobs] = await Promise.all([
+      unwrap(admin.GET("/admin/v1/tenants/{id}/memories", { params: { path: { id }, query: { limit: 10 } } })),
+      unwrap(admin.GET("/admin/v1/tenants/{id}/jobs", { params: { path: { id } } })),
+    ]);
+    setLook({ memories, jobs });
+  });
+  if (!look) {
+    return (
+      <>
+        <p class="muted">Read-only, without issuing a key; each look is recorded in the audit log.</p>
+        <button type="button" onClick={() => void open()} disabled={busy} data-testid="look-button">
+          Look at its memories and jobs
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <Table testid="look-memories" caption={`Newest memories (${look.memories.total} in all)`} captionShown columns={["Created", "Content", "Tags"]}>
+        {look.memories.memories.map((m) => (
+          <tr key={m.id} data-memory-id={m.id}>
+            <td>
+              <Time iso={m.created_at} />
+            </td>
+            <td>{truncate(m.content, 120)}</td>
+            <td>{m.tags.join(", ")}</td>
+          </tr>
+        ))}
+      </Table>
+      <Table testid="look-jobs" caption="Jobs per queue" captionShown columns={["Queue", "Pending", "Running", "Done", "Failed", "Killed"]}>
+        {look.jobs.queues.map((q) => (
+          <tr key={q.queue} data-queue={q.queue}>
+            <td class="mono">{q.queue}</td>
+            <td>{fmtNum(q.pending)}</td>
+            <td>{fmtNum(q.running)}</td>
+            <td>{fmtNum(q.done)}</td>
+            <td>{fmtNum(q.failed)}</td>
+            <td>{fmtNum(q.killed)}</td>
+          </tr>
+        ))}
+      </Table>
+    </>
   );
 }

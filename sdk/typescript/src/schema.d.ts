@@ -42,6 +42,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every queue's depth, running jobs, failures and how late its oldest pending job is: overall, and per
+         *     tenant (the busiest first), with the periodic jobs' latest periods.
+         */
+        get: operations["admin.jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/login": {
         parameters: {
             query?: never;
@@ -150,6 +170,26 @@ export interface paths {
         patch: operations["tenants.update"];
         trace?: never;
     };
+    "/admin/v1/tenants/{id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An operator's look at a tenant's background work, as the tenant sees it (`GET /api/v1/jobs/status`),
+         *     without a key of the tenant's; audited (`tenant.jobs.read`).
+         */
+        get: operations["tenants.jobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/tenants/{id}/keys": {
         parameters: {
             query?: never;
@@ -196,6 +236,26 @@ export interface paths {
         put?: never;
         /** Rotate one of a tenant's keys: a new secret; the old one works for the grace period chosen (default 0). */
         post: operations["tenantKeys.rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/tenants/{id}/memories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An operator's read-only look at a page of a tenant's memories, newest first, without a key of the
+         *     tenant's: counts no access and changes nothing; audited (`tenant.memories.read`).
+         */
+        get: operations["tenants.memories"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2938,6 +2998,32 @@ export interface components {
             /** Format: int64 */
             killed: number;
         };
+        /** @description A queue's jobs not done, overall or for one tenant. */
+        QueueLoad: {
+            queue: string;
+            /**
+             * Format: uuid
+             * @description Absent in the per-queue totals; null for the service's own (periodic) jobs.
+             */
+            tenant_id?: string | null;
+            tenant_name?: string | null;
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            running: number;
+            /**
+             * Format: int64
+             * @description Failed for good (apalis' `Failed`) and given up (`Killed`), kept until pruned.
+             */
+            failed: number;
+            /** Format: int64 */
+            killed: number;
+            /**
+             * Format: double
+             * @description Seconds since the oldest pending job was due (null without pending jobs).
+             */
+            oldest_pending_secs?: number | null;
+        };
         RecallAnswer: {
             status: string;
             results: components["schemas"]["RecallResult"][];
@@ -3455,6 +3541,49 @@ export interface components {
             /** @description `short_term` or `long_term`. */
             memory_type?: string | null;
             tags?: string[];
+        };
+        /**
+         * @description The service's background work across tenants.
+         * @example {
+         *       "periodic": [
+         *         {
+         *           "done_at": "2026-11-30T10:00:30Z",
+         *           "period_start": "2026-11-30T10:00:30Z",
+         *           "queue": "cairn::expire",
+         *           "status": "Done"
+         *         }
+         *       ],
+         *       "queues": [
+         *         {
+         *           "failed": 0,
+         *           "killed": 1,
+         *           "oldest_pending_secs": 4.2,
+         *           "pending": 120,
+         *           "queue": "cairn::embed",
+         *           "running": 2
+         *         }
+         *       ],
+         *       "tenants": [
+         *         {
+         *           "failed": 0,
+         *           "killed": 0,
+         *           "oldest_pending_secs": 4.2,
+         *           "pending": 100,
+         *           "queue": "cairn::embed",
+         *           "running": 1,
+         *           "tenant_id": "5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21",
+         *           "tenant_name": "acme"
+         *         }
+         *       ]
+         *     }
+         */
+        ServiceJobs: {
+            /** @description Every queue with jobs not done. */
+            queues: components["schemas"]["QueueLoad"][];
+            /** @description Per queue and tenant, the busiest first (at most `limit`). */
+            tenants: components["schemas"]["QueueLoad"][];
+            /** @description The service's periodic jobs: each one's latest period. */
+            periodic: components["schemas"]["PeriodicJob"][];
         };
         /**
          * @description Changes to the lifecycle settings; absent fields keep their value, `archive_retention_days: null`
@@ -4281,6 +4410,74 @@ export interface operations {
             };
         };
     };
+    "admin.jobs": {
+        parameters: {
+            query?: {
+                /** @description Most (queue, tenant) rows, the busiest first: 1..=500, default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queues */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceJobs"];
+                };
+            };
+            /** @description A bad limit */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid admin session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "admin.login": {
         parameters: {
             query?: never;
@@ -5004,6 +5201,83 @@ export interface operations {
             };
         };
     };
+    "tenants.jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobStatus"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "tenantKeys.list": {
         parameters: {
             query?: never;
@@ -5343,6 +5617,89 @@ export interface operations {
             };
             /** @description Body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "tenants.memories": {
+        parameters: {
+            query?: {
+                /** @description 1..=200, default 20. */
+                limit?: number;
+                offset?: number;
+                /** @description Include archived and expired memories (default false). */
+                include_archived?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of its memories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryPage"];
+                };
+            };
+            /** @description A bad page */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@
 //! A thin translation over `service::{admins, tenants, keys, usage, audit}`.
 
 mod audit;
+mod jobs;
 mod session;
 mod tenants;
 
@@ -54,7 +55,12 @@ pub fn router(login_per_minute: u64, client_ip_header: Option<String>) -> OpenAp
         }
         None => public,
     };
-    OpenApiRouter::new().merge(public).merge(session::router()).merge(tenants::router()).merge(audit::router())
+    OpenApiRouter::new()
+        .merge(public)
+        .merge(session::router())
+        .merge(tenants::router())
+        .merge(audit::router())
+        .merge(jobs::router())
 }
 
 /// Drops the per-address login allowances of addresses not seen for a while, every minute, for as long as the

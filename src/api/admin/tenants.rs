@@ -16,10 +16,10 @@ use crate::api::extract::{parse_uuid, ApiJson, ApiQuery, OptionalJson, PathId};
 use crate::api::views::control::{
     CreatedKey, KeyList, NewKey, RotateKey, RotatedKey, SettingsPatch, UsageReport, UsageWindow,
 };
-use crate::api::views::{ApiKeyInfo, TenantSettings};
+use crate::api::views::{ApiKeyInfo, JobStatus, MemoryList, MemoryPage, TenantSettings};
 use crate::api::AppState;
 use crate::service::tenants::{self, TenantChange, TenantView};
-use crate::service::{keys, usage};
+use crate::service::{jobs, keys, memories, usage};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -31,6 +31,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(revoke_key))
         .routes(routes!(rotate_key))
         .routes(routes!(tenant_usage))
+        .routes(routes!(tenant_jobs))
+        .routes(routes!(tenant_memories))
         .routes(routes!(list_plans))
 }
 
@@ -348,6 +350,54 @@ async fn tenant_usage(
     ApiQuery(window): ApiQuery<UsageWindow>,
 ) -> ApiResult<Json<UsageReport>> {
     Ok(Json(usage::of_tenant(&services, &admin.operator, id, window.from, window.to).await?.into()))
+}
+
+/// An operator's look at a tenant's background work, as the tenant sees it (`GET /api/v1/jobs/status`),
+/// without a key of the tenant's; audited (`tenant.jobs.read`).
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}/jobs", operation_id = "tenants.jobs", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id")),
+    responses(
+        (status = 200, description = "Its jobs", body = JobStatus),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn tenant_jobs(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+) -> ApiResult<Json<JobStatus>> {
+    Ok(Json(jobs::status_of(&services, &admin.operator, id).await?.into()))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct MemoriesQuery {
+    /// 1..=200, default 20.
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// Include archived and expired memories (default false).
+    pub include_archived: Option<bool>,
+}
+
+/// An operator's read-only look at a page of a tenant's memories, newest first, without a key of the
+/// tenant's: counts no access and changes nothing; audited (`tenant.memories.read`).
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}/memories", operation_id = "tenants.memories", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id"), MemoriesQuery),
+    responses(
+        (status = 200, description = "A page of its memories", body = MemoryList),
+        (status = 400, description = "A bad page", body = crate::api::error::ErrorBody),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn tenant_memories(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+    ApiQuery(query): ApiQuery<MemoriesQuery>,
+) -> ApiResult<Json<MemoryList>> {
+    let (limit, offset) = crate::validate::page(query.limit, query.offset, memories::MAX_PAGE, memories::DEFAULT_PAGE)?;
+    let filter =
+        crate::memory::ListFilter { include_archived: query.include_archived.unwrap_or(false), ..Default::default() };
+    let page = memories::list_of(&services, &admin.operator, id, &filter, limit, offset).await?;
+    Ok(Json(MemoryPage::new(page)))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

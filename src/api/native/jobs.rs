@@ -5,7 +5,6 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
-use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -15,85 +14,13 @@ use uuid::Uuid;
 use crate::api::auth::Writer;
 use crate::api::error::ApiResult;
 use crate::api::extract::ApiJson;
+use crate::api::views::{JobStatus, PipelineCounts};
 use crate::api::AppState;
 use crate::auth::Tenant;
 use crate::service::jobs;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(job_status)).routes(routes!(enrichment_status)).routes(routes!(reprocess))
-}
-
-/// One queue's jobs by state (apalis' states: Pending, Running, Done, Failed, Killed).
-#[derive(Debug, Default, Serialize, ToSchema)]
-pub struct QueueCounts {
-    pub queue: String,
-    pub pending: i64,
-    pub running: i64,
-    pub done: i64,
-    pub failed: i64,
-    pub killed: i64,
-}
-
-/// A job whose last attempt failed (it may still be retried: see `status` and `attempts`).
-#[derive(Debug, Serialize, ToSchema)]
-pub struct JobFailure {
-    pub id: String,
-    pub queue: String,
-    pub status: String,
-    pub attempts: i32,
-    pub max_attempts: i32,
-    pub last_error: Option<String>,
-    pub run_at: DateTime<Utc>,
-    pub done_at: Option<DateTime<Utc>>,
-    #[schema(value_type = Vec<String>)]
-    pub memory_ids: Option<serde_json::Value>,
-}
-
-/// Memories by pipeline state.
-#[derive(Debug, Default, Serialize, ToSchema)]
-pub struct PipelineCounts {
-    pub pending: i64,
-    pub ready: i64,
-    pub failed: i64,
-}
-
-impl From<jobs::PipelineCounts> for PipelineCounts {
-    fn from(c: jobs::PipelineCounts) -> Self {
-        let jobs::PipelineCounts { pending, ready, failed } = c;
-        Self { pending, ready, failed }
-    }
-}
-
-/// A periodic job of the service and its latest period.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct PeriodicJob {
-    /// `cairn::expire`, `cairn::retention` or `cairn::schedule`.
-    pub queue: String,
-    /// The latest period claimed (it runs once per period, across every worker process).
-    pub period_start: DateTime<Utc>,
-    /// Its job's state (Pending, Running, Done, Failed, Killed).
-    pub status: Option<String>,
-    pub done_at: Option<DateTime<Utc>>,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({
-    "queues": [{"queue": "cairn::embed", "pending": 2, "running": 0, "done": 40, "failed": 0, "killed": 0}],
-    "periodic": [{"queue": "cairn::expire", "period_start": "2026-11-30T10:00:30Z", "status": "Done",
-        "done_at": "2026-11-30T10:00:30Z"}],
-    "recent_failures": [], "embedding": {"pending": 2, "ready": 40, "failed": 0},
-    "enrichment": {"pending": 0, "ready": 42, "failed": 0}
-}))]
-pub struct JobStatus {
-    pub queues: Vec<QueueCounts>,
-    /// The service's periodic jobs: each one's latest period.
-    pub periodic: Vec<PeriodicJob>,
-    /// Newest first, at most 20.
-    pub recent_failures: Vec<JobFailure>,
-    /// The tenant's memories by `embedding_status`.
-    pub embedding: PipelineCounts,
-    /// The tenant's memories by `enrichment_status`.
-    pub enrichment: PipelineCounts,
 }
 
 /// Background job status.
@@ -104,43 +31,7 @@ pub struct JobStatus {
 #[utoipa::path(get, path = "/api/v1/jobs/status", operation_id = "jobs.status", tag = "jobs",
     responses((status = 200, description = "Job and pipeline status", body = JobStatus)))]
 async fn job_status(State(services): State<AppState>, tenant: Tenant) -> ApiResult<Json<JobStatus>> {
-    let status = jobs::status(&services, &tenant).await?;
-    Ok(Json(JobStatus {
-        queues: status
-            .queues
-            .into_iter()
-            .map(|q| QueueCounts {
-                queue: q.queue,
-                pending: q.pending,
-                running: q.running,
-                done: q.done,
-                failed: q.failed,
-                killed: q.killed,
-            })
-            .collect(),
-        periodic: status
-            .periodic
-            .into_iter()
-            .map(|p| PeriodicJob { queue: p.job, period_start: p.period_start, status: p.status, done_at: p.done_at })
-            .collect(),
-        recent_failures: status
-            .recent_failures
-            .into_iter()
-            .map(|f| JobFailure {
-                id: f.id,
-                queue: f.queue,
-                status: f.status,
-                attempts: f.attempts,
-                max_attempts: f.max_attempts,
-                last_error: f.last_error,
-                run_at: f.run_at,
-                done_at: f.done_at,
-                memory_ids: f.memory_ids.map(|m| m.0),
-            })
-            .collect(),
-        embedding: status.embedding.into(),
-        enrichment: status.enrichment.into(),
-    }))
+    Ok(Json(jobs::status(&services, &tenant).await?.into()))
 }
 
 /// Enrichment status: the tenant's memories by `enrichment_status`.

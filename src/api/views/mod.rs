@@ -11,6 +11,7 @@ mod consolidation;
 mod entities;
 mod graph;
 mod health;
+mod jobs;
 mod keys;
 mod memory;
 mod recall;
@@ -26,6 +27,7 @@ pub use self::entities::{
 };
 pub use self::graph::{Association, PathStep, RelatedMemory};
 pub use self::health::Health;
+pub use self::jobs::{JobStatus, PipelineCounts, QueueLoad, ServiceJobs};
 pub use self::keys::ApiKeyInfo;
 pub use self::memory::{memories, DeletedByTag, Memory, MemoryEvent, MemoryList, MemoryPage};
 pub use self::recall::{expansions, Expansion, RecallHit, RecallResponse, ScoreComponents};

@@ -105,6 +105,7 @@ from .plan_limits import PlanLimits
 from .plan_list import PlanList
 from .purged import Purged
 from .queue_counts import QueueCounts
+from .queue_load import QueueLoad
 from .recall_answer import RecallAnswer
 from .recall_hit import RecallHit
 from .recall_params import RecallParams
@@ -141,6 +142,7 @@ from .scheduled_mode import ScheduledMode
 from .score_components import ScoreComponents
 from .scored_memory import ScoredMemory
 from .search_request import SearchRequest
+from .service_jobs import ServiceJobs
 from .settings_patch import SettingsPatch
 from .shodh_consolidate_request import ShodhConsolidateRequest
 from .shodh_consolidated import ShodhConsolidated
@@ -284,6 +286,7 @@ __all__ = (
     "PlanList",
     "Purged",
     "QueueCounts",
+    "QueueLoad",
     "RecallAnswer",
     "RecallHit",
     "RecallParams",
@@ -320,6 +323,7 @@ __all__ = (
     "ScoreComponents",
     "ScoredMemory",
     "SearchRequest",
+    "ServiceJobs",
     "SettingsPatch",
     "ShodhConsolidated",
     "ShodhConsolidateRequest",

@@ -19,7 +19,7 @@ use uuid::Uuid;
 
 use super::auth::{Admin, Writer};
 use super::error::ApiResult;
-use super::extract::{batch_values, ApiJson, ApiQuery, PathId};
+use super::extract::{batch_values, on_duplicate, ApiJson, ApiQuery, PathId};
 use super::views::automem::{
     AutoMemBatchStored, AutoMemMemory, AutoMemMemoryList, MemoryIdResponse, RecallAnswer, Stored,
 };
@@ -84,6 +84,8 @@ async fn store(
 #[allow(dead_code)]
 pub struct AutoMemBatch {
     pub memories: Vec<MemoryInput>,
+    /// `existing` (default: an item whose content is held resolves to that memory), `error` or `store`.
+    pub on_duplicate: Option<String>,
 }
 
 /// Store up to 500 memories (AutoMem).
@@ -106,8 +108,9 @@ async fn store_batch(
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<(StatusCode, Json<AutoMemBatchStored>)> {
     let started = Instant::now();
+    let rules = BatchRules::AUTOMEM.with(on_duplicate(&body, BatchRules::AUTOMEM.duplicates)?);
     let items = batch_values(body, "memories", MAX_BATCH)?;
-    let outcome = memories::store_batch(&services, &tenant, items, BatchRules::AUTOMEM).await?;
+    let outcome = memories::store_batch(&services, &tenant, items, rules).await?;
     Ok((StatusCode::CREATED, Json(AutoMemBatchStored::new(&services.embedder.state(), outcome, started))))
 }
 

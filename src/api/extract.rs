@@ -65,6 +65,20 @@ pub fn batch_values(body: serde_json::Value, field: &str, max: usize) -> Result<
     Ok(items)
 }
 
+/// A batch body's `on_duplicate` (`error`, `existing` or `store`; absent: `default`).
+pub fn on_duplicate(
+    body: &serde_json::Value,
+    default: crate::service::memories::Duplicates,
+) -> Result<crate::service::memories::Duplicates, Error> {
+    use serde_json::Value;
+    let value = match body.get("on_duplicate") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(_) => return Err(Error::invalid("on_duplicate: must be error, existing or store")),
+    };
+    crate::service::memories::Duplicates::parse(value, "on_duplicate", default)
+}
+
 /// Bodies larger than this are parsed on the blocking pool (a 4 MiB body takes a core for tens of
 /// milliseconds), so the executor threads keep serving other requests meanwhile.
 const OFFLOAD_BODY_BYTES: usize = 64 * 1024;

@@ -31,7 +31,7 @@ use uuid::Uuid;
 
 use super::auth::tenant_of;
 use super::error::{body_of, ApiError};
-use super::extract::{batch_values, parse_uuid};
+use super::extract::{batch_values, on_duplicate, parse_uuid};
 use super::views::automem::{AutoMemBatchStored, MemoryIdResponse, RecallAnswer, Stored};
 use super::views::shodh::ContextResponse;
 use super::views::{Association, DeletedByTag, EntityRecallResponse, Health, Memory, TenantStats};
@@ -261,13 +261,15 @@ impl CairnMcp {
             let embedder = services.embedder.state();
             match args.take("memories") {
                 Some(items) => {
+                    let body = serde_json::json!({ "on_duplicate": args.take("on_duplicate") });
+                    let rules = BatchRules::AUTOMEM.with(on_duplicate(&body, BatchRules::AUTOMEM.duplicates)?);
                     if let Some(field) = args.fields.keys().next() {
                         return Err(Error::invalid(format!(
                             "{field}: batch mode (memories) takes no single-memory fields"
                         )));
                     }
                     let items = batch_values(serde_json::json!({ "memories": items }), "memories", MAX_BATCH)?;
-                    let outcome = memories::store_batch(services, &tenant, items, BatchRules::AUTOMEM).await?;
+                    let outcome = memories::store_batch(services, &tenant, items, rules).await?;
                     Ok(StoreReply::Many(AutoMemBatchStored::new(&embedder, outcome, started)))
                 }
                 None => {

@@ -99,6 +99,11 @@ pub struct MemoryInput {
     /// Why, recorded in the old memory's metadata (`supersede_reason`).
     #[schemars(length(max = MAX_REASON_CHARS))]
     pub supersede_reason: Option<String>,
+    /// Content the tenant already holds: `existing` (the memory holding it answers; the default of the
+    /// native API and AutoMem), `error` (a 409 naming it), or `store` (stored again, as a repeat). In a batch,
+    /// set it on the batch, not on an item.
+    #[schemars(extend("enum" = ["error", "existing", "store"]))]
+    pub on_duplicate: Option<String>,
 }
 
 /// Longest `supersede_reason`, in characters.
@@ -149,6 +154,9 @@ pub struct NewMemory {
     pub created_at: DateTime<Utc>,
     /// A caller-supplied vector; `None` means "embed it in the background".
     pub embedding: Option<Vec<f32>>,
+    /// Stored although the tenant holds its content (`on_duplicate: store`): outside the content-hash
+    /// uniqueness, never what deduplication finds.
+    pub repeated: bool,
 }
 
 impl NewMemory {
@@ -221,6 +229,7 @@ impl NewMemory {
             t_invalid,
             created_at: input.created_at.as_deref().map(|t| ctx.created_at(t)).transpose()?.unwrap_or(ctx.now),
             embedding: input.embedding.map(|e| ctx.embedding(e)).transpose()?,
+            repeated: false,
         })
     }
 
@@ -254,6 +263,7 @@ impl NewMemory {
             t_invalid: m.t_invalid,
             created_at: m.created_at,
             embedding: None,
+            repeated: false,
         }
     }
 }

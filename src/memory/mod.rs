@@ -161,6 +161,9 @@ pub struct Memory {
     pub summarized: bool,
     pub original_length: Option<i32>,
     pub summarized_length: Option<i32>,
+    /// Stored although the tenant held its content (`on_duplicate: store`): a repeat beside the canonical
+    /// memory, which deduplication finds.
+    pub repeated: bool,
 }
 
 /// One change to a memory.

@@ -31,13 +31,29 @@ pub const MAX_BATCH: usize = 500;
 pub const MAX_PAGE: i64 = 200;
 pub const DEFAULT_PAGE: i64 = 20;
 
-/// What a store does with content the tenant already holds (or an item repeating an earlier one).
+/// What a store does with content the tenant already holds (or an item repeating an earlier one):
+/// `on_duplicate`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Duplicates {
-    /// A conflict naming the existing memory; nothing is stored (the native API, SHODH).
+    /// `error`: a conflict naming the existing memory; nothing is stored (SHODH's store).
     Reject,
-    /// The existing memory stands in for the new one (AutoMem's clients do not expect a conflict).
+    /// `existing`: the existing memory stands in for the new one (the native API's and AutoMem's default).
     Reuse,
+    /// `store`: stored again as its own memory, a repeat (a conversation says "ok" twice).
+    Store,
+}
+
+impl Duplicates {
+    /// `on_duplicate` as a request gives it, `default` when absent; a bad value is an error naming `field`.
+    pub fn parse(value: Option<&str>, field: &str, default: Self) -> Result<Self> {
+        match value {
+            None => Ok(default),
+            Some("error") => Ok(Self::Reject),
+            Some("existing") => Ok(Self::Reuse),
+            Some("store") => Ok(Self::Store),
+            Some(other) => Err(crate::error::bad(field, format!("must be error, existing or store (got {other:?})"))),
+        }
+    }
 }
 
 /// What a single store did.
@@ -89,6 +105,7 @@ async fn enqueue_after_insert(svc: &Services, tx: &mut TenantTx, stored: &[Memor
 /// the replacement when the store supersedes.
 pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicates: Duplicates) -> Result<StoreOutcome> {
     t.require(Scope::Write)?;
+    let duplicates = Duplicates::parse(input.on_duplicate.take().as_deref(), "on_duplicate", duplicates)?;
     let supersede = Supersede::take(&mut input)?;
     let mut new = NewMemory::parse(input, &parse_ctx(svc))?;
     summarize::check_reserved(&new.metadata, "metadata")?;
@@ -96,28 +113,39 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
     summarize::govern(&mut new);
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let actor = t.actor();
-    let outcome = match memories::insert(&mut tx, &new, &actor).await? {
-        Inserted::Stored(memory) => {
-            enqueue_after_insert(svc, &mut tx, std::slice::from_ref(&memory)).await?;
-            StoreOutcome::Stored(*memory)
-        }
-        Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reject => {
-            let archived = memories::get(&mut tx, existing_id, false).await?.is_some_and(|m| m.archived_at.is_some());
-            let hint =
-                if archived { "; it is archived: POST /api/v1/memories/{id}/restore brings it back" } else { "" };
-            return Err(Error::Conflict {
-                message: format!("content: a memory with the same content already exists ({existing_id}){hint}"),
-                existing_id: Some(existing_id),
-            });
-        }
-        Inserted::Duplicate { existing_id } => {
-            if supersede.as_ref().is_some_and(|s| s.old == existing_id) {
-                return Err(Error::invalid(
-                    "content: the replacement has the same content as the memory it supersedes",
-                ));
+    // A memory that held the content may be deleted between the insert that met it and its reuse: then the
+    // content is free again and the insert is tried once more.
+    let mut attempts = 0;
+    let outcome = loop {
+        attempts += 1;
+        match memories::insert(&mut tx, &new, &actor).await? {
+            Inserted::Stored(memory) => {
+                enqueue_after_insert(svc, &mut tx, std::slice::from_ref(&memory)).await?;
+                break StoreOutcome::Stored(*memory);
             }
-            let restored = lifecycle::restore(&mut tx, existing_id, &actor).await?;
-            StoreOutcome::Existing(restored.ok_or_else(|| not_found(existing_id))?)
+            Inserted::Duplicate { .. } if duplicates == Duplicates::Store => new.repeated = true,
+            Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reject => {
+                let archived =
+                    memories::get(&mut tx, existing_id, false).await?.is_some_and(|m| m.archived_at.is_some());
+                let hint =
+                    if archived { "; it is archived: POST /api/v1/memories/{id}/restore brings it back" } else { "" };
+                return Err(Error::Conflict {
+                    message: format!("content: a memory with the same content already exists ({existing_id}){hint}"),
+                    existing_id: Some(existing_id),
+                });
+            }
+            Inserted::Duplicate { existing_id } => {
+                if supersede.as_ref().is_some_and(|s| s.old == existing_id) {
+                    return Err(Error::invalid(
+                        "content: the replacement has the same content as the memory it supersedes",
+                    ));
+                }
+                match lifecycle::restore(&mut tx, existing_id, &actor).await? {
+                    Some(restored) => break StoreOutcome::Existing(restored),
+                    None if attempts < 5 => {}
+                    None => return Err(Error::Unavailable("content changed concurrently; retry".into())),
+                }
+            }
         }
     };
     if let Some(s) = supersede {
@@ -180,6 +208,8 @@ pub struct BatchOutcome {
     pub ids: Vec<Uuid>,
     /// Indexes of the items that resolved to an existing memory.
     pub deduplicated: Vec<usize>,
+    /// Per item, in request order: whether it is a new memory (false: an existing one answers for it).
+    pub created: Vec<bool>,
 }
 
 /// The items of a batch: 1..=500, or an error naming `memories`.
@@ -202,8 +232,13 @@ pub struct BatchRules {
 }
 
 impl BatchRules {
-    /// The native batch: every field; a duplicate rejects the batch.
-    pub const NATIVE: Self = Self { duplicates: Duplicates::Reject, plain: false };
+    /// These rules with the batch's own `on_duplicate`.
+    pub fn with(self, duplicates: Duplicates) -> Self {
+        Self { duplicates, ..self }
+    }
+
+    /// The native batch: every field; a duplicate resolves to the memory that holds the content (by default).
+    pub const NATIVE: Self = Self { duplicates: Duplicates::Reuse, plain: false };
     /// AutoMem's batch (and MCP's `store_memory`, AutoMem's tool): no `embedding`, `t_valid` or `t_invalid`;
     /// a duplicate resolves to the memory that holds the content.
     pub const AUTOMEM: Self = Self { duplicates: Duplicates::Reuse, plain: true };
@@ -238,6 +273,11 @@ fn parse_batch(t: &Tenant, ctx: &ParseCtx, values: Vec<Value>, duplicates: Dupli
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (index, value) in values.into_iter().enumerate() {
         let input: MemoryInput = validate::from_json(value, &format!("memories[{index}]"))?;
+        if input.on_duplicate.is_some() {
+            return Err(Error::invalid(format!(
+                "memories[{index}].on_duplicate: set on_duplicate on the batch, not on an item"
+            )));
+        }
         if input.supersedes_memory_id.is_some() || input.supersede_relation.is_some() {
             return Err(Error::invalid(format!(
                 "memories[{index}].supersedes_memory_id: a batch does not accept supersede fields; store the replacement alone"
@@ -248,13 +288,18 @@ fn parse_batch(t: &Tenant, ctx: &ParseCtx, values: Vec<Value>, duplicates: Dupli
         usage::check_metadata(t, &new.metadata, &format!("memories[{index}].metadata"))?;
         summarize::govern(&mut new);
         if let Some(first) = seen.get(&new.content_hash) {
-            if duplicates == Duplicates::Reject {
-                return Err(Error::Conflict {
-                    message: format!("memories[{index}].content: duplicates memories[{first}].content"),
-                    existing_id: None,
-                });
+            match duplicates {
+                Duplicates::Reject => {
+                    return Err(Error::Conflict {
+                        message: format!("memories[{index}].content: duplicates memories[{first}].content"),
+                        existing_id: None,
+                    })
+                }
+                Duplicates::Store => new.repeated = true,
+                Duplicates::Reuse => {
+                    repeats.insert(index, *first);
+                }
             }
-            repeats.insert(index, *first);
         } else {
             seen.insert(new.content_hash.clone(), index);
         }
@@ -273,7 +318,7 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     let ctx = parse_ctx(svc);
     // Parsing 500 items (classification, summaries, hashes) is CPU work: off the request's executor thread.
     let tenant = t.clone();
-    let (parsed, repeats) = super::offload(move || parse_batch(&tenant, &ctx, values, duplicates)).await?;
+    let (mut parsed, repeats) = super::offload(move || parse_batch(&tenant, &ctx, values, duplicates)).await?;
     // Insert in content-hash order: two batches holding the same items in different orders then take
     // their unique-index locks in the same order and cannot deadlock.
     let mut order: Vec<usize> = (0..parsed.len()).filter(|i| !repeats.contains_key(i)).collect();
@@ -285,12 +330,15 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     let mut deduplicated: Vec<usize> = repeats.keys().copied().collect();
     let batch: Vec<&NewMemory> = order.iter().map(|i| &parsed[*i]).collect();
     let outcomes = memories::insert_many(&mut tx, &batch, &actor).await?;
+    // Items whose content the tenant holds, to store again as repeats (`on_duplicate: store`).
+    let mut again = Vec::new();
     for (index, outcome) in order.into_iter().zip(outcomes) {
         match outcome {
             Inserted::Stored(memory) => {
                 ids[index] = Some(memory.id);
                 stored[index] = Some(*memory);
             }
+            Inserted::Duplicate { .. } if duplicates == Duplicates::Store => again.push(index),
             Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reuse => {
                 lifecycle::restore(&mut tx, existing_id, &actor).await?; // brought back if archived
                 ids[index] = Some(existing_id);
@@ -306,16 +354,30 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
             }
         }
     }
+    if !again.is_empty() {
+        for index in &again {
+            parsed[*index].repeated = true;
+        }
+        let batch: Vec<&NewMemory> = again.iter().map(|i| &parsed[*i]).collect();
+        for (index, outcome) in again.iter().zip(memories::insert_many(&mut tx, &batch, &actor).await?) {
+            let Inserted::Stored(memory) = outcome else {
+                return Err(Error::internal("a repeat collided with stored content"));
+            };
+            ids[*index] = Some(memory.id);
+            stored[*index] = Some(*memory);
+        }
+    }
     for (index, first) in &repeats {
         ids[*index] = ids[*first];
     }
     deduplicated.sort_unstable();
+    let created: Vec<bool> = stored.iter().map(Option::is_some).collect();
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     enqueue_after_insert(svc, &mut tx, &stored).await?;
     usage::check_storage(&mut tx, &t.limits, !stored.is_empty()).await?;
     tx.commit().await?;
     svc.usage.add(t.id, usage::counter::STORED, stored.len() as i64);
-    Ok(BatchOutcome { stored, ids: ids.into_iter().flatten().collect(), deduplicated })
+    Ok(BatchOutcome { stored, ids: ids.into_iter().flatten().collect(), deduplicated, created })
 }
 
 /// A page of memories matching `filter`, newest first, with the total.

@@ -16,7 +16,7 @@ pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, m
     emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
     run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
     embedding_status, embedding_model, embedding_error, enrichment_status, summary, \
-    summarized, original_length, summarized_length";
+    summarized, original_length, summarized_length, repeated";
 
 /// [`MEMORY_COLUMNS`] of the table aliased `alias`, for joins whose other tables share column names.
 pub fn memory_columns(alias: &str) -> String {
@@ -43,10 +43,11 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
         "INSERT INTO memories (tenant_id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
            expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, \
            emotion, emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, \
-           user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model)
+           user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model,
+           repeated)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-                 $21, $22, $23, $24, $25, $26, $27, $28, $29, $30)
-         ON CONFLICT ON CONSTRAINT memories_tenant_content_hash_key DO NOTHING
+                 $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)
+         ON CONFLICT (tenant_id, content_hash) WHERE NOT repeated DO NOTHING
          RETURNING {MEMORY_COLUMNS}"
     );
     let stored: Option<Memory> = sqlx::query_as(&sql)
@@ -80,6 +81,7 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
         .bind(m.embedding.clone().map(Vector::from))
         .bind(status)
         .bind(model)
+        .bind(m.repeated)
         .fetch_optional(tx.conn())
         .await?;
     match stored {
@@ -99,7 +101,7 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
 /// Inserts many memories in one statement, in the order given (callers sort by content hash, so two
 /// batches take their unique-index locks in the same order), with their `created` events in a second;
 /// per item, Stored or Duplicate. One row at a time cost two round trips per memory, most of a batch
-/// store's time. Items must not repeat a content hash among themselves.
+/// store's time. Items not `repeated` must not repeat a content hash among themselves.
 pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -> Result<Vec<Inserted>, Error> {
     tx.note_memory_writes();
     if items.is_empty() {
@@ -109,12 +111,15 @@ pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -
     lock_episodes_and(tx, &[], &episodes).await?;
     let tenant_id = tx.tenant_id();
     let at = |t: &chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    // Ids drawn here, so each returned row is matched to its item (content may repeat among `repeated` items).
+    let ids: Vec<Uuid> = items.iter().map(|_| Uuid::new_v4()).collect();
     let rows: Vec<serde_json::Value> = items
         .iter()
+        .zip(&ids)
         .enumerate()
-        .map(|(ord, m)| {
+        .map(|(ord, (m, id))| {
             serde_json::json!({
-                "ord": ord, "content": m.content, "content_hash": m.content_hash, "type": m.kind,
+                "ord": ord, "id": id, "repeated": m.repeated, "content": m.content, "content_hash": m.content_hash, "type": m.kind,
                 "confidence": m.confidence, "memory_type": m.memory_type.as_str(), "ttl_seconds": m.ttl,
                 "expires_at": m.expires_at.as_ref().map(at), "tags": m.tags, "tag_prefixes": m.tag_prefixes,
                 "importance": m.importance, "metadata": m.metadata, "source_type": m.source_type,
@@ -131,37 +136,37 @@ pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -
         "INSERT INTO memories (tenant_id, content, content_hash, type, confidence, memory_type, ttl_seconds, \
            expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, \
            emotion, emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, \
-           user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model)
+           user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model,
+           id, repeated)
          SELECT $1, x.content, x.content_hash, x.type, x.confidence, x.memory_type, x.ttl_seconds, x.expires_at,
                 x.tags, x.tag_prefixes, x.importance, x.metadata, x.source_type, x.credibility, x.quality_score,
                 x.emotion, x.emotional_valence, x.emotional_arousal, x.flashbulb_until, x.episode_id,
                 x.sequence_number, x.user_id, x.agent_id, x.run_id, x.t_valid, x.t_invalid, x.created_at,
                 x.embedding::vector,
                 CASE WHEN x.embedding IS NULL THEN 'pending' ELSE 'ready' END,
-                CASE WHEN x.embedding IS NULL THEN NULL ELSE 'client' END
-           FROM jsonb_to_recordset($2) AS x(ord int, content text, content_hash text, type text, confidence real,
+                CASE WHEN x.embedding IS NULL THEN NULL ELSE 'client' END, x.id, x.repeated
+           FROM jsonb_to_recordset($2) AS x(ord int, id uuid, repeated boolean, content text, content_hash text, type text, confidence real,
                 memory_type text, ttl_seconds bigint, expires_at timestamptz, tags text[], tag_prefixes text[],
                 importance real, metadata jsonb, source_type text, credibility real, quality_score real,
                 emotion text, emotional_valence real, emotional_arousal real, flashbulb_until timestamptz,
                 episode_id text, sequence_number int, user_id text, agent_id text, run_id text,
                 t_valid timestamptz, t_invalid timestamptz, created_at timestamptz, embedding real[])
           ORDER BY x.ord
-         ON CONFLICT ON CONSTRAINT memories_tenant_content_hash_key DO NOTHING
+         ON CONFLICT (tenant_id, content_hash) WHERE NOT repeated DO NOTHING
          RETURNING {MEMORY_COLUMNS}"
     );
     let stored: Vec<Memory> =
         sqlx::query_as(&sql).bind(tenant_id).bind(serde_json::Value::Array(rows)).fetch_all(tx.conn()).await?;
-    let ids: Vec<Uuid> = stored.iter().map(|m| m.id).collect();
-    events::record_created_many(tx, &ids, actor).await?;
-    let mut by_hash: std::collections::HashMap<String, Memory> =
-        stored.into_iter().map(|m| (m.content_hash.clone(), m)).collect();
+    let stored_ids: Vec<Uuid> = stored.iter().map(|m| m.id).collect();
+    events::record_created_many(tx, &stored_ids, actor).await?;
+    let mut by_id: std::collections::HashMap<Uuid, Memory> = stored.into_iter().map(|m| (m.id, m)).collect();
     // The rest collided with memories already stored.
     let missing: Vec<String> =
-        items.iter().filter(|m| !by_hash.contains_key(&m.content_hash)).map(|m| m.content_hash.clone()).collect();
+        items.iter().zip(&ids).filter(|(_, id)| !by_id.contains_key(id)).map(|(m, _)| m.content_hash.clone()).collect();
     let existing: std::collections::HashMap<String, Uuid> = match missing.is_empty() {
         true => Default::default(),
         false => sqlx::query_as::<_, (String, Uuid)>(
-            "SELECT content_hash, id FROM memories WHERE tenant_id = $1 AND content_hash = ANY($2)",
+            "SELECT content_hash, id FROM memories WHERE tenant_id = $1 AND content_hash = ANY($2) AND NOT repeated",
         )
         .bind(tenant_id)
         .bind(&missing)
@@ -171,8 +176,8 @@ pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -
         .collect(),
     };
     let mut outcomes = Vec::with_capacity(items.len());
-    for m in items {
-        outcomes.push(match (by_hash.remove(&m.content_hash), existing.get(&m.content_hash)) {
+    for (m, id) in items.iter().zip(&ids) {
+        outcomes.push(match (by_id.remove(id), existing.get(&m.content_hash)) {
             (Some(memory), _) => Inserted::Stored(Box::new(memory)),
             (None, Some(id)) => Inserted::Duplicate { existing_id: *id },
             // The colliding memory was deleted meanwhile: this one alone, as a single insert retries.
@@ -182,11 +187,12 @@ pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -
     Ok(outcomes)
 }
 
-/// The id of the tenant's memory with this content hash, other than `except`.
+/// The id of the tenant's memory with this content hash (the canonical one, not a repeat), other than `except`.
 pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -> Result<Option<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_scalar(
-        "SELECT id FROM memories WHERE tenant_id = $1 AND content_hash = $2 AND id IS DISTINCT FROM $3",
+        "SELECT id FROM memories WHERE tenant_id = $1 AND content_hash = $2 AND NOT repeated
+            AND id IS DISTINCT FROM $3",
     )
     .bind(tenant_id)
     .bind(hash)
@@ -280,6 +286,8 @@ pub async fn update(
     qb.push("), upd AS (UPDATE memories SET updated_at = now()");
     qb.push(", content = ").push_bind(&m.content);
     qb.push(", content_hash = ").push_bind(&m.content_hash);
+    // A repeat whose content changes becomes an ordinary memory (the caller checked no other holds the content).
+    qb.push(", repeated = repeated AND content_hash = ").push_bind(&m.content_hash);
     qb.push(", type = ").push_bind(&m.kind);
     qb.push(", confidence = ").push_bind(m.confidence);
     qb.push(", memory_type = ").push_bind(m.memory_type.as_str());

@@ -38,9 +38,12 @@ pub async fn entries(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<TrashEntry>,
     Ok(sqlx::query_as(
         // The subquery names the tenant as a parameter, not through `t`: Citus locks rows (FOR UPDATE) only in a
         // statement it can route to one shard, and it proves that from constants.
+        // (A repeat, stored with `on_duplicate: store`, duplicates nothing.)
         "SELECT t.memory_id, t.deleted_at,
-                (SELECT m.id FROM memories m WHERE m.tenant_id = $1 AND m.content_hash = t.content_hash)
-                  AS duplicate_of
+                CASE WHEN coalesce((t.memory->>'repeated')::boolean, false) THEN NULL
+                     ELSE (SELECT m.id FROM memories m
+                            WHERE m.tenant_id = $1 AND m.content_hash = t.content_hash AND NOT m.repeated)
+                END AS duplicate_of
            FROM memory_trash t WHERE t.tenant_id = $1 AND t.memory_id = ANY($2) FOR UPDATE",
     )
     .bind(tenant_id)

@@ -496,7 +496,7 @@ async fn a_duplicate_replacement_still_supersedes_and_an_archived_duplicate_come
     let tagged = store(&app, json!({"content": "Deploy freeze on Fridays", "tags": ["ops"]})).await;
     app.delete(&app.a.key, &format!("/api/v1/memories/{tagged}")).await.ok(200);
     assert_eq!(app.get(&app.a.key, "/memory/by-tag?tags=ops").await.ok(200)["count"], 0);
-    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "Deploy freeze on Fridays"}))
+    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "Deploy freeze on Fridays", "on_duplicate": "error"}))
         .await
         .assert_error(409, "archived");
     let body = app.post(&app.a.key, "/memory", &json!({"content": "Deploy freeze on Fridays"})).await.ok(200).clone();

@@ -85,12 +85,13 @@ async fn duplicates_reject_the_whole_batch() {
         .post(
             &app.a.key,
             "/api/v1/memories/batch",
-            &json!({"memories": [{"content": "new one"}, {"content": "Already  Stored"}]}),
+            &json!({"memories": [{"content": "new one"}, {"content": "Already  Stored"}], "on_duplicate": "error"}),
         )
         .await;
     res.assert_error(409, "memories[1].content");
     assert_eq!(res.body["existing_id"], existing.as_str());
-    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": [{"content": "twice"}, {"content": "TWICE"}]}))
+    let twice = json!({"memories": [{"content": "twice"}, {"content": "TWICE"}], "on_duplicate": "error"});
+    app.post(&app.a.key, "/api/v1/memories/batch", &twice)
         .await
         .assert_error(409, "memories[1].content: duplicates memories[0].content");
     assert_eq!(app.count(&app.a.key).await, 1, "nothing of either batch was stored");
@@ -130,9 +131,88 @@ async fn a_batch_item_keeps_every_field_a_single_store_keeps() {
         assert_eq!(&batched[field], value, "{field}");
     }
     assert_eq!(batched["embedding_status"], "ready");
-    // A repeat of stored content rejects the batch (the native surface does not reuse).
-    let res = app
-        .post(key, "/api/v1/memories/batch", &json!({"memories": [{"content": "plain"}, {"content": "new one"}]}))
-        .await;
+    // With `on_duplicate: error`, a repeat of stored content rejects the batch.
+    let body = json!({"memories": [{"content": "plain"}, {"content": "new one"}], "on_duplicate": "error"});
+    let res = app.post(key, "/api/v1/memories/batch", &body).await;
     assert_eq!(res.status, 409, "{:?}", res.body);
+}
+
+/// A transcript says "ok" and "haha" more than once: stored as it comes, each item answered with its id.
+#[tokio::test]
+async fn a_conversation_with_repeated_turns_is_stored_as_on_duplicate_says() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let turns = |session: &str| -> Vec<Value> {
+        ["ok", "haha", "OK", "the release is on Friday", "haha"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| json!({"content": t, "episode_id": session, "sequence_number": i}))
+            .collect()
+    };
+    let created = |res: &Value| -> Vec<bool> {
+        res["items"].as_array().unwrap().iter().map(|i| i["created"].as_bool().unwrap()).collect()
+    };
+    let ids = |res: &Value| -> Vec<String> {
+        res["items"].as_array().unwrap().iter().map(|i| i["id"].as_str().unwrap().to_owned()).collect()
+    };
+
+    // `existing` (the default): a repeat answers with the memory stored first.
+    let first = app.post(key, "/api/v1/memories/batch", &json!({"memories": turns("s1")})).await.ok(201).clone();
+    assert_eq!(created(&first), [true, true, false, true, false], "{first}");
+    let first_ids = ids(&first);
+    assert_eq!((first_ids[2].clone(), first_ids[4].clone()), (first_ids[0].clone(), first_ids[1].clone()));
+    assert_eq!(first["stored"], 3);
+    assert_eq!(first["memory_ids"], json!(first_ids));
+    assert_eq!(app.count(key).await, 3);
+
+    // `store`: every turn its own memory, in its episode, the repeats marked.
+    let second = app
+        .post(key, "/api/v1/memories/batch", &json!({"memories": turns("s2"), "on_duplicate": "store"}))
+        .await
+        .ok(201)
+        .clone();
+    assert_eq!(created(&second), [true; 5], "{second}");
+    let second_ids = ids(&second);
+    assert!(second_ids.iter().all(|id| !first_ids.contains(id)), "{second}");
+    let repeated: Vec<bool> =
+        second["memories"].as_array().unwrap().iter().map(|m| m["repeated"].as_bool().unwrap()).collect();
+    assert_eq!(repeated, [true; 5], "each repeats what s1 stored (its third turn repeats its first, too)");
+    assert_eq!(app.count(key).await, 8);
+    let episode = app.get(key, "/api/v1/memories?limit=50").await.ok(200).clone();
+    let in_s2 = episode["memories"].as_array().unwrap().iter().filter(|m| m["episode_id"] == "s2").count();
+    assert_eq!(in_s2, 5);
+
+    // `error`: the whole batch refused, naming the first repeat; nothing stored.
+    let refused =
+        app.post(key, "/api/v1/memories/batch", &json!({"memories": turns("s3"), "on_duplicate": "error"})).await;
+    refused.assert_error(409, "memories[0].content");
+    assert_eq!(app.count(key).await, 8);
+    // Set on the batch, not on an item; only the three values.
+    let on_item = json!({"memories": [{"content": "x", "on_duplicate": "store"}]});
+    app.post(key, "/api/v1/memories/batch", &on_item).await.assert_error(400, "memories[0].on_duplicate");
+    for bad in [json!("twice"), json!(3)] {
+        let body = json!({"memories": [{"content": "x"}], "on_duplicate": bad});
+        app.post(key, "/api/v1/memories/batch", &body).await.assert_error(400, "on_duplicate");
+    }
+    // AutoMem's batch takes it too.
+    let automem = app
+        .post(key, "/memory/batch", &json!({"memories": [{"content": "haha"}], "on_duplicate": "store"}))
+        .await
+        .ok(201)
+        .clone();
+    assert_eq!(automem["deduplicated"], json!([]), "{automem}");
+    assert_eq!(app.count(key).await, 9);
+
+    // A repeat deleted and restored comes back beside the memory it repeats (it duplicates nothing).
+    let repeat = &second_ids[0];
+    app.delete(key, &format!("/api/v1/memories/{repeat}?hard=true")).await.ok(200);
+    app.post(key, &format!("/api/v1/memories/{repeat}/restore"), &json!({})).await.ok(200);
+    // A repeat whose content changes becomes an ordinary memory.
+    let edited =
+        app.patch(key, &format!("/api/v1/memories/{repeat}"), &json!({"content": "ok then"})).await.ok(200).clone();
+    assert_eq!(edited["repeated"], false);
+    let dup = app
+        .patch(key, &format!("/api/v1/memories/{}", second_ids[1]), &json!({"content": "the release is on Friday"}))
+        .await;
+    dup.assert_error(409, "already exists");
 }

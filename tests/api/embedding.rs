@@ -19,7 +19,9 @@ async fn storing_enqueues_an_embedding_job_in_the_same_transaction() {
     assert_eq!(jobs, [json!({"tenant_id": app.a.id, "memory_ids": [id]})]);
 
     // A rejected store enqueues nothing: the job shares the memory's transaction.
-    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "EMBED me"})).await.assert_error(409, "already exists");
+    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "EMBED me", "on_duplicate": "error"}))
+        .await
+        .assert_error(409, "already exists");
     app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": [{"content": "ok"}, {"content": ""}]}))
         .await
         .assert_error(400, "memories[1].content");

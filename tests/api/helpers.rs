@@ -368,7 +368,15 @@ pub(crate) async fn spawn_full(
 }
 
 async fn create_tenant(db: &Db, name: &str) -> TestTenant {
-    let tenant = tenants::create_tenant(db.owner(), name, "unlimited", &Default::default()).await.unwrap();
+    // On Citus `tenants` is a reference table, written on every node: an insert racing the workers' first
+    // periodic jobs can fail as a transient conflict (the API answers it 503, retry). The suite retries too.
+    let mut attempt = 0;
+    let tenant = loop {
+        match tenants::create_tenant(db.owner(), name, "unlimited", &Default::default()).await {
+            Err(cairn::error::Error::Unavailable(_)) if attempt < 3 => attempt += 1,
+            other => break other.unwrap(),
+        }
+    };
     let key = new_key(db, tenant.id, &["read", "write"]).await;
     TestTenant { id: tenant.id, key }
 }

@@ -157,13 +157,31 @@ async fn content_of_exactly_2000_characters_is_accepted() {
 }
 
 #[tokio::test]
-async fn same_normalised_content_is_a_409_with_the_existing_id() {
+async fn same_normalised_content_answers_as_on_duplicate_says() {
     let app = spawn().await;
-    let id = app.store_text(&app.a.key, "User prefers dark mode").await;
-    let res = app.post(&app.a.key, "/api/v1/memories", &json!({"content": "  user PREFERS   dark mode\n"})).await;
+    let key = &app.a.key;
+    let id = app.store_text(key, "User prefers dark mode").await;
+    let again = |on: Option<&str>| json!({"content": "  user PREFERS   dark mode\n", "on_duplicate": on});
+    // `existing` (the default): 200 with the memory that holds it.
+    let existing = app.post(key, "/api/v1/memories", &again(None)).await.ok(200).clone();
+    assert_eq!((existing["id"].as_str(), existing["repeated"].clone()), (Some(id.as_str()), json!(false)));
+    assert_eq!(app.post(key, "/api/v1/memories", &again(Some("existing"))).await.ok(200)["id"], json!(id));
+    // `error`: a 409 naming it.
+    let res = app.post(key, "/api/v1/memories", &again(Some("error"))).await;
     res.assert_error(409, "already exists");
     assert_eq!(res.body["existing_id"], id.as_str());
-    assert_eq!(app.count(&app.a.key).await, 1);
+    assert_eq!(app.count(key).await, 1);
+    // `store`: a repeat of its own, which deduplication never finds.
+    let repeat = app.post(key, "/api/v1/memories", &again(Some("store"))).await.ok(201).clone();
+    assert_ne!(repeat["id"], json!(id));
+    assert_eq!(
+        (repeat["repeated"].clone(), repeat["content_hash"].clone()),
+        (json!(true), existing["content_hash"].clone())
+    );
+    assert_eq!(app.post(key, "/api/v1/memories", &again(None)).await.ok(200)["id"], json!(id));
+    assert_eq!(app.count(key).await, 2);
+    app.post(key, "/api/v1/memories", &again(Some("sometimes"))).await.assert_error(400, "on_duplicate");
+    assert_eq!(app.count(key).await, 2);
 }
 
 #[tokio::test]

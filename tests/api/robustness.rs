@@ -31,7 +31,8 @@ async fn concurrent_batches_in_opposite_orders_never_deadlock_into_a_500() {
     for round in 0..5 {
         let items: Vec<Value> = (0..30).map(|i| json!({"content": format!("round {round} item {i}")})).collect();
         let reversed: Vec<Value> = items.iter().rev().cloned().collect();
-        let (forward, backward) = (json!({ "memories": items }), json!({ "memories": reversed }));
+        let forward = json!({ "memories": items, "on_duplicate": "error" });
+        let backward = json!({ "memories": reversed, "on_duplicate": "error" });
         let (a, b) = tokio::join!(
             app.post(&app.a.key, "/api/v1/memories/batch", &forward),
             app.post(&app.a.key, "/api/v1/memories/batch", &backward),
@@ -50,7 +51,8 @@ async fn inserts_racing_deletes_of_the_same_content_never_500() {
     let insert = || async {
         let mut statuses = Vec::new();
         while Instant::now() < deadline {
-            statuses.push(app.post(&app.a.key, "/api/v1/memories", &body).await.status);
+            let res = app.post(&app.a.key, "/api/v1/memories", &body).await;
+            statuses.push((res.status, res.body.clone()));
         }
         statuses
     };
@@ -62,8 +64,11 @@ async fn inserts_racing_deletes_of_the_same_content_never_500() {
         statuses
     };
     let (i1, i2, d1) = tokio::join!(insert(), insert(), delete);
-    for status in i1.iter().chain(&i2) {
-        assert!(matches!(status, 201 | 409), "insert answered {status}");
+    for (status, body) in i1.iter().chain(&i2) {
+        // Stored, or the memory holding the content (`on_duplicate: existing`); under a storm of deletes of that
+        // very memory, after a few tries, a 503 that says to retry.
+        let retry = *status == 503 && body["message"].as_str().is_some_and(|m| m.ends_with("retry"));
+        assert!(matches!(status, 200 | 201) || retry, "insert answered {status}: {body}");
     }
     assert!(d1.iter().all(|s| *s == 200));
 }

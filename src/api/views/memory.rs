@@ -21,7 +21,7 @@ use uuid::Uuid;
     "created_at": "2026-11-29T10:30:00Z", "updated_at": "2026-11-29T10:30:00Z", "last_accessed_at": null,
     "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null,
     "embedding_error": null, "enrichment_status": "pending", "summary": null,
-    "summarized": false, "original_length": null, "summarized_length": null
+    "summarized": false, "original_length": null, "summarized_length": null, "repeated": false
 }))]
 pub struct Memory {
     pub id: Uuid,
@@ -80,6 +80,9 @@ pub struct Memory {
     pub summarized: bool,
     pub original_length: Option<i32>,
     pub summarized_length: Option<i32>,
+    /// Stored although the tenant held its content (`on_duplicate: store`): a repeat, which deduplication
+    /// never finds (it finds the memory stored first).
+    pub repeated: bool,
 }
 
 impl From<crate::memory::Memory> for Memory {
@@ -124,6 +127,7 @@ impl From<crate::memory::Memory> for Memory {
             summarized,
             original_length,
             summarized_length,
+            repeated,
         } = m;
         Self {
             id,
@@ -165,6 +169,7 @@ impl From<crate::memory::Memory> for Memory {
             summarized,
             original_length,
             summarized_length,
+            repeated,
         }
     }
 }

@@ -170,6 +170,8 @@ struct MemoryRow {
     decayed_at: Option<String>,
     summary: Option<String>,
     quality_computed: Option<bool>,
+    /// A repeat of content stored before it (`on_duplicate: store`).
+    repeated: Option<bool>,
     // Derived by the service, never taken from a file.
     #[serde(default, rename = "content_hash")]
     _content_hash: Option<Value>,
@@ -293,6 +295,7 @@ fn memory(svc: &Services, t: &Tenant, ctx: &ParseCtx, r: MemoryRow) -> Result<Pa
         "id": id_or_new(r.id),
         "content": m.content,
         "content_hash": m.content_hash,
+        "repeated": r.repeated.unwrap_or(false),
         "type": m.kind,
         "confidence": m.confidence,
         "memory_type": memory_type.as_str(),

@@ -24,6 +24,7 @@ from .automem_recall_sort import AutomemRecallSort
 from .automem_recall_tag_match import AutomemRecallTagMatch
 from .automem_recall_tag_mode import AutomemRecallTagMode
 from .batch_input import BatchInput
+from .batch_item import BatchItem
 from .batch_stored import BatchStored
 from .by_tag_page import ByTagPage
 from .by_tag_response import ByTagResponse
@@ -83,6 +84,7 @@ from .memory_id_response import MemoryIdResponse
 from .memory_input import MemoryInput
 from .memory_input_memory_type import MemoryInputMemoryType
 from .memory_input_metadata import MemoryInputMetadata
+from .memory_input_on_duplicate import MemoryInputOnDuplicate
 from .memory_input_source_type import MemoryInputSourceType
 from .memory_input_supersede_relation import MemoryInputSupersedeRelation
 from .memory_input_type import MemoryInputType
@@ -205,6 +207,7 @@ __all__ = (
     "AutomemRecallTagMatch",
     "AutomemRecallTagMode",
     "BatchInput",
+    "BatchItem",
     "BatchStored",
     "ByTagPage",
     "ByTagResponse",
@@ -264,6 +267,7 @@ __all__ = (
     "MemoryInput",
     "MemoryInputMemoryType",
     "MemoryInputMetadata",
+    "MemoryInputOnDuplicate",
     "MemoryInputSourceType",
     "MemoryInputSupersedeRelation",
     "MemoryInputType",

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.memory_input import MemoryInput
@@ -19,9 +21,12 @@ class AutoMemBatch:
 
     Attributes:
         memories (list[MemoryInput]):
+        on_duplicate (None | str | Unset): `existing` (default: an item whose content is held resolves to that memory),
+            `error` or `store`.
     """
 
     memories: list[MemoryInput]
+    on_duplicate: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -30,6 +35,12 @@ class AutoMemBatch:
             memories_item = memories_item_data.to_dict()
             memories.append(memories_item)
 
+        on_duplicate: None | str | Unset
+        if isinstance(self.on_duplicate, Unset):
+            on_duplicate = UNSET
+        else:
+            on_duplicate = self.on_duplicate
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -37,6 +48,8 @@ class AutoMemBatch:
                 "memories": memories,
             }
         )
+        if on_duplicate is not UNSET:
+            field_dict["on_duplicate"] = on_duplicate
 
         return field_dict
 
@@ -52,8 +65,18 @@ class AutoMemBatch:
 
             memories.append(memories_item)
 
+        def _parse_on_duplicate(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        on_duplicate = _parse_on_duplicate(d.pop("on_duplicate", UNSET))
+
         auto_mem_batch = cls(
             memories=memories,
+            on_duplicate=on_duplicate,
         )
 
         auto_mem_batch.additional_properties = d

@@ -43,6 +43,9 @@ class AutoMemMemory:
             `failed`.
         summarized (bool): Whether the content is a summary of a longer original (500-2000 characters, kept in
             `metadata.original_content`).
+        repeated (bool): Stored although the tenant held its content (`on_duplicate: store`): a repeat, which
+            deduplication
+            never finds (it finds the memory stored first).
         timestamp (datetime.datetime): The memory's own time (`created_at`).
         ttl (int | None | Unset): Time to live in seconds, for short-term memories.
         expires_at (datetime.datetime | None | Unset):
@@ -87,6 +90,7 @@ class AutoMemMemory:
     embedding_status: str
     enrichment_status: str
     summarized: bool
+    repeated: bool
     timestamp: datetime.datetime
     ttl: int | None | Unset = UNSET
     expires_at: datetime.datetime | None | Unset = UNSET
@@ -148,6 +152,8 @@ class AutoMemMemory:
         enrichment_status = self.enrichment_status
 
         summarized = self.summarized
+
+        repeated = self.repeated
 
         timestamp = self.timestamp.isoformat()
 
@@ -319,6 +325,7 @@ class AutoMemMemory:
                 "embedding_status": embedding_status,
                 "enrichment_status": enrichment_status,
                 "summarized": summarized,
+                "repeated": repeated,
                 "timestamp": timestamp,
             }
         )
@@ -409,6 +416,8 @@ class AutoMemMemory:
         enrichment_status = d.pop("enrichment_status")
 
         summarized = d.pop("summarized")
+
+        repeated = d.pop("repeated")
 
         timestamp = datetime.datetime.fromisoformat(d.pop("timestamp"))
 
@@ -685,6 +694,7 @@ class AutoMemMemory:
             embedding_status=embedding_status,
             enrichment_status=enrichment_status,
             summarized=summarized,
+            repeated=repeated,
             timestamp=timestamp,
             ttl=ttl,
             expires_at=expires_at,

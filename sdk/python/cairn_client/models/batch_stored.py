@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.batch_item import BatchItem
     from ..models.memory import Memory
 
 
@@ -17,14 +18,23 @@ T = TypeVar("T", bound="BatchStored")
 @_attrs_define
 class BatchStored:
     """
+    Example:
+        {'items': [{'created': True, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10'}, {'created': True, 'id':
+            '5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21'}, {'created': False, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10'}],
+            'memories': [], 'memory_ids': ['0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', '5f0c6c3e-8d2a-4a4b-9a57-0d4c1f7e9b21',
+            '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10'], 'stored': 2}
+
     Attributes:
-        stored (int): How many memories were stored (all of them).
-        memory_ids (list[UUID]): Their ids, in request order.
-        memories (list[Memory]):
+        stored (int): How many new memories were stored.
+        memory_ids (list[UUID]): Each item's memory id, in request order (an item whose content was already held has
+            that memory's).
+        items (list[BatchItem]): Each item's memory id and whether it is new, in request order.
+        memories (list[Memory]): The new memories, in request order.
     """
 
     stored: int
     memory_ids: list[UUID]
+    items: list[BatchItem]
     memories: list[Memory]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -35,6 +45,11 @@ class BatchStored:
         for memory_ids_item_data in self.memory_ids:
             memory_ids_item = str(memory_ids_item_data)
             memory_ids.append(memory_ids_item)
+
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
 
         memories = []
         for memories_item_data in self.memories:
@@ -47,6 +62,7 @@ class BatchStored:
             {
                 "stored": stored,
                 "memory_ids": memory_ids,
+                "items": items,
                 "memories": memories,
             }
         )
@@ -55,6 +71,7 @@ class BatchStored:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.batch_item import BatchItem  # noqa: PLC0415
         from ..models.memory import Memory  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -67,6 +84,13 @@ class BatchStored:
 
             memory_ids.append(memory_ids_item)
 
+        items = []
+        _items = d.pop("items")
+        for items_item_data in _items:
+            items_item = BatchItem.from_dict(items_item_data)
+
+            items.append(items_item)
+
         memories = []
         _memories = d.pop("memories")
         for memories_item_data in _memories:
@@ -77,6 +101,7 @@ class BatchStored:
         batch_stored = cls(
             stored=stored,
             memory_ids=memory_ids,
+            items=items,
             memories=memories,
         )
 

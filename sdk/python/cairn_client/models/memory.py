@@ -29,10 +29,10 @@ class Memory:
             None, 'emotional_arousal': None, 'emotional_valence': None, 'enrichment_status': 'pending', 'episode_id': None,
             'expires_at': None, 'flashbulb_until': None, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9,
             'last_accessed_at': None, 'memory_type': 'long_term', 'metadata': {'alternatives': ['MongoDB']},
-            'original_length': None, 'quality_score': None, 'run_id': None, 'sequence_number': None, 'source_type': 'user',
-            'summarized': False, 'summarized_length': None, 'summary': None, 't_invalid': None, 't_valid': None,
-            'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha', 'database'], 'ttl': None, 'type':
-            'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}
+            'original_length': None, 'quality_score': None, 'repeated': False, 'run_id': None, 'sequence_number': None,
+            'source_type': 'user', 'summarized': False, 'summarized_length': None, 'summary': None, 't_invalid': None,
+            't_valid': None, 'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha', 'database'], 'ttl':
+            None, 'type': 'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}
 
     Attributes:
         id (UUID):
@@ -56,6 +56,9 @@ class Memory:
             `failed`.
         summarized (bool): Whether the content is a summary of a longer original (500-2000 characters, kept in
             `metadata.original_content`).
+        repeated (bool): Stored although the tenant held its content (`on_duplicate: store`): a repeat, which
+            deduplication
+            never finds (it finds the memory stored first).
         ttl (int | None | Unset): Time to live in seconds, for short-term memories.
         expires_at (datetime.datetime | None | Unset):
         quality_score (float | None | Unset):
@@ -98,6 +101,7 @@ class Memory:
     embedding_status: str
     enrichment_status: str
     summarized: bool
+    repeated: bool
     ttl: int | None | Unset = UNSET
     expires_at: datetime.datetime | None | Unset = UNSET
     quality_score: float | None | Unset = UNSET
@@ -157,6 +161,8 @@ class Memory:
         enrichment_status = self.enrichment_status
 
         summarized = self.summarized
+
+        repeated = self.repeated
 
         ttl: int | None | Unset
         if isinstance(self.ttl, Unset):
@@ -318,6 +324,7 @@ class Memory:
                 "embedding_status": embedding_status,
                 "enrichment_status": enrichment_status,
                 "summarized": summarized,
+                "repeated": repeated,
             }
         )
         if ttl is not UNSET:
@@ -405,6 +412,8 @@ class Memory:
         enrichment_status = d.pop("enrichment_status")
 
         summarized = d.pop("summarized")
+
+        repeated = d.pop("repeated")
 
         def _parse_ttl(data: object) -> int | None | Unset:
             if data is None:
@@ -662,6 +671,7 @@ class Memory:
             embedding_status=embedding_status,
             enrichment_status=enrichment_status,
             summarized=summarized,
+            repeated=repeated,
             ttl=ttl,
             expires_at=expires_at,
             quality_score=quality_score,

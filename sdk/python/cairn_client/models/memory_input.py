@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.memory_input_memory_type import MemoryInputMemoryType
+from ..models.memory_input_on_duplicate import MemoryInputOnDuplicate
 from ..models.memory_input_source_type import MemoryInputSourceType
 from ..models.memory_input_supersede_relation import MemoryInputSupersedeRelation
 from ..models.memory_input_type import MemoryInputType
@@ -51,6 +52,10 @@ class MemoryInput:
             memory_type (MemoryInputMemoryType | Unset): `short_term` or `long_term` (default `long_term`; `short_term` when
                 only `ttl` is given).
             metadata (MemoryInputMetadata | None | Unset): Any JSON object.
+            on_duplicate (MemoryInputOnDuplicate | Unset): Content the tenant already holds: `existing` (the memory holding
+                it answers; the default of the
+                native API and AutoMem), `error` (a 409 naming it), or `store` (stored again, as a repeat). In a batch,
+                set it on the batch, not on an item.
             quality_score (float | None | Unset): 0..=1.
             run_id (None | str | Unset): The run or session it came from.
             sequence_number (int | None | Unset): Its place in the episode.
@@ -86,6 +91,7 @@ class MemoryInput:
     importance: float | None | Unset = UNSET
     memory_type: MemoryInputMemoryType | Unset = UNSET
     metadata: MemoryInputMetadata | None | Unset = UNSET
+    on_duplicate: MemoryInputOnDuplicate | Unset = UNSET
     quality_score: float | None | Unset = UNSET
     run_id: None | str | Unset = UNSET
     sequence_number: int | None | Unset = UNSET
@@ -184,6 +190,10 @@ class MemoryInput:
             metadata = self.metadata.to_dict()
         else:
             metadata = self.metadata
+
+        on_duplicate: str | Unset = UNSET
+        if not isinstance(self.on_duplicate, Unset):
+            on_duplicate = self.on_duplicate.value
 
         quality_score: float | None | Unset
         if isinstance(self.quality_score, Unset):
@@ -291,6 +301,8 @@ class MemoryInput:
             field_dict["memory_type"] = memory_type
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if on_duplicate is not UNSET:
+            field_dict["on_duplicate"] = on_duplicate
         if quality_score is not UNSET:
             field_dict["quality_score"] = quality_score
         if run_id is not UNSET:
@@ -457,6 +469,13 @@ class MemoryInput:
 
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
+        _on_duplicate = d.pop("on_duplicate", UNSET)
+        on_duplicate: MemoryInputOnDuplicate | Unset
+        if isinstance(_on_duplicate, Unset):
+            on_duplicate = UNSET
+        else:
+            on_duplicate = MemoryInputOnDuplicate(_on_duplicate)
+
         def _parse_quality_score(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -598,6 +617,7 @@ class MemoryInput:
             importance=importance,
             memory_type=memory_type,
             metadata=metadata,
+            on_duplicate=on_duplicate,
             quality_score=quality_score,
             run_id=run_id,
             sequence_number=sequence_number,

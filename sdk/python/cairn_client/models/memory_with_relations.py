@@ -43,6 +43,9 @@ class MemoryWithRelations:
             `failed`.
         summarized (bool): Whether the content is a summary of a longer original (500-2000 characters, kept in
             `metadata.original_content`).
+        repeated (bool): Stored although the tenant held its content (`on_duplicate: store`): a repeat, which
+            deduplication
+            never finds (it finds the memory stored first).
         timestamp (datetime.datetime): The memory's own time (`created_at`).
         relations (list[MemoryRelation]): Up to five direct relations, strongest first.
         ttl (int | None | Unset): Time to live in seconds, for short-term memories.
@@ -88,6 +91,7 @@ class MemoryWithRelations:
     embedding_status: str
     enrichment_status: str
     summarized: bool
+    repeated: bool
     timestamp: datetime.datetime
     relations: list[MemoryRelation]
     ttl: int | None | Unset = UNSET
@@ -150,6 +154,8 @@ class MemoryWithRelations:
         enrichment_status = self.enrichment_status
 
         summarized = self.summarized
+
+        repeated = self.repeated
 
         timestamp = self.timestamp.isoformat()
 
@@ -326,6 +332,7 @@ class MemoryWithRelations:
                 "embedding_status": embedding_status,
                 "enrichment_status": enrichment_status,
                 "summarized": summarized,
+                "repeated": repeated,
                 "timestamp": timestamp,
                 "relations": relations,
             }
@@ -418,6 +425,8 @@ class MemoryWithRelations:
         enrichment_status = d.pop("enrichment_status")
 
         summarized = d.pop("summarized")
+
+        repeated = d.pop("repeated")
 
         timestamp = datetime.datetime.fromisoformat(d.pop("timestamp"))
 
@@ -701,6 +710,7 @@ class MemoryWithRelations:
             embedding_status=embedding_status,
             enrichment_status=enrichment_status,
             summarized=summarized,
+            repeated=repeated,
             timestamp=timestamp,
             relations=relations,
             ttl=ttl,

@@ -29,10 +29,11 @@ class RecallHit:
             'embedding_status': 'pending', 'emotion': None, 'emotional_arousal': None, 'emotional_valence': None,
             'enrichment_status': 'pending', 'episode_id': None, 'expires_at': None, 'flashbulb_until': None, 'id':
             '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9, 'last_accessed_at': None, 'memory_type': 'long_term',
-            'metadata': {'alternatives': ['MongoDB']}, 'original_length': None, 'quality_score': None, 'run_id': None,
-            'sequence_number': None, 'source_type': 'user', 'summarized': False, 'summarized_length': None, 'summary': None,
-            't_invalid': None, 't_valid': None, 'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha',
-            'database'], 'ttl': None, 'type': 'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}.
+            'metadata': {'alternatives': ['MongoDB']}, 'original_length': None, 'quality_score': None, 'repeated': False,
+            'run_id': None, 'sequence_number': None, 'source_type': 'user', 'summarized': False, 'summarized_length': None,
+            'summary': None, 't_invalid': None, 't_valid': None, 'tag_prefixes': ['project-alpha', 'database'], 'tags':
+            ['project-alpha', 'database'], 'ttl': None, 'type': 'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id':
+            'user-42'}.
         score (float): Overall score in [0, 1].
         match_type (str): `hybrid` (found by meaning and keywords), `semantic`, `keyword`, `associative`, or `filter`
             (no query).

@@ -43,6 +43,9 @@ class ScoredMemory:
             `failed`.
         summarized (bool): Whether the content is a summary of a longer original (500-2000 characters, kept in
             `metadata.original_content`).
+        repeated (bool): Stored although the tenant held its content (`on_duplicate: store`): a repeat, which
+            deduplication
+            never finds (it finds the memory stored first).
         similarity_score (float): Semantic similarity to the query, 0..=1 (0 when found by keywords or association
             only).
         relevance_score (float): The combined score used for ranking, 0..=1.
@@ -88,6 +91,7 @@ class ScoredMemory:
     embedding_status: str
     enrichment_status: str
     summarized: bool
+    repeated: bool
     similarity_score: float
     relevance_score: float
     ttl: int | None | Unset = UNSET
@@ -149,6 +153,8 @@ class ScoredMemory:
         enrichment_status = self.enrichment_status
 
         summarized = self.summarized
+
+        repeated = self.repeated
 
         similarity_score = self.similarity_score
 
@@ -314,6 +320,7 @@ class ScoredMemory:
                 "embedding_status": embedding_status,
                 "enrichment_status": enrichment_status,
                 "summarized": summarized,
+                "repeated": repeated,
                 "similarity_score": similarity_score,
                 "relevance_score": relevance_score,
             }
@@ -403,6 +410,8 @@ class ScoredMemory:
         enrichment_status = d.pop("enrichment_status")
 
         summarized = d.pop("summarized")
+
+        repeated = d.pop("repeated")
 
         similarity_score = d.pop("similarity_score")
 
@@ -664,6 +673,7 @@ class ScoredMemory:
             embedding_status=embedding_status,
             enrichment_status=enrichment_status,
             summarized=summarized,
+            repeated=repeated,
             similarity_score=similarity_score,
             relevance_score=relevance_score,
             ttl=ttl,

@@ -102,8 +102,14 @@ def sync_detailed(
 ) -> Response[BatchStored | ErrorBody]:
     """Store up to 500 memories, all or nothing.
 
-     Any invalid item, a duplicate inside the batch or of a stored memory rejects the whole batch and
-    nothing is stored; errors name the item (`memories[2].content: ...`).
+     Any invalid item rejects the whole batch and nothing is stored; errors name the item
+    (`memories[2].content: ...`). Content the tenant already holds, or an item repeating an earlier one,
+    is
+    treated as `on_duplicate` (beside `memories`) says: `existing` (default) answers with the memory
+    that holds
+    it (`created: false`), `error` rejects the batch with a 409 naming the item, `store` stores it again
+    as its
+    own memory (`repeated: true`), as a transcript repeats "ok".
 
     Args:
         body (BatchInput): `{"memories": [...]}`, 1..=500 items (documentation shape; parsing is
@@ -137,8 +143,14 @@ def sync(
 ) -> BatchStored | ErrorBody | None:
     """Store up to 500 memories, all or nothing.
 
-     Any invalid item, a duplicate inside the batch or of a stored memory rejects the whole batch and
-    nothing is stored; errors name the item (`memories[2].content: ...`).
+     Any invalid item rejects the whole batch and nothing is stored; errors name the item
+    (`memories[2].content: ...`). Content the tenant already holds, or an item repeating an earlier one,
+    is
+    treated as `on_duplicate` (beside `memories`) says: `existing` (default) answers with the memory
+    that holds
+    it (`created: false`), `error` rejects the batch with a 409 naming the item, `store` stores it again
+    as its
+    own memory (`repeated: true`), as a transcript repeats "ok".
 
     Args:
         body (BatchInput): `{"memories": [...]}`, 1..=500 items (documentation shape; parsing is
@@ -167,8 +179,14 @@ async def asyncio_detailed(
 ) -> Response[BatchStored | ErrorBody]:
     """Store up to 500 memories, all or nothing.
 
-     Any invalid item, a duplicate inside the batch or of a stored memory rejects the whole batch and
-    nothing is stored; errors name the item (`memories[2].content: ...`).
+     Any invalid item rejects the whole batch and nothing is stored; errors name the item
+    (`memories[2].content: ...`). Content the tenant already holds, or an item repeating an earlier one,
+    is
+    treated as `on_duplicate` (beside `memories`) says: `existing` (default) answers with the memory
+    that holds
+    it (`created: false`), `error` rejects the batch with a 409 naming the item, `store` stores it again
+    as its
+    own memory (`repeated: true`), as a transcript repeats "ok".
 
     Args:
         body (BatchInput): `{"memories": [...]}`, 1..=500 items (documentation shape; parsing is
@@ -200,8 +218,14 @@ async def asyncio(
 ) -> BatchStored | ErrorBody | None:
     """Store up to 500 memories, all or nothing.
 
-     Any invalid item, a duplicate inside the batch or of a stored memory rejects the whole batch and
-    nothing is stored; errors name the item (`memories[2].content: ...`).
+     Any invalid item rejects the whole batch and nothing is stored; errors name the item
+    (`memories[2].content: ...`). Content the tenant already holds, or an item repeating an earlier one,
+    is
+    treated as `on_duplicate` (beside `memories`) says: `existing` (default) answers with the memory
+    that holds
+    it (`created: false`), `error` rejects the batch with a 409 naming the item, `store` stores it again
+    as its
+    own memory (`repeated: true`), as a transcript repeats "ok".
 
     Args:
         body (BatchInput): `{"memories": [...]}`, 1..=500 items (documentation shape; parsing is

@@ -123,6 +123,13 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
                 enqueue_after_insert(svc, &mut tx, std::slice::from_ref(&memory)).await?;
                 break StoreOutcome::Stored(*memory);
             }
+            Inserted::Duplicate { existing_id }
+                if duplicates != Duplicates::Reject && supersede.as_ref().is_some_and(|s| s.old == existing_id) =>
+            {
+                return Err(Error::invalid(
+                    "content: the replacement has the same content as the memory it supersedes",
+                ));
+            }
             Inserted::Duplicate { .. } if duplicates == Duplicates::Store => new.repeated = true,
             Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reject => {
                 let archived =
@@ -134,18 +141,11 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
                     existing_id: Some(existing_id),
                 });
             }
-            Inserted::Duplicate { existing_id } => {
-                if supersede.as_ref().is_some_and(|s| s.old == existing_id) {
-                    return Err(Error::invalid(
-                        "content: the replacement has the same content as the memory it supersedes",
-                    ));
-                }
-                match lifecycle::restore(&mut tx, existing_id, &actor).await? {
-                    Some(restored) => break StoreOutcome::Existing(restored),
-                    None if attempts < 5 => {}
-                    None => return Err(Error::Unavailable("content changed concurrently; retry".into())),
-                }
-            }
+            Inserted::Duplicate { existing_id } => match lifecycle::restore(&mut tx, existing_id, &actor).await? {
+                Some(restored) => break StoreOutcome::Existing(restored),
+                None if attempts < 5 => {}
+                None => return Err(Error::Unavailable("content changed concurrently; retry".into())),
+            },
         }
     };
     if let Some(s) = supersede {
@@ -330,8 +330,10 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     let mut deduplicated: Vec<usize> = repeats.keys().copied().collect();
     let batch: Vec<&NewMemory> = order.iter().map(|i| &parsed[*i]).collect();
     let outcomes = memories::insert_many(&mut tx, &batch, &actor).await?;
-    // Items whose content the tenant holds, to store again as repeats (`on_duplicate: store`).
+    // Items whose content the tenant holds, to store again as repeats (`on_duplicate: store`), and items whose
+    // holder was deleted meanwhile, to store as they are.
     let mut again = Vec::new();
+    let mut anew = Vec::new();
     for (index, outcome) in order.into_iter().zip(outcomes) {
         match outcome {
             Inserted::Stored(memory) => {
@@ -340,9 +342,14 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
             }
             Inserted::Duplicate { .. } if duplicates == Duplicates::Store => again.push(index),
             Inserted::Duplicate { existing_id } if duplicates == Duplicates::Reuse => {
-                lifecycle::restore(&mut tx, existing_id, &actor).await?; // brought back if archived
-                ids[index] = Some(existing_id);
-                deduplicated.push(index);
+                // Brought back if archived; deleted since the insert met it: the content is free, stored anew.
+                match lifecycle::restore(&mut tx, existing_id, &actor).await? {
+                    Some(_) => {
+                        ids[index] = Some(existing_id);
+                        deduplicated.push(index);
+                    }
+                    None => anew.push(index),
+                }
             }
             Inserted::Duplicate { existing_id } => {
                 return Err(Error::Conflict {
@@ -354,14 +361,15 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
             }
         }
     }
+    for index in &again {
+        parsed[*index].repeated = true;
+    }
+    again.extend(anew);
     if !again.is_empty() {
-        for index in &again {
-            parsed[*index].repeated = true;
-        }
         let batch: Vec<&NewMemory> = again.iter().map(|i| &parsed[*i]).collect();
         for (index, outcome) in again.iter().zip(memories::insert_many(&mut tx, &batch, &actor).await?) {
             let Inserted::Stored(memory) = outcome else {
-                return Err(Error::internal("a repeat collided with stored content"));
+                return Err(Error::Unavailable("content changed concurrently; retry".into()));
             };
             ids[*index] = Some(memory.id);
             stored[*index] = Some(*memory);

@@ -49,11 +49,24 @@ async fn restore_in(t: &Tenant, tx: &mut TenantTx, ids: &[Uuid], since: DateTime
         } else if let Some(existing) = entry.duplicate_of {
             outcome.conflicts.push((entry.memory_id, Some(existing)));
         } else {
-            candidates.push(entry.memory_id);
+            candidates.push(entry);
         }
     }
-    // In the order asked (the trash answers in its own).
-    candidates.sort_by_key(|id| ids.iter().position(|x| x == id));
+    // In the order asked (the trash answers in its own); of two with the same content (deleted, stored again,
+    // deleted again), the first asked comes back and the other is a conflict, as one after the other would.
+    candidates.sort_by_key(|e: &trash::TrashEntry| ids.iter().position(|x| *x == e.memory_id));
+    let mut hashes = std::collections::HashSet::new();
+    let candidates: Vec<Uuid> = candidates
+        .into_iter()
+        .filter_map(|e| {
+            if e.repeated || hashes.insert(e.content_hash.clone()) {
+                Some(e.memory_id)
+            } else {
+                outcome.conflicts.push((e.memory_id, None));
+                None
+            }
+        })
+        .collect();
     let restored = trash::restore(tx, &candidates, &t.actor()).await?;
     outcome.conflicts.extend(restored.conflicts.into_iter().map(|id| (id, None)));
     let pending = |f: fn(&Memory) -> bool| restored.memories.iter().filter(|m| f(m)).map(|m| m.id).collect::<Vec<_>>();

@@ -135,7 +135,7 @@ async fn change(
 ) -> Result<Option<Memory>, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
-        "WITH old AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
+        "WITH old AS MATERIALIZED (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
          upd AS (UPDATE memories SET {set} WHERE tenant_id = $1 AND id = $2 AND ({condition}) RETURNING *),
          ev AS (INSERT INTO memory_events (tenant_id, memory_id, event_type, actor, before, after)
                 SELECT m.tenant_id, m.id, $3, $4, (SELECT snap FROM old), {snapshot} FROM upd m RETURNING id)

@@ -172,11 +172,14 @@ pub async fn load(pool: &PgPool, max_rows: i64) -> Result<(Vec<QueueLoad>, Vec<Q
             count(*) FILTER (WHERE j.status = 'Failed') AS failed,
             count(*) FILTER (WHERE j.status = 'Killed') AS killed,
             extract(epoch FROM now() - min(j.run_at) FILTER (WHERE j.status = 'Pending'))::float8 AS oldest_pending_secs";
+    // Both scan the queue's unfinished rows: bounded in time (the owner's pool has no statement timeout).
+    let mut tx = pool.begin().await?;
+    sqlx::query("SET LOCAL statement_timeout = '10s'").execute(&mut *tx).await?;
     let queues = sqlx::query_as(&format!(
         "SELECT j.job_type AS queue, NULL::uuid AS tenant_id, NULL::text AS tenant_name, {COLUMNS}
            FROM apalis.jobs j WHERE j.status <> 'Done' GROUP BY j.job_type ORDER BY j.job_type"
     ))
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
     let tenants = sqlx::query_as(&format!(
         "SELECT x.*, t.name AS tenant_name FROM (
@@ -187,8 +190,9 @@ pub async fn load(pool: &PgPool, max_rows: i64) -> Result<(Vec<QueueLoad>, Vec<Q
           ORDER BY x.pending + x.running + x.failed + x.killed DESC, x.queue, x.tenant_id"
     ))
     .bind(max_rows)
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
+    tx.commit().await?;
     Ok((queues, tenants))
 }
 

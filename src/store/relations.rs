@@ -229,7 +229,7 @@ pub async fn supersede(
     let tenant_id = tx.tenant_id();
     let snapshot = super::events::SNAPSHOT;
     let sql = format!(
-        "WITH before AS (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
+        "WITH before AS MATERIALIZED (SELECT {snapshot} AS snap FROM memories m WHERE tenant_id = $1 AND id = $2 FOR UPDATE),
          changed AS (
             UPDATE memories SET t_invalid = coalesce(least(t_invalid, $7), $7),
                 metadata = metadata || jsonb_strip_nulls(jsonb_build_object(

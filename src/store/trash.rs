@@ -28,6 +28,9 @@ pub struct Trashed {
 pub struct TrashEntry {
     pub memory_id: Uuid,
     pub deleted_at: DateTime<Utc>,
+    pub content_hash: String,
+    /// A repeat (`on_duplicate: store`), which duplicates nothing.
+    pub repeated: bool,
     /// A live memory with the same content (stored again since), which a restore would duplicate.
     pub duplicate_of: Option<Uuid>,
 }
@@ -39,7 +42,8 @@ pub async fn entries(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<TrashEntry>,
         // The subquery names the tenant as a parameter, not through `t`: Citus locks rows (FOR UPDATE) only in a
         // statement it can route to one shard, and it proves that from constants.
         // (A repeat, stored with `on_duplicate: store`, duplicates nothing.)
-        "SELECT t.memory_id, t.deleted_at,
+        "SELECT t.memory_id, t.deleted_at, t.content_hash,
+                coalesce((t.memory->>'repeated')::boolean, false) AS repeated,
                 CASE WHEN coalesce((t.memory->>'repeated')::boolean, false) THEN NULL
                      ELSE (SELECT m.id FROM memories m
                             WHERE m.tenant_id = $1 AND m.content_hash = t.content_hash AND NOT m.repeated)

@@ -181,6 +181,9 @@ async fn same_normalised_content_answers_as_on_duplicate_says() {
     assert_eq!(app.post(key, "/api/v1/memories", &again(None)).await.ok(200)["id"], json!(id));
     assert_eq!(app.count(key).await, 2);
     app.post(key, "/api/v1/memories", &again(Some("sometimes"))).await.assert_error(400, "on_duplicate");
+    // A repeat cannot supersede the very memory it repeats.
+    let own = json!({"content": "User prefers dark mode", "supersedes_memory_id": id, "on_duplicate": "store"});
+    app.post(key, "/api/v1/memories", &own).await.assert_error(400, "the memory it supersedes");
     assert_eq!(app.count(key).await, 2);
 }
 

@@ -285,3 +285,17 @@ async fn memories_deleted_together_come_back_together_with_the_links_between_the
         history["events"].as_array().unwrap().iter().map(|e| e["event_type"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["created", "deleted", "restored"]);
 }
+
+#[tokio::test]
+async fn of_two_deleted_copies_of_one_content_the_first_deleted_comes_back() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let body = json!({"content": "Standup moves to 10:00", "tags": ["twin"]});
+    let first = app.store(key, body.clone()).await["id"].as_str().unwrap().to_owned();
+    app.delete(key, &format!("/api/v1/memories/{first}?hard=true")).await.ok(200);
+    let second = app.store(key, body).await["id"].as_str().unwrap().to_owned();
+    app.delete(key, &format!("/api/v1/memories/{second}?hard=true")).await.ok(200);
+    let done = app.post(key, "/api/v1/memories/by-tag/restore?tags=twin", &json!({})).await.ok(200).clone();
+    assert_eq!((done["restored"].clone(), done["conflicts"].clone()), (json!([first]), json!([second])), "{done}");
+    assert_eq!(app.count(key).await, 1);
+}

@@ -173,7 +173,7 @@ pub async fn load(pool: &PgPool, max_rows: i64) -> Result<(Vec<QueueLoad>, Vec<Q
             count(*) FILTER (WHERE j.status = 'Killed') AS killed,
             extract(epoch FROM now() - min(j.run_at) FILTER (WHERE j.status = 'Pending'))::float8 AS oldest_pending_secs";
     // Both scan the queue's unfinished rows: bounded in time (the owner's pool has no statement timeout).
-    let mut tx = pool.begin().await?;
+    let mut tx = super::begin(pool, None).await?;
     sqlx::query("SET LOCAL statement_timeout = '10s'").execute(&mut *tx).await?;
     let queues = sqlx::query_as(&format!(
         "SELECT j.job_type AS queue, NULL::uuid AS tenant_id, NULL::text AS tenant_name, {COLUMNS}

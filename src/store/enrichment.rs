@@ -66,7 +66,8 @@ pub async fn set_summary_quality(tx: &mut TenantTx, memory_id: Uuid, summary: &s
 }
 
 /// Links each of these memories (those with a vector) SIMILAR_TO its nearest neighbours at cosine ≥ 0.8, at
-/// most five, strength the cosine; each pair once (the lower id is the source). Idempotent.
+/// most five, strength the cosine; each pair once (the lower id is the source). Idempotent. Copies of the same
+/// content (repeats, `on_duplicate: store`) are not each other's neighbours: they would fill the five places.
 pub async fn link_similar(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
     super::set_local(tx.conn(), &[("hnsw.iterative_scan", Local::Word("relaxed_order"))]).await?;
@@ -79,6 +80,7 @@ pub async fn link_similar(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<u64,
            CROSS JOIN LATERAL (
                SELECT c.id, 1 - (c.embedding <=> s.embedding) AS cosine FROM memories c
                 WHERE c.tenant_id = $1 AND c.id <> s.id AND c.embedding IS NOT NULL AND c.archived_at IS NULL
+                  AND c.content_hash <> s.content_hash
                 ORDER BY c.embedding <=> s.embedding LIMIT $3
            ) n
           WHERE s.tenant_id = $1 AND s.id = ANY($2) AND s.embedding IS NOT NULL AND n.cosine >= $4

@@ -86,6 +86,14 @@ async fn similar_to_links_neighbours_at_cosine_080_and_not_079() {
     tx.commit().await.unwrap();
     app.run_similar().await;
     assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, 1);
+    // Repeats of one content (`on_duplicate: store`) are not linked to each other, only to what resembles them.
+    let copy = json!({"content": "just over", "embedding": unit(0.801, 1.0)});
+    let batch = json!({"memories": [copy.clone(), copy], "on_duplicate": "store"});
+    app.post(key, "/api/v1/memories/batch", &batch).await.ok(201);
+    app.run_similar().await;
+    let linked = related(&app, key, &base, "SIMILAR_TO").await;
+    assert_eq!(linked.len(), 3, "the base links to the first and both copies: {linked:?}");
+    assert_eq!(app.count_as_app_role("relations", Some(app.a.id)).await, 3, "no link among the three copies");
 }
 
 #[tokio::test]

@@ -249,7 +249,18 @@ async fn create_citus_database(nodes: &[String], name: &str) {
             format!("ALTER FUNCTION public.cairn_prepare() OWNER TO {role}"),
             "DROP FUNCTION public.cairn_prepare()".to_owned(),
         ] {
-            db.execute(sql.as_str()).await.unwrap();
+            // Roles are cluster-wide: databases prepared at once on the same nodes can race on their catalog
+            // rows ("tuple concurrently updated", raised by a worker); that attempt is simply made again.
+            let mut attempt = 0;
+            loop {
+                match db.execute(sql.as_str()).await {
+                    Err(sqlx::Error::Database(e)) if e.message().contains("concurrently updated") && attempt < 5 => {
+                        attempt += 1;
+                        tokio::time::sleep(std::time::Duration::from_millis(100 * attempt)).await;
+                    }
+                    other => break other.map(|_| ()).unwrap(),
+                }
+            }
         }
     }
 }

@@ -52,9 +52,8 @@ async fn restore_in(t: &Tenant, tx: &mut TenantTx, ids: &[Uuid], since: DateTime
             candidates.push(entry);
         }
     }
-    // In the order asked (the trash answers in its own); of two with the same content (deleted, stored again,
-    // deleted again), the first asked comes back and the other is a conflict, as one after the other would.
-    candidates.sort_by_key(|e: &trash::TrashEntry| ids.iter().position(|x| *x == e.memory_id));
+    // Of two with the same content (deleted, stored again, deleted again), the first asked comes back (entries
+    // come in the order asked) and the other is a conflict, as one after the other would.
     let mut hashes = std::collections::HashSet::new();
     let candidates: Vec<Uuid> = candidates
         .into_iter()

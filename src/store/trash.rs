@@ -35,7 +35,8 @@ pub struct TrashEntry {
     pub duplicate_of: Option<Uuid>,
 }
 
-/// The trash's entries for those of `ids` it holds, locked for the rest of the transaction.
+/// The trash's entries for those of `ids` it holds, in the order of `ids`, locked for the rest of the
+/// transaction.
 pub async fn entries(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<TrashEntry>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
@@ -48,7 +49,8 @@ pub async fn entries(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<TrashEntry>,
                      ELSE (SELECT m.id FROM memories m
                             WHERE m.tenant_id = $1 AND m.content_hash = t.content_hash AND NOT m.repeated)
                 END AS duplicate_of
-           FROM memory_trash t WHERE t.tenant_id = $1 AND t.memory_id = ANY($2) FOR UPDATE",
+           FROM memory_trash t WHERE t.tenant_id = $1 AND t.memory_id = ANY($2)
+          ORDER BY array_position($2, t.memory_id) FOR UPDATE",
     )
     .bind(tenant_id)
     .bind(ids)
@@ -131,7 +133,8 @@ pub async fn restore(tx: &mut TenantTx, ids: &[Uuid], actor: &str) -> Result<Res
         .await?;
         back.extend(inserted);
     }
-    let conflicts = ids.iter().copied().filter(|id| parts.iter().any(|p| p.memory_id == *id) && !back.contains(id));
+    let held: HashSet<Uuid> = parts.iter().map(|p| p.memory_id).collect();
+    let conflicts = ids.iter().copied().filter(|id| held.contains(id) && !back.contains(id));
     let mut done = Restored { conflicts: conflicts.collect(), ..Restored::default() };
     let parts: Vec<Parts> = parts.into_iter().filter(|p| back.contains(&p.memory_id)).collect();
     if parts.is_empty() {
@@ -170,14 +173,14 @@ pub async fn restore(tx: &mut TenantTx, ids: &[Uuid], actor: &str) -> Result<Res
         .await?;
     }
     events::record_state_many(tx, &restored, "restored", actor).await?;
-    let mut memories: Vec<Memory> =
-        sqlx::query_as(&format!("SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = ANY($2)"))
-            .bind(tenant_id)
-            .bind(&restored)
-            .fetch_all(tx.conn())
-            .await?;
-    memories.sort_by_key(|m| ids.iter().position(|id| *id == m.id));
-    done.memories = memories;
+    done.memories = sqlx::query_as(&format!(
+        "SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = ANY($2) ORDER BY array_position($3, id)"
+    ))
+    .bind(tenant_id)
+    .bind(&restored)
+    .bind(ids)
+    .fetch_all(tx.conn())
+    .await?;
     Ok(done)
 }
 

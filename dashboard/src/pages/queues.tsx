@@ -1,6 +1,6 @@
 // The service's background work (admin): every queue's depth, running jobs, failures and how late its oldest
 // pending job is, overall and per tenant, and the periodic jobs' latest periods.
-import { admin, unwrap } from "../api.ts";
+import { admin, unwrap, type Schemas } from "../api.ts";
 import { href } from "../router.ts";
 import { Empty, fmtNum, Loading, Page, Table, Time, useLoad } from "../ui.tsx";
 
@@ -9,6 +9,20 @@ function late(secs: number | null | undefined): string {
   if (secs < 60) return `${secs.toFixed(1)} s`;
   if (secs < 3600) return `${(secs / 60).toFixed(1)} min`;
   return `${(secs / 3600).toFixed(1)} h`;
+}
+
+/** A queue's counts and how late its oldest pending job is, as table cells. */
+function Counts(props: { q: Schemas["QueueLoad"] }) {
+  const q = props.q;
+  return (
+    <>
+      <td data-col="pending">{fmtNum(q.pending)}</td>
+      <td>{fmtNum(q.running)}</td>
+      <td>{fmtNum(q.failed)}</td>
+      <td>{fmtNum(q.killed)}</td>
+      <td>{late(q.oldest_pending_secs)}</td>
+    </>
+  );
 }
 
 export function QueuesPage() {
@@ -30,11 +44,7 @@ export function QueuesPage() {
                 {data.queues.map((q) => (
                   <tr key={q.queue} data-queue={q.queue}>
                     <td class="mono">{q.queue}</td>
-                    <td data-col="pending">{fmtNum(q.pending)}</td>
-                    <td>{fmtNum(q.running)}</td>
-                    <td>{fmtNum(q.failed)}</td>
-                    <td>{fmtNum(q.killed)}</td>
-                    <td>{late(q.oldest_pending_secs)}</td>
+                    <Counts q={q} />
                   </tr>
                 ))}
               </Table>
@@ -50,11 +60,7 @@ export function QueuesPage() {
                   <tr key={`${q.queue}/${q.tenant_id ?? ""}`} data-tenant-id={q.tenant_id ?? ""}>
                     <td>{q.tenant_id ? <a href={href("tenants", q.tenant_id)}>{q.tenant_name ?? q.tenant_id.slice(0, 8)}</a> : "the service"}</td>
                     <td class="mono">{q.queue}</td>
-                    <td data-col="pending">{fmtNum(q.pending)}</td>
-                    <td>{fmtNum(q.running)}</td>
-                    <td>{fmtNum(q.failed)}</td>
-                    <td>{fmtNum(q.killed)}</td>
-                    <td>{late(q.oldest_pending_secs)}</td>
+                    <Counts q={q} />
                   </tr>
                 ))}
               </Table>

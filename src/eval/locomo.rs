@@ -3,8 +3,10 @@
 //! Each conversation goes into a fresh tenant (created through DATABASE_URL), one memory per dialog turn
 //! ("Speaker: text", the session's date as the memory's time, the dia_id in metadata), stored through the
 //! HTTP API. Every question is asked through `/api/v1/recall`; a question's evidence turns found in the top
-//! k give recall@k (share of its evidence), hit@k (any), and MRR. Turns with identical text are one memory
-//! (the service deduplicates), standing for all their dia_ids. Nothing here is tuned to LoCoMo.
+//! k give recall@k (share of its evidence), hit@k (any), and MRR; and at session level (the figure MemPalace
+//! and others publish for LoCoMo), the share of the evidence's sessions among the sessions of the top-k turns.
+//! Turns with identical text are one memory (the service deduplicates), standing for all their dia_ids.
+//! Nothing here is tuned to LoCoMo.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -119,8 +121,15 @@ struct Totals {
     questions: usize,
     recall: [f64; 4],
     hit: [f64; 4],
+    /// Session-level recall@k: the share of the evidence's sessions among the sessions of the top k.
+    session: [f64; 4],
     mrr: f64,
     latencies: Vec<Duration>,
+}
+
+/// The session of a dia_id ("D8:6" is turn 6 of session 8): the part before the colon.
+fn session_of(dia: &str) -> &str {
+    dia.split_once(':').map_or(dia, |(s, _)| s)
 }
 
 impl Totals {
@@ -132,6 +141,10 @@ impl Totals {
             let found = evidence.iter().filter(|e| top.contains(e)).count();
             self.recall[slot] += found as f64 / evidence.len() as f64;
             self.hit[slot] += if found > 0 { 1.0 } else { 0.0 };
+            let sessions: HashSet<&str> = top.iter().map(|d| session_of(d)).collect();
+            let wanted: HashSet<&str> = evidence.iter().map(|d| session_of(d)).collect();
+            self.session[slot] +=
+                wanted.iter().filter(|s| sessions.contains(*s)).count() as f64 / wanted.len().max(1) as f64;
         }
         if let Some(rank) = ranked.iter().position(|ids| ids.iter().any(|id| evidence.contains(id))) {
             self.mrr += 1.0 / (rank + 1) as f64;
@@ -143,6 +156,7 @@ impl Totals {
         for i in 0..4 {
             self.recall[i] += other.recall[i];
             self.hit[i] += other.hit[i];
+            self.session[i] += other.session[i];
         }
         self.mrr += other.mrr;
         self.latencies.extend(other.latencies.iter().copied());
@@ -155,10 +169,11 @@ impl Totals {
     fn line(&self, label: &str) -> String {
         let n = self.questions.max(1) as f64;
         format!(
-            "{label}: n={} recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} hit@1={:.3} hit@5={:.3} hit@10={:.3} hit@20={:.3} mrr={:.3} p50={:.1}ms p95={:.1}ms",
+            "{label}: n={} recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} hit@1={:.3} hit@5={:.3} hit@10={:.3} hit@20={:.3} session@1={:.3} session@5={:.3} session@10={:.3} mrr={:.3} p50={:.1}ms p95={:.1}ms",
             self.questions,
             self.recall[0] / n, self.recall[1] / n, self.recall[2] / n, self.recall[3] / n,
             self.hit[0] / n, self.hit[1] / n, self.hit[2] / n, self.hit[3] / n,
+            self.session[0] / n, self.session[1] / n, self.session[2] / n,
             self.mrr / n, self.percentile(0.5), self.percentile(0.95)
         )
     }
@@ -254,10 +269,12 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
             }
             let n = part.questions.max(1) as f64;
             println!(
-                "{label}: n={} recall@10={:.3} recall@5={:.3} mrr={:.3}",
+                "{label}: n={} recall@10={:.3} recall@5={:.3} session@10={:.3} session@5={:.3} mrr={:.3}",
                 part.questions,
                 part.recall[2] / n,
                 part.recall[1] / n,
+                part.session[2] / n,
+                part.session[1] / n,
                 part.mrr / n
             );
         }
@@ -293,12 +310,15 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         println!("(asked {limit} results per question: the figures at k above {limit} count those {limit} only)");
     }
     println!(
-        "categories 1-4: recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} mrr={:.3}",
+        "categories 1-4: recall@1={:.3} recall@5={:.3} recall@10={:.3} recall@20={:.3} mrr={:.3} session@1={:.3} session@5={:.3} session@10={:.3}",
         main.recall[0] / n,
         main.recall[1] / n,
         main.recall[2] / n,
         main.recall[3] / n,
-        main.mrr / n
+        main.mrr / n,
+        main.session[0] / n,
+        main.session[1] / n,
+        main.session[2] / n
     );
     Ok(())
 }
@@ -510,5 +530,20 @@ mod tests {
         assert_eq!((t.recall[0], t.recall[1], t.recall[2]), (0.0, 0.5, 1.0));
         assert_eq!((t.hit[0], t.hit[1]), (0.0, 1.0));
         assert!((t.mrr - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn session_recall_counts_the_evidence_sessions_among_the_top_turns_sessions() {
+        let mut t = Totals::default();
+        // Evidence in sessions 1 and 2; the top 1 is another turn of session 1, the top 5 adds one of session 2.
+        let evidence = vec!["D1:3".to_owned(), "D1:4".to_owned(), "D2:9".to_owned()];
+        let ranked: Vec<Vec<String>> = [vec!["D1:7"], vec!["D3:1"], vec!["D3:2"], vec!["D2:1"], vec![]]
+            .iter()
+            .map(|v| v.iter().map(|s| s.to_string()).collect())
+            .collect();
+        t.add(&evidence, &ranked, Duration::from_millis(1));
+        assert_eq!((t.session[0], t.session[1]), (0.5, 1.0));
+        assert_eq!(t.recall[1], 0.0, "no evidence turn itself is in the top 5");
+        assert_eq!(session_of("D12:40"), "D12");
     }
 }

@@ -76,6 +76,7 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
     let last = lines.last().unwrap();
     assert!(last.starts_with("categories 1-4: recall@1="), "{last}");
     assert!(last.contains("recall@10=1.000") && last.contains("mrr="), "three easy questions, all found: {last}");
+    assert!(last.contains("session@10=1.000"), "their sessions too, at session level: {last}");
     for category in ["category 1:", "category 2:", "category 4:"] {
         assert!(lines.iter().any(|l| l.starts_with(category)), "{category} missing:\n{stdout}");
     }

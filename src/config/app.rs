@@ -185,6 +185,11 @@ pub struct AppArgs {
     /// How often usage counts are written, in milliseconds.
     #[arg(long, env = "CAIRN_USAGE_FLUSH_MS", default_value_t = 10_000)]
     pub usage_flush_ms: u64,
+    /// How often recall accesses (access counts, last access times) are written, in milliseconds: they are
+    /// coalesced in memory per memory until then; a crash loses at most this interval's.
+    #[arg(long, env = "CAIRN_ACCESS_FLUSH_MS", default_value_t = 1_000,
+          value_parser = clap::value_parser!(u64).range(10..=60_000))]
+    pub access_flush_ms: u64,
     /// Largest accepted import (`POST /api/v1/import`), in bytes; it is read as a stream, batch by batch.
     #[arg(long, env = "CAIRN_MAX_IMPORT_BYTES", default_value_t = 1 << 30)]
     pub max_import_bytes: u64,
@@ -279,6 +284,7 @@ impl AppArgs {
             login_per_ip_per_minute: self.login_per_ip_per_minute,
             default_plan: self.default_plan.clone(),
             usage_flush_ms: self.usage_flush_ms,
+            access_flush_ms: self.access_flush_ms,
             max_import_bytes: self.max_import_bytes,
             transfer_min_bytes_per_sec: self.transfer_min_bytes_per_sec,
             transfer_window_secs: self.transfer_window_secs,
@@ -424,6 +430,7 @@ impl Default for AppArgs {
             login_per_ip_per_minute: 20,
             default_plan: "standard".into(),
             usage_flush_ms: 10_000,
+            access_flush_ms: 1_000,
             metrics_token: None,
             max_import_bytes: 1 << 30,
             transfer_min_bytes_per_sec: 16_384,

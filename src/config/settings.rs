@@ -48,6 +48,7 @@ pub struct Settings {
     pub login_per_ip_per_minute: u64,
     pub default_plan: String,
     pub usage_flush_ms: u64,
+    pub access_flush_ms: u64,
     pub max_import_bytes: u64,
     pub transfer_min_bytes_per_sec: u64,
     pub transfer_window_secs: u64,

@@ -12,6 +12,7 @@
 //! - the control plane: `tenants`, `admins` (operators' sessions), `audit`, `usage` (metering, quotas and
 //!   daily budgets).
 
+pub mod access;
 pub mod admins;
 pub mod associations;
 pub mod audit;
@@ -58,6 +59,8 @@ pub struct Services {
     pub tokens: Arc<TokenKeys>,
     /// Usage counted on this instance and not yet flushed.
     pub usage: usage::Meter,
+    /// Recall accesses counted on this instance and not yet written.
+    pub accesses: access::Accesses,
     /// Failed operator logins per account and address on this instance.
     pub logins: Arc<crate::auth::limits::LoginThrottle>,
     /// The optional rerank stage (`CAIRN_RERANKER`).
@@ -135,6 +138,7 @@ impl Services {
             term_stats: TermStatsCache::default(),
             tokens,
             usage: usage::Meter::default(),
+            accesses: access::Accesses::default(),
             logins: Arc::default(),
             transfers,
         })
@@ -162,6 +166,11 @@ impl Services {
         tokio::spawn(listen_auth(self.clone(), stopped()));
         let every = Duration::from_millis(self.config.usage_flush_ms.max(100));
         let flusher = tokio::spawn(usage::flush_every(self.db.clone(), self.usage.clone(), every, stopped()));
+        let every = Duration::from_millis(self.config.access_flush_ms.max(10));
+        let accesses = tokio::spawn(access::flush_every(self.db.clone(), self.accesses.clone(), every, stopped()));
+        let flusher = tokio::spawn(async move {
+            let _ = tokio::join!(flusher, accesses);
+        });
         tokio::spawn(async move {
             stop.await;
             let _ = done.send(());

@@ -188,38 +188,31 @@ pub async fn matching(
     Ok(found.into_iter().collect())
 }
 
-/// Counts one access of each memory no other transaction holds at the moment; returns those counted (see
-/// [`touch_waiting`] for the rest).
-pub async fn touch(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<Uuid>, Error> {
+/// Adds `counts[i]` accesses to memory `ids[i]`, last at `lasts[i]` (the coalesced recall accesses of one
+/// flush, `service::access`), in one statement; returns the ids counted. Rows another transaction holds
+/// are skipped, not waited for: the flusher tries them again at its next round. (Waiting queued bumps behind
+/// each other until they ran into the statement timeout, seen in the LoCoMo evaluation.) FOR NO KEY UPDATE,
+/// the lock the UPDATE takes anyway: it does not conflict with the key-share locks of foreign-key checks.
+pub async fn count_accesses(
+    tx: &mut TenantTx,
+    ids: &[Uuid],
+    counts: &[i32],
+    lasts: &[chrono::DateTime<chrono::Utc>],
+) -> Result<Vec<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
-    // Rows another transaction holds are skipped, not waited for: recalls of one tenant return overlapping
-    // memories, and their bumps queued behind each other until they ran into the statement timeout (seen in
-    // the LoCoMo evaluation: a convoy of 100-row bumps, each waiting seconds). FOR NO KEY UPDATE, the lock the
-    // UPDATE takes anyway: it does not conflict with the key-share locks of foreign-key checks (a relation
-    // being written to the memory).
     Ok(sqlx::query_scalar(
-        "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
-          WHERE tenant_id = $1
-            AND id IN (SELECT id FROM memories WHERE tenant_id = $1 AND id = ANY($2) FOR NO KEY UPDATE SKIP LOCKED)
-         RETURNING id",
+        "UPDATE memories m
+            SET access_count = m.access_count + d.n,
+                last_accessed_at = greatest(m.last_accessed_at, d.at)
+           FROM unnest($2::uuid[], $3::int[], $4::timestamptz[]) AS d(id, n, at)
+          WHERE m.tenant_id = $1 AND m.id = d.id
+            AND m.id IN (SELECT id FROM memories WHERE tenant_id = $1 AND id = ANY($2) FOR NO KEY UPDATE SKIP LOCKED)
+         RETURNING m.id",
     )
     .bind(tenant_id)
     .bind(ids)
+    .bind(counts)
+    .bind(lasts)
     .fetch_all(tx.conn())
     .await?)
-}
-
-/// Counts one access of each memory, waiting at most a second for a row another transaction holds (the
-/// second pass over those [`touch`] skipped: an access count decides a short-term memory's promotion).
-pub async fn touch_waiting(tx: &mut TenantTx, ids: &[Uuid]) -> Result<(), Error> {
-    super::set_local(tx.conn(), &[("lock_timeout", Local::Number(1000))]).await?;
-    sqlx::query(
-        "UPDATE memories SET access_count = access_count + 1, last_accessed_at = now()
-          WHERE tenant_id = $1 AND id = ANY($2)",
-    )
-    .bind(tx.tenant_id())
-    .bind(ids)
-    .execute(tx.conn())
-    .await?;
-    Ok(())
 }

@@ -430,16 +430,11 @@ async fn several_queries_count_one_access_per_returned_memory() {
     let id = store(&app, json!({"content": "Redis caches sessions for the checkout service"})).await;
     let res = app.get(&app.a.key, "/recall?queries=redis&queries=sessions&queries=checkout").await;
     assert_eq!(res.ok(200)["count"], 1);
-    let mut waited = 0;
-    while peek(&app, &id).await["access_count"] == 0 && waited < 40 {
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        waited += 1;
-    }
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    app.flush_accesses().await;
     assert_eq!(peek(&app, &id).await["access_count"], 1, "three queries, one returned memory, one access");
     // A memory dropped by min_score is not counted.
     app.get(&app.a.key, "/recall?query=redis&min_score=0.999").await.ok(200);
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    app.flush_accesses().await;
     assert_eq!(peek(&app, &id).await["access_count"], 1);
 }
 

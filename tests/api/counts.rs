@@ -169,26 +169,56 @@ async fn counting_accesses_never_waits_for_a_row_another_transaction_holds() {
         .await
         .unwrap();
 
-    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
-    let ids = [held, free];
-    let touched = tokio::time::timeout(std::time::Duration::from_secs(2), cairn::store::recall::touch(&mut tx, &ids));
-    let counted = touched.await.expect("the bump does not wait for the held row").unwrap();
-    assert_eq!(counted, vec![free], "the held row is skipped, the other counted");
-    tx.commit().await.unwrap();
+    // A tally of its own (the server's flusher would race this one): two recalls of `free`, one of `held`.
+    let accesses = cairn::service::access::Accesses::default();
+    accesses.add(app.a.id, &[held, free]);
+    accesses.add(app.a.id, &[free]);
+    let flushed = tokio::time::timeout(std::time::Duration::from_secs(2), accesses.flush(&app.db));
+    flushed.await.expect("the flush does not wait for the held row").unwrap();
+    let counts = || async {
+        sqlx::query_as::<_, (uuid::Uuid, i64, bool)>(
+            "SELECT id, access_count, last_accessed_at IS NOT NULL FROM memories WHERE id = ANY($1) ORDER BY id",
+        )
+        .bind(vec![held, free])
+        .fetch_all(&mut app.superuser_conn().await)
+        .await
+    };
+    let now: std::collections::HashMap<uuid::Uuid, (i64, bool)> =
+        counts().await.unwrap().into_iter().map(|(id, n, at)| (id, (n, at))).collect();
+    assert_eq!((now[&free], now[&held]), ((2, true), (0, false)), "two accesses in one write; the held row skipped");
+    assert_eq!(accesses.pending(), 1, "the held row's count is kept for the next flush");
     lock.rollback().await.unwrap();
-    // The second pass (the service runs it for the skipped rows) counts the held row once it is free.
-    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
-    cairn::store::recall::touch_waiting(&mut tx, &[held]).await.unwrap();
-    tx.commit().await.unwrap();
-    let counts: Vec<(uuid::Uuid, i64)> =
-        sqlx::query_as("SELECT id, access_count FROM memories WHERE id = ANY($1) ORDER BY access_count")
-            .bind(vec![held, free])
-            .fetch_all(&mut owner)
-            .await
-            .unwrap();
-    assert_eq!(counts.len(), 2);
-    assert!(
-        counts.iter().all(|(_, n)| *n == 1),
-        "the held row skipped at first, counted by the second pass: {counts:?}"
-    );
+    // The next flush counts the held row once it is free.
+    accesses.flush(&app.db).await.unwrap();
+    let now: Vec<(uuid::Uuid, i64, bool)> = counts().await.unwrap();
+    assert!(now.iter().all(|(id, n, at)| *at && *n == if *id == free { 2 } else { 1 }), "{now:?}");
+    assert_eq!(accesses.pending(), 0);
+}
+
+#[tokio::test]
+async fn recall_accesses_pending_at_shutdown_are_written() {
+    let app = spawn().await;
+    let id: uuid::Uuid =
+        app.store_text(&app.a.key, "a memory recalled just before the server stops").await.parse().unwrap();
+    let accesses = cairn::service::access::Accesses::default();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    // An interval far longer than the test: only the flush at shutdown can write the count.
+    let flusher = tokio::spawn(cairn::service::access::flush_every(
+        app.db.clone(),
+        accesses.clone(),
+        std::time::Duration::from_secs(3600),
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    accesses.add(app.a.id, &[id]);
+    stop.send(()).unwrap();
+    flusher.await.unwrap();
+    let n: i64 = sqlx::query_scalar("SELECT access_count FROM memories WHERE id = $1")
+        .bind(id)
+        .fetch_one(&mut app.superuser_conn().await)
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
 }

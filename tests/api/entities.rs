@@ -496,8 +496,8 @@ async fn expansions_answer_to_the_requests_filters_and_grouped_recall_counts_onl
     assert_eq!(expanded, [launch["id"].as_str().unwrap()], "bob's memory stays out: {alice}");
 
     // Grouped recall of one memory counts one access, not the whole candidate pool's (after the recalls
-    // above have counted theirs, in the background).
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // above have counted theirs).
+    app.flush_accesses().await;
     let before: i64 = sqlx::query_scalar("SELECT sum(access_count)::bigint FROM memories")
         .fetch_one(&mut app.superuser_conn().await)
         .await
@@ -505,7 +505,7 @@ async fn expansions_answer_to_the_requests_filters_and_grouped_recall_counts_onl
     let one =
         app.post(key, "/api/v1/recall/entities", &json!({"query": "Falcon project", "limit": 1})).await.ok(200).clone();
     assert_eq!(one["n"], 1);
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    app.flush_accesses().await;
     let after: i64 = sqlx::query_scalar("SELECT sum(access_count)::bigint FROM memories")
         .fetch_one(&mut app.superuser_conn().await)
         .await

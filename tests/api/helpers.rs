@@ -432,6 +432,12 @@ impl Res {
 }
 
 impl TestApp {
+    /// Writes the recall accesses the server has counted and not yet written (it does so every
+    /// `CAIRN_ACCESS_FLUSH_MS`); waits for a flush under way.
+    pub async fn flush_accesses(&self) {
+        self.services.accesses.flush(&self.db).await.expect("recall accesses are written");
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }

@@ -24,7 +24,7 @@ use crate::recall::bm25::{KeywordQuery, TermStats};
 use crate::recall::results::{self, current_state, sort_hits};
 use crate::recall::score::{self, ScoreOptions, Signals};
 use crate::recall::{Mode, MultiRequest, RecallHit, RecallRequest, RecallResponse, Sort};
-use crate::store::{recall as sql, relations, terms, Db, TenantTx};
+use crate::store::{recall as sql, relations, terms, TenantTx};
 
 mod graph;
 mod variants;
@@ -94,7 +94,7 @@ pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<Re
         }
     }
     let hebbian = answer.mode == "associative" && strengthens(svc, t).await;
-    count_access(&svc.db, t.id, ids(&answer.results), hebbian);
+    count_access(svc, t.id, ids(&answer.results), hebbian);
     Ok(answer)
 }
 
@@ -143,7 +143,7 @@ pub async fn recall_many(svc: &Services, t: &Tenant, req: MultiRequest) -> Resul
     tx.commit().await?;
     let merged = results::merge(&req, answers);
     let hebbian = merged.mode == "associative" && strengthens(svc, t).await;
-    count_access(&svc.db, t.id, ids(&merged.results), hebbian);
+    count_access(svc, t.id, ids(&merged.results), hebbian);
     Ok(merged)
 }
 
@@ -477,32 +477,26 @@ async fn strengthens(svc: &Services, t: &Tenant) -> bool {
     }
 }
 
-/// Counts an access of each memory in the background (and, with `hebbian`, strengthens the edges between
-/// them), so the answer does not wait for it.
-pub fn count_access(db: &Db, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
+/// Counts an access of each memory (coalesced and written about once a second, `service::access`), and,
+/// with `hebbian`, strengthens the edges between them in the background, so the answer waits for neither.
+pub fn count_access(svc: &Services, tenant_id: Uuid, ids: Vec<Uuid>, hebbian: bool) {
     if ids.is_empty() {
         return;
     }
-    let db = db.clone();
+    svc.accesses.add(tenant_id, &ids);
+    if !hebbian || ids.len() < 2 {
+        return;
+    }
+    let db = svc.db.clone();
     tokio::spawn(async move {
-        let touched = async {
+        let strengthened = async {
             let mut tx = db.begin_tenant_unobserved(tenant_id).await?;
-            let counted = sql::touch(&mut tx, &ids).await?;
-            if hebbian {
-                relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
-            }
+            relations::strengthen(&mut tx, &ids, HEBBIAN_RATE).await?;
             tx.commit().await?;
-            // The rows another transaction held: once more, each waiting a second at most.
-            let skipped: Vec<Uuid> = ids.iter().filter(|id| !counted.contains(id)).copied().collect();
-            if !skipped.is_empty() {
-                let mut tx = db.begin_tenant_unobserved(tenant_id).await?;
-                sql::touch_waiting(&mut tx, &skipped).await?;
-                tx.commit().await?;
-            }
             Ok::<_, Error>(())
         };
-        if let Err(err) = touched.await {
-            tracing::warn!(error = %err, "could not count recall accesses");
+        if let Err(err) = strengthened.await {
+            tracing::warn!(error = %err, "could not strengthen the associations of recalled memories");
         }
     });
 }

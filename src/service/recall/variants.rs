@@ -46,7 +46,7 @@ pub async fn recall_grouped(svc: &Services, t: &Tenant, req: GroupedRequest) -> 
     let mentions = entities::mentions(&mut tx, &ids(&recalled.results), &req.kinds).await?;
     tx.commit().await?;
     let (groups, kept) = results::group(&recalled.results, &mentions, req.limit as usize);
-    count_access(&svc.db, t.id, kept.clone(), false);
+    count_access(svc, t.id, kept.clone(), false);
     Ok(Grouped {
         groups,
         total: kept.len(),

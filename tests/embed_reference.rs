@@ -107,3 +107,22 @@ fn empty_batch_returns_no_vectors() {
     let vectors = embedder.embed_batch(&[]).unwrap_or_else(|e| panic!("empty batch failed: {e:#}"));
     assert!(vectors.is_empty());
 }
+
+/// The reference scale of `models::embed::calibrate` is this model's background on its probe sentences: if
+/// the model (or its tokenizer or pooling) changes, the constant must be measured again, or every other
+/// model would be mapped onto a scale that no longer is MiniLM's.
+#[test]
+fn the_reference_scale_is_this_models_background() {
+    use cairn::models::embed::calibrate::{Calibration, PROBES, REFERENCE};
+    let embedder = load_embedder();
+    let vectors = embedder.embed_batch(&PROBES).expect("the probes embed");
+    let measured = Calibration::measure(&vectors).expect("the probes' cosines spread");
+    println!("measured: mean {:.6}, spread {:.6}", measured.mean, measured.spread);
+    assert!(
+        (measured.mean - REFERENCE.mean).abs() < 1e-4 && (measured.spread - REFERENCE.spread).abs() < 1e-4,
+        "REFERENCE is {REFERENCE:?}, the model measures {measured:?}"
+    );
+    for c in [0.1, 0.5, 0.8] {
+        assert_eq!(measured.to_reference(c), c, "with the reference model itself, cosines are not mapped");
+    }
+}

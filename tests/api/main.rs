@@ -9,6 +9,7 @@ mod automem;
 mod batch;
 mod bounds;
 mod by_tag;
+mod calibration;
 mod caps;
 mod citus;
 mod cli;

@@ -3,6 +3,7 @@
 //! The server starts answering before the model is ready: an [`EmbedderSlot`] is empty until loading
 //! finishes, and recall falls back to keywords (or answers 503 for `mode=semantic`) meanwhile.
 
+pub mod calibrate;
 pub mod local;
 pub mod openai;
 
@@ -66,11 +67,21 @@ pub struct EmbedderSlot {
     /// Embedding jobs one process should run at once: 1 for a local model (CPU-bound, and one forward pass
     /// already uses every core; two jobs would also sweep the same pending rows), more for a remote server.
     concurrency: usize,
+    /// The embedder's cosine scale, measured once it is ready ([`calibrate`]).
+    calibration: Arc<tokio::sync::OnceCell<calibrate::Calibration>>,
+    /// When measuring it last failed: tried again at most once a minute.
+    calibration_failed: Arc<std::sync::Mutex<Option<std::time::Instant>>>,
 }
 
 impl Default for EmbedderSlot {
     fn default() -> Self {
-        Self { ready: Arc::default(), state: Arc::default(), concurrency: 1 }
+        Self {
+            ready: Arc::default(),
+            state: Arc::default(),
+            concurrency: 1,
+            calibration: Arc::default(),
+            calibration_failed: Arc::default(),
+        }
     }
 }
 
@@ -108,6 +119,47 @@ impl EmbedderSlot {
         self.ready.get().cloned()
     }
 
+    /// The embedder's cosine scale against the reference model's ([`calibrate`]): measured once, by
+    /// embedding the probe sentences, as soon as the embedder is ready (or when first asked for). Without
+    /// an embedder, or while the measurement fails (retried at most once a minute), the identity.
+    pub async fn calibration(&self) -> calibrate::Calibration {
+        if let Some(c) = self.calibration.get() {
+            return *c;
+        }
+        let Some(embedder) = self.get() else { return calibrate::Calibration::default() };
+        let recently_failed = self
+            .calibration_failed
+            .lock()
+            .map(|f| f.is_some_and(|at| at.elapsed() < std::time::Duration::from_secs(60)))
+            .unwrap_or(false);
+        if recently_failed {
+            return calibrate::Calibration::default();
+        }
+        let measured = self
+            .calibration
+            .get_or_try_init(|| async {
+                let probes: Vec<String> = calibrate::PROBES.iter().map(|p| (*p).to_owned()).collect();
+                let vectors = embedder.embed(&probes).await?;
+                let measured = calibrate::Calibration::measure(&vectors);
+                match measured {
+                    Some(c) => tracing::info!(model = %embedder.model(), mean = c.mean, spread = c.spread, "embedding scale measured"),
+                    None => tracing::warn!(model = %embedder.model(), "the embedding model's cosines do not spread; scoring them on the reference scale"),
+                }
+                anyhow::Ok(measured.unwrap_or_default())
+            })
+            .await;
+        match measured {
+            Ok(c) => *c,
+            Err(err) => {
+                tracing::warn!(
+                    error = format!("{err:#}"),
+                    "could not measure the embedding scale; retrying on the next use"
+                );
+                calibrate::Calibration::default()
+            }
+        }
+    }
+
     pub fn state(&self) -> SlotState {
         self.state.read().map(|s| s.clone()).unwrap_or(SlotState::Loading)
     }
@@ -121,6 +173,13 @@ impl EmbedderSlot {
     pub fn fill(&self, embedder: Arc<dyn Embedder>) {
         let _ = self.ready.set(embedder);
         self.set_state(SlotState::Ready);
+        // The scale is measured now, so no recall pays for it.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let slot = self.clone();
+            runtime.spawn(async move {
+                slot.calibration().await;
+            });
+        }
     }
 
     /// Loads the local model from `dir` on the blocking pool; the slot fills when done. A model whose

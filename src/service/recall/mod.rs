@@ -323,10 +323,17 @@ async fn run(
         _ => notice,
     };
 
-    let vector_hits = match &vector {
-        Some(v) => {
-            stage("vector", sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context)).await?
-        }
+    // Cosines on the scale the weights were chosen on, whatever the model (`models::embed::calibrate`).
+    let scale = match &vector {
+        Some(_) => svc.embedder.calibration().await,
+        None => Default::default(),
+    };
+    let vector_hits: Vec<(Uuid, f64)> = match &vector {
+        Some(v) => stage("vector", sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context))
+            .await?
+            .into_iter()
+            .map(|(id, cosine)| (id, scale.to_reference(cosine)))
+            .collect(),
         None => Vec::new(),
     };
     let activation = match req.mode {
@@ -342,7 +349,10 @@ async fn run(
     }
     let ids: Vec<Uuid> = ranks.keys().chain(activation.keys()).copied().collect::<HashSet<_>>().into_iter().collect();
     let load = sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref(), svc.config.episode_context);
-    let candidates = stage("load", load).await?;
+    let mut candidates = stage("load", load).await?;
+    for c in &mut candidates {
+        c.cosine = c.cosine.map(|v| scale.to_reference(v));
+    }
     let heads = stage("chain_heads", chain_heads(tx, &ids, req)).await?;
 
     let scoring = std::time::Instant::now();

@@ -547,6 +547,9 @@ async function main() {
         body: { memory1_id: mem.b.id, memory2_id: mem.c.id, type: "RELATES_TO", strength: 0.6 },
       }),
     );
+    // Two quality reports of the tenant's own (keyword mode: embeddings may be off), for the operator's chart.
+    const probes = [{ query: `which database did ${marker} choose`, expected: [mem.a.id] }];
+    for (const k of [1, 5]) await sdk.unwrap(api.POST("/api/v1/eval", { body: { probes, k, mode: "keyword" } }));
     if (SEED > 0) await seed(api, sdk, SEED);
   });
 
@@ -767,6 +770,16 @@ async function main() {
     check(shown >= 1 && shown <= 10, `the look shows ${shown} memories`);
   });
 
+  // The tenant's retrieval-quality reports, charted (an audited look)
+  await step("operator-quality", async () => {
+    await page.getByTestId("quality-button").click();
+    await page.getByTestId("quality-chart").waitFor();
+    const rows = await page.locator("[data-testid=quality-runs] tbody tr[data-run-id]").count();
+    check(rows === 2, `the quality panel lists ${rows} runs, not the tenant's two`);
+    const label = (await page.locator("[data-testid=quality-chart] svg").getAttribute("aria-label")) ?? "";
+    check(label.includes("over 2 runs"), `the chart does not describe the two runs: ${label}`);
+  });
+
   // The service's queues across tenants
   await step("queues", async () => {
     await go("#/queues");
@@ -782,7 +795,7 @@ async function main() {
     await page.getByRole("link", { name: "Audit log of this tenant" }).click();
     await ready("audit");
     const actions = await page.locator("[data-testid=audit-table] tbody tr td:nth-child(3)").allTextContents();
-    for (const a of ["tenant.create", "tenant.suspend", "tenant.resume", "key.create", "key.revoke", "tenant.memories.read", "tenant.jobs.read"]) {
+    for (const a of ["tenant.create", "tenant.suspend", "tenant.resume", "key.create", "key.revoke", "tenant.memories.read", "tenant.jobs.read", "tenant.eval.read"]) {
       check(actions.includes(a), `the audit log of the tenant lacks ${a} (has ${actions.join(", ")})`);
     }
   });

@@ -109,6 +109,8 @@ from_json_schema!(
     crate::graph::AssociationInput,
     crate::graph::RelatedParams,
     crate::service::consolidation::ConsolidateParams,
+    crate::service::eval::EvalParams,
+    crate::service::eval::ProbeSetParams,
 );
 
 #[cfg(test)]
@@ -130,6 +132,8 @@ mod tests {
         let _ = crate::graph::AssociationInput::schema();
         let _ = crate::graph::RelatedParams::into_params(|| None);
         let _ = crate::service::consolidation::ConsolidateParams::schema();
+        let _ = crate::service::eval::EvalParams::schema();
+        let _ = crate::service::eval::ProbeSetParams::schema();
     }
 
     /// The limits come from the constants validation uses.

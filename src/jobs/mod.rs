@@ -11,6 +11,7 @@ pub mod clock;
 pub mod consolidate;
 pub mod embed;
 pub mod enrich;
+pub mod eval;
 pub mod expire;
 pub mod retention;
 pub mod schedule;
@@ -31,8 +32,9 @@ use crate::service::Services;
 
 /// The queues woken by a notification when a job is enqueued (rare jobs someone waits for: a consolidation
 /// request, a periodic pass, a summary); they poll only as a fallback. The others poll.
-const WOKEN: [&str; 6] = [
+const WOKEN: [&str; 7] = [
     queue::summarize::QUEUE,
+    queue::eval::QUEUE,
     queue::consolidate::QUEUE,
     queue::expire::QUEUE,
     queue::retention::QUEUE,
@@ -173,6 +175,7 @@ pub async fn run_workers(
         2,
         consolidate::handle
     );
+    spawn_queue!(queue::eval::QUEUE, queue::eval::EvalJob, 2000, services.clone(), 1, eval::handle);
     spawn_queue!(queue::expire::QUEUE, Tick, 2000, db.clone(), 1, expire::handle);
     spawn_queue!(queue::retention::QUEUE, Tick, 2000, db.clone(), 1, retention::handle);
     spawn_queue!(queue::schedule::QUEUE, Tick, 2000, db.clone(), 1, schedule::handle);

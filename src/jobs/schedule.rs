@@ -1,6 +1,7 @@
 //! The per-tenant consolidation schedule (periodic queue `cairn::schedule`, hourly by default): records
 //! and enqueues, for every tenant, each consolidation mode that is due (decay and forget daily, creative
-//! and cluster weekly); the `cairn::consolidate` jobs then run them.
+//! and cluster weekly); the `cairn::consolidate` jobs then run them. It also enqueues the stored probe sets
+//! whose `every_hours` has come round (`cairn::eval`).
 
 use std::sync::Arc;
 
@@ -17,6 +18,11 @@ pub async fn handle(tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
     let runs = consolidation::schedule_due(&db, tick.period_start).await.map_err(|e| clock::failed("schedule", e))?;
     if runs > 0 {
         tracing::info!(runs, "scheduled consolidation");
+    }
+    let reports =
+        crate::service::eval::schedule_due(&db, tick.period_start).await.map_err(|e| clock::failed("schedule", e))?;
+    if reports > 0 {
+        tracing::info!(reports, "scheduled quality reports");
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 pub mod consolidate;
 pub mod embed;
 pub mod enrich;
+pub mod eval;
 pub mod expire;
 pub mod retention;
 pub mod schedule;
@@ -22,7 +23,8 @@ use crate::error::Error;
 use crate::store::TenantTx;
 
 /// The queues whose jobs belong to a tenant (`GET /api/v1/jobs/status` lists them).
-pub const TENANT_QUEUES: &[&str] = &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE];
+pub const TENANT_QUEUES: &[&str] =
+    &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE, eval::QUEUE];
 /// The periodic queues.
 pub const PERIODIC_QUEUES: &[&str] = &[expire::QUEUE, retention::QUEUE, schedule::QUEUE];
 /// The control plane's queues (tenant deletion).

@@ -18,6 +18,7 @@ pub mod associations;
 pub mod audit;
 pub mod consolidation;
 pub mod entities;
+pub mod eval;
 pub mod health;
 pub mod jobs;
 pub mod keys;

@@ -16,6 +16,7 @@ pub mod distribute;
 pub mod embedding;
 pub mod enrichment;
 pub mod entities;
+pub mod evals;
 pub mod events;
 pub mod lifecycle;
 pub mod memories;
@@ -55,6 +56,8 @@ pub const TENANT_TABLES: &[&str] = &[
     "memory_entities",
     "memory_events",
     "consolidation_runs",
+    "eval_probe_sets",
+    "eval_runs",
     "memory_trash",
     "memory_counts",
     "embed_outbox",

@@ -234,6 +234,8 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<De
         "memory_counts",
         "embed_outbox",
         "consolidation_runs",
+        "eval_probe_sets",
+        "eval_runs",
         "tenant_usage_delta",
         "tenant_usage",
         "api_keys",

@@ -631,6 +631,9 @@ async fn deleting_a_tenant_removes_its_data_and_leaves_a_report() {
     let draft = third["id"].as_str().unwrap();
     app.delete(&app.a.key, &format!("/api/v1/memories/{draft}?hard=true")).await.ok(200);
     app.post(&app.a.key, "/api/v1/consolidate", &json!({"mode": "decay"})).await;
+    let probes = json!({"probes": [{"query": "who deploys Kubernetes", "expected": [first]}], "k": 5});
+    app.put(&app.a.key, "/api/v1/eval/probe-sets/deploys", &probes).await.ok(200);
+    app.post(&app.a.key, "/api/v1/eval", &json!({"probe_set": "deploys"})).await.ok(200);
     app.store_text(&app.b.key, "tenant b stays").await;
     let before = rows_of_tenant(&app, app.a.id).await;
     for table in [
@@ -642,6 +645,8 @@ async fn deleting_a_tenant_removes_its_data_and_leaves_a_report() {
         "memory_trash",
         "memory_counts",
         "consolidation_runs",
+        "eval_probe_sets",
+        "eval_runs",
         "api_keys",
         "tenant_usage_delta",
         "jobs",

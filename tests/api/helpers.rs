@@ -530,7 +530,7 @@ impl TestApp {
 
 impl TestApp {
     /// The pending jobs of `queue`, oldest first: (id, payload).
-    async fn pending_jobs<T: serde::de::DeserializeOwned>(
+    pub async fn pending_jobs<T: serde::de::DeserializeOwned>(
         &self,
         conn: &mut PgConnection,
         queue: &str,

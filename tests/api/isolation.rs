@@ -31,6 +31,22 @@ async fn tenant_b_cannot_reach_tenant_a_on_any_route() {
     let b_copy = app.store(b, json!({"content": "A's secret plan", "tags": ["shared-tag"]})).await;
     assert_ne!(b_copy["id"], a["id"]);
 
+    // Quality reports: A's runs and probe sets are not B's to see, run or delete, and a probe naming A's
+    // memory finds nothing from B's side.
+    let probes = json!({"probes": [{"query": "secret plan", "expected": [id]}], "k": 5, "mode": "keyword"});
+    app.put(&app.a.key, "/api/v1/eval/probe-sets/a-set", &probes).await.ok(200);
+    let run = app.post(&app.a.key, "/api/v1/eval", &json!({"probe_set": "a-set"})).await.ok(200).clone();
+    assert_eq!(run["results"][0]["expected"][0]["rank"], 1, "A's own probe finds A's memory");
+    app.get(b, &format!("/api/v1/eval/runs/{}", run["id"].as_str().unwrap())).await.assert_error(404, "id");
+    assert_eq!(app.get(b, "/api/v1/eval/runs").await.ok(200)["total"], 0);
+    assert_eq!(app.get(b, "/api/v1/eval/probe-sets").await.ok(200)["probe_sets"], json!([]));
+    app.post(b, "/api/v1/eval", &json!({"probe_set": "a-set"})).await.assert_error(404, "probe_set");
+    app.delete(b, "/api/v1/eval/probe-sets/a-set").await.assert_error(404, "name");
+    let theirs = app.post(b, "/api/v1/eval", &probes).await.ok(200).clone();
+    let expected_a = theirs["results"][0]["expected"][0].clone();
+    assert!(expected_a["rank"].is_null(), "B's probe never ranks A's memory: {theirs}");
+    assert_eq!(app.get(&app.a.key, "/api/v1/eval/runs").await.ok(200)["total"], 1, "B's run is B's");
+
     // A's memory is untouched by all of it.
     let after = app.get(&app.a.key, &path).await.ok(200).clone();
     assert_eq!(

@@ -41,6 +41,7 @@ mod memories;
 mod openai;
 mod openapi;
 mod outage;
+mod quality;
 mod recall;
 mod remem;
 mod replica;

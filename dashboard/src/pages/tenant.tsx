@@ -1,8 +1,10 @@
-// One tenant (admin view): its state, suspend/resume/delete, plan, usage against its limits, its keys.
+// One tenant (admin view): its state, suspend/resume/delete, plan, usage against its limits, its keys, its
+// retrieval-quality reports.
 import { useMemo, useState } from "preact/hooks";
 import { admin, unwrap, type Schemas } from "../api.ts";
 import { KeysPanel, type KeyOps } from "../keys.tsx";
 import { href, navigate } from "../router.ts";
+import { QualityPanel } from "../quality.tsx";
 import { UsagePanel } from "../usage.tsx";
 import {
   ConfirmDialog,
@@ -167,6 +169,11 @@ export function TenantPage(props: { id: string }) {
           <section aria-labelledby="t-usage" class="card">
             <h2 id="t-usage">Usage, last 30 days</h2>
             {usage.data ? <UsagePanel report={usage.data} /> : usage.loading ? <Loading what="usage" /> : null}
+          </section>
+
+          <section aria-labelledby="t-quality" class="card">
+            <h2 id="t-quality">Retrieval quality</h2>
+            <QualityPanel id={t.id} />
           </section>
 
           <section aria-labelledby="t-look" class="card">

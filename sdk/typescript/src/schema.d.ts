@@ -170,6 +170,26 @@ export interface paths {
         patch: operations["tenants.update"];
         trace?: never;
     };
+    "/admin/v1/tenants/{id}/eval/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An operator's look at a tenant's quality report history (`GET /api/v1/eval/runs`), newest first,
+         *     without a key of the tenant's; audited (`tenant.eval.read`).
+         */
+        get: operations["tenants.evalRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/tenants/{id}/jobs": {
         parameters: {
             query?: never;
@@ -770,6 +790,104 @@ export interface paths {
         };
         /** An episode's memories in order. */
         get: operations["episodes.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/eval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a quality report on the tenant's own memories.
+         * @description Each probe is a question and the ids of the memories that should answer it. The probes are asked as
+         *     recalls (ranked to 100 results, on one snapshot; no access is counted and nothing is strengthened), and
+         *     the answer gives recall@k, hit@k and MRR over the probes and, per probe, the rank, score and score
+         *     components of each expected memory. Send `probes` (1..=50), or name a stored `probe_set`. The run is
+         *     kept in the history (`GET /api/v1/eval/runs`, the newest 500), so a regression after a model or
+         *     setting change shows. Each probe counts as a recall in the usage.
+         */
+        post: operations["eval.run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/eval/probe-sets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's stored probe sets (at most 20), by name. */
+        get: operations["eval.listProbeSets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/eval/probe-sets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Store (or replace) a probe set.
+         * @description `every_hours` re-runs it on a schedule (checked hourly), its figures kept in the history like a run
+         *     asked for by hand. A tenant keeps at most 20 sets of at most 50 probes.
+         */
+        put: operations["eval.putProbeSet"];
+        post?: never;
+        /** Delete a probe set (its runs stay in the history). */
+        delete: operations["eval.deleteProbeSet"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/eval/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quality report history, newest first. */
+        get: operations["eval.listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/eval/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One quality report run, with each probe's figures. */
+        get: operations["eval.getRun"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2260,6 +2378,106 @@ export interface components {
              */
             existing_id?: string | null;
         };
+        /**
+         * @description A quality report asked for: probes sent with the request, or a stored probe set by name.
+         * @example {
+         *       "k": 10,
+         *       "probes": [
+         *         {
+         *           "expected": [
+         *             "0b6f1c2e-8d4a-4f53-9a3e-2c1d5e7f9a10"
+         *           ],
+         *           "query": "which database did we choose?"
+         *         }
+         *       ]
+         *     }
+         */
+        EvalParams: {
+            /**
+             * Format: int64
+             * @description The cut-off of recall@k and hit@k, 1..=100 (default 10; a probe set's own when it runs one).
+             */
+            k?: number | null;
+            /**
+             * @description The recall mode probed (default hybrid; a probe set's own when it runs one).
+             * @enum {string|null}
+             */
+            mode?: "hybrid" | "semantic" | "keyword" | "associative" | null;
+            /** @description Run this stored probe set (`PUT /api/v1/eval/probe-sets/{name}`) instead. */
+            probe_set?: string | null;
+            /** @description The probes (1..=50); or leave out and name `probe_set`. */
+            probes?: {
+                /** @description Ids of the memories that answer it (1..=20). */
+                expected: string[];
+                /** @description The question, as a client would ask it (1..=1000 characters). */
+                query: string;
+            }[] | null;
+        };
+        /**
+         * @description One quality report run: its figures, and (when asked for one run) each probe's.
+         * @example {
+         *       "created_at": "2026-12-03T06:00:00Z",
+         *       "hit_at_k": 0.917,
+         *       "id": "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *       "k": 10,
+         *       "mode": "hybrid",
+         *       "model": "sentence-transformers/all-MiniLM-L6-v2",
+         *       "mrr": 0.702,
+         *       "probe_set": "weekly",
+         *       "probes": 12,
+         *       "recall_at_k": 0.875,
+         *       "trigger": "schedule"
+         *     }
+         */
+        EvalRun: {
+            /** Format: uuid */
+            id: string;
+            /** @description The stored probe set run; null for probes sent with the request. */
+            probe_set?: string | null;
+            /** @description `manual` (asked through the API) or `schedule`. */
+            trigger: string;
+            /** Format: int32 */
+            k: number;
+            mode: string;
+            /**
+             * Format: int32
+             * @description Probes asked.
+             */
+            probes: number;
+            /**
+             * Format: float
+             * @description Mean share of each probe's expected memories in its top k.
+             */
+            recall_at_k: number;
+            /**
+             * Format: float
+             * @description Share of probes with at least one expected memory in the top k.
+             */
+            hit_at_k: number;
+            /**
+             * Format: float
+             * @description Mean reciprocal rank of each probe's first expected memory.
+             */
+            mrr: number;
+            /** @description The embedding model the queries were embedded with (null for keyword mode or without a model). */
+            model?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Each probe's figures (in a run's own answer; left out of the history's pages). */
+            results?: components["schemas"]["ProbeResult"][] | null;
+        };
+        EvalRunPage: {
+            /** @description Newest first, without per-probe results. */
+            runs: components["schemas"]["EvalRun"][];
+            count: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            offset: number;
+            has_more: boolean;
+        };
         /** @description A memory added by `expand_relations` or `expand_entities`. */
         Expansion: {
             memory: components["schemas"]["Memory"];
@@ -2281,6 +2499,17 @@ export interface components {
             score: number;
             /** @description Always `expansion`. */
             match_type: string;
+        };
+        /** @description Where one expected memory came in a probe's ranking. */
+        ExpectedRank: {
+            /** Format: uuid */
+            id: string;
+            /** @description 1-based rank among the first 100 results; null when it is not among them. */
+            rank?: number | null;
+            /** Format: double */
+            score?: number | null;
+            /** @description Why it scored as it did (as in a recall's `score_components`); null when not ranked. */
+            score_components?: Record<string, never> | null;
         };
         /**
          * @example {
@@ -3029,6 +3258,98 @@ export interface components {
         };
         PlanList: {
             plans: components["schemas"]["Plan"][];
+        };
+        /** @description One probe's figures. */
+        ProbeResult: {
+            query: string;
+            /**
+             * Format: double
+             * @description Share of its expected memories in the top k.
+             */
+            recall: number;
+            /**
+             * Format: double
+             * @description 1 / the rank of the first expected memory (0 when none is among the first 100).
+             */
+            reciprocal_rank: number;
+            expected: components["schemas"]["ExpectedRank"][];
+        };
+        /** @description A stored probe set. */
+        ProbeSet: {
+            name: string;
+            probes: components["schemas"]["ProbeSetProbe"][];
+            /** Format: int32 */
+            k: number;
+            mode: string;
+            /**
+             * Format: int32
+             * @description Re-run every this many hours by the `cairn::eval` job (null: only when asked).
+             */
+            every_hours?: number | null;
+            /** Format: date-time */
+            last_run_at?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "name": "weekly",
+         *       "status": "deleted"
+         *     }
+         */
+        ProbeSetDeleted: {
+            status: string;
+            name: string;
+        };
+        /**
+         * @description A probe set to store.
+         * @example {
+         *       "every_hours": 24,
+         *       "k": 10,
+         *       "probes": [
+         *         {
+         *           "expected": [
+         *             "0b6f1c2e-8d4a-4f53-9a3e-2c1d5e7f9a10"
+         *           ],
+         *           "query": "which database did we choose?"
+         *         }
+         *       ]
+         *     }
+         */
+        ProbeSetParams: {
+            /**
+             * Format: int64
+             * @description Re-run the set every this many hours (1..=8760) by the `cairn::eval` job; leave out to run it only
+             *     when asked.
+             */
+            every_hours?: number | null;
+            /**
+             * Format: int64
+             * @description The cut-off of recall@k, 1..=100 (default 10).
+             */
+            k?: number | null;
+            /**
+             * @description The recall mode probed (default hybrid).
+             * @enum {string|null}
+             */
+            mode?: "hybrid" | "semantic" | "keyword" | "associative" | null;
+            /** @description The probes (1..=50). */
+            probes: {
+                /** @description Ids of the memories that answer it (1..=20). */
+                expected: string[];
+                /** @description The question, as a client would ask it (1..=1000 characters). */
+                query: string;
+            }[];
+        };
+        /** @description A probe of a stored set. */
+        ProbeSetProbe: {
+            query: string;
+            expected: string[];
+        };
+        ProbeSets: {
+            probe_sets: components["schemas"]["ProbeSet"][];
         };
         /**
          * @example {
@@ -5234,6 +5555,87 @@ export interface operations {
             };
             /** @description Body is not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "tenants.evalRuns": {
+        parameters: {
+            query?: {
+                /** @description 1..=200, default 50. */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of its runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalRunPage"];
+                };
+            };
+            /** @description A bad page */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8237,6 +8639,482 @@ export interface operations {
             };
             /** @description The key lacks the scope this call needs */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "eval.run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvalParams"];
+            };
+        };
+        responses: {
+            /** @description The run's figures and each probe's */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalRun"];
+                };
+            };
+            /** @description No probes, too many, or a field out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No probe set of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "eval.listProbeSets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The probe sets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeSets"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "eval.putProbeSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1..=64 letters, digits, '-', '_' or '.' */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProbeSetParams"];
+            };
+        };
+        responses: {
+            /** @description The stored set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeSet"];
+                };
+            };
+            /** @description A field out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant holds 20 sets already */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "eval.deleteProbeSet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The set's name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProbeSetDeleted"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No probe set of that name */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "eval.listRuns": {
+        parameters: {
+            query?: {
+                /** @description Only the runs of this probe set. */
+                probe_set?: string;
+                /** @description 1..=200, default 50. */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalRunPage"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "eval.getRun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Run id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvalRun"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such run in this tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,6 +16,7 @@ use crate::api::extract::{parse_uuid, ApiJson, ApiQuery, OptionalJson, PathId};
 use crate::api::views::control::{
     CreatedKey, KeyList, NewKey, RotateKey, RotatedKey, SettingsPatch, UsageReport, UsageWindow,
 };
+use crate::api::views::eval::EvalRunPage;
 use crate::api::views::{ApiKeyInfo, JobStatus, MemoryList, MemoryPage, TenantSettings};
 use crate::api::AppState;
 use crate::service::tenants::{self, TenantChange, TenantView};
@@ -33,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(tenant_usage))
         .routes(routes!(tenant_jobs))
         .routes(routes!(tenant_memories))
+        .routes(routes!(tenant_eval_runs))
         .routes(routes!(list_plans))
 }
 
@@ -398,6 +400,35 @@ async fn tenant_memories(
         crate::memory::ListFilter { include_archived: query.include_archived.unwrap_or(false), ..Default::default() };
     let page = memories::list_of(&services, &admin.operator, id, &filter, limit, offset).await?;
     Ok(Json(MemoryPage::new(page)))
+}
+
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EvalRunsQuery {
+    /// 1..=200, default 50.
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+}
+
+/// An operator's look at a tenant's quality report history (`GET /api/v1/eval/runs`), newest first,
+/// without a key of the tenant's; audited (`tenant.eval.read`).
+#[utoipa::path(get, path = "/admin/v1/tenants/{id}/eval/runs", operation_id = "tenants.evalRuns", tag = "admin", security(("admin_jwt" = [])),
+    params(("id" = Uuid, Path, description = "Tenant id"), EvalRunsQuery),
+    responses(
+        (status = 200, description = "A page of its runs", body = EvalRunPage),
+        (status = 400, description = "A bad page", body = crate::api::error::ErrorBody),
+        (status = 404, description = "No such tenant", body = crate::api::error::ErrorBody)
+    ))]
+async fn tenant_eval_runs(
+    State(services): State<AppState>,
+    admin: AdminUser,
+    PathId(id): PathId,
+    ApiQuery(query): ApiQuery<EvalRunsQuery>,
+) -> ApiResult<Json<EvalRunPage>> {
+    let (limit, offset) = crate::validate::page(query.limit, query.offset, crate::service::eval::MAX_RUNS_PAGE, 50)?;
+    let (rows, total) =
+        crate::service::eval::runs_of(&services, &admin.operator, id, Some(limit), Some(offset)).await?;
+    Ok(Json(EvalRunPage::new(rows, total, limit, offset)))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

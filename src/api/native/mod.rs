@@ -3,6 +3,7 @@
 pub(crate) mod associations;
 pub(crate) mod consolidation;
 pub(crate) mod entities;
+mod eval;
 mod jobs;
 mod keys;
 pub(crate) mod lifecycle;
@@ -29,4 +30,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(usage::router())
         .merge(transfer::router())
         .merge(trash::router())
+        .merge(eval::router())
 }

@@ -5,6 +5,7 @@
 
 pub mod automem;
 pub mod control;
+pub mod eval;
 pub mod shodh;
 
 mod consolidation;

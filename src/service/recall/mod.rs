@@ -98,6 +98,18 @@ pub async fn recall(svc: &Services, t: &Tenant, req: RecallRequest) -> Result<Re
     Ok(answer)
 }
 
+/// Answers each request on one snapshot without counting accesses or strengthening anything (a tenant's
+/// quality report, `service::eval`), and without the rerank stage.
+pub(crate) async fn answers_uncounted(
+    svc: &Services,
+    t: &Tenant,
+    requests: &[RecallRequest],
+) -> Result<Vec<RecallResponse>> {
+    let (tx, answers) = in_snapshot(svc, t, requests).await?;
+    tx.commit().await?;
+    Ok(answers)
+}
+
 /// Reorders the first `top_n` results by the reranker's relevance (each result's other figures unchanged;
 /// `score_components.rerank` says what it gave). On any failure the fused order stands, with a notice.
 async fn rerank_results(reranker: &crate::models::rerank::Reranker, query: &str, answer: &mut RecallResponse) {

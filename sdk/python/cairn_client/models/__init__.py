@@ -56,7 +56,14 @@ from .entity_page import EntityPage
 from .episode_edge import EpisodeEdge
 from .episode_response import EpisodeResponse
 from .error_body import ErrorBody
+from .eval_params import EvalParams
+from .eval_params_mode import EvalParamsMode
+from .eval_params_probes_type_0_item import EvalParamsProbesType0Item
+from .eval_run import EvalRun
+from .eval_run_page import EvalRunPage
 from .expansion import Expansion
+from .expected_rank import ExpectedRank
+from .expected_rank_score_components_type_0 import ExpectedRankScoreComponentsType0
 from .forgotten import Forgotten
 from .forgotten_by_tags import ForgottenByTags
 from .got_memory import GotMemory
@@ -105,6 +112,14 @@ from .pipeline_counts import PipelineCounts
 from .plan import Plan
 from .plan_limits import PlanLimits
 from .plan_list import PlanList
+from .probe_result import ProbeResult
+from .probe_set import ProbeSet
+from .probe_set_deleted import ProbeSetDeleted
+from .probe_set_params import ProbeSetParams
+from .probe_set_params_mode import ProbeSetParamsMode
+from .probe_set_params_probes_item import ProbeSetParamsProbesItem
+from .probe_set_probe import ProbeSetProbe
+from .probe_sets import ProbeSets
 from .purged import Purged
 from .queue_counts import QueueCounts
 from .queue_load import QueueLoad
@@ -239,7 +254,14 @@ __all__ = (
     "EpisodeEdge",
     "EpisodeResponse",
     "ErrorBody",
+    "EvalParams",
+    "EvalParamsMode",
+    "EvalParamsProbesType0Item",
+    "EvalRun",
+    "EvalRunPage",
     "Expansion",
+    "ExpectedRank",
+    "ExpectedRankScoreComponentsType0",
     "Forgotten",
     "ForgottenByTags",
     "GotMemory",
@@ -288,6 +310,14 @@ __all__ = (
     "Plan",
     "PlanLimits",
     "PlanList",
+    "ProbeResult",
+    "ProbeSet",
+    "ProbeSetDeleted",
+    "ProbeSetParams",
+    "ProbeSetParamsMode",
+    "ProbeSetParamsProbesItem",
+    "ProbeSetProbe",
+    "ProbeSets",
     "Purged",
     "QueueCounts",
     "QueueLoad",

@@ -2,7 +2,7 @@
 //!
 //! Reads the official files as distributed (`longmemeval_s.json`, `longmemeval_oracle.json`: a list of
 //! questions, each with its own haystack of sessions). Each question's haystack goes into a fresh tenant:
-//! one memory per turn (a turn longer than a memory may hold is stored as consecutive parts), each session an
+//! one memory per turn (a turn longer than the service stores unsummarised is stored as consecutive parts), each session an
 //! episode in order, the session's date as its turns' time (one second apart). The question is asked through
 //! `/api/v1/recall` with `question_date` as its `reference_time`, so "last week" counts back from the day it is
 //! asked.
@@ -23,7 +23,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use crate::memory::{content_hash, MAX_CONTENT_CHARS};
+use crate::memory::content_hash;
+use crate::memory::summarize::SUMMARIZE_OVER;
 use crate::store::Db;
 
 #[derive(Debug, Deserialize)]
@@ -108,7 +109,11 @@ fn haystack(q: &Question) -> anyhow::Result<Haystack> {
             if turn.has_answer {
                 answer_turns.insert((s, t));
             }
-            for piece in pieces(&turn.content, MAX_CONTENT_CHARS) {
+            // A turn longer than what the service stores whole (content governance summarises more than
+            // SUMMARIZE_OVER characters, keeping the original aside) is stored in consecutive parts, as a chat
+            // client storing long turns would: every word stays in a memory's own content and vector (the
+            // model reads about 1,000 characters of a text at most anyway).
+            for piece in pieces(&turn.content, SUMMARIZE_OVER) {
                 match by_hash.get(&content_hash(&piece)) {
                     Some(&i) => parts[i].turns.push((s, t)),
                     None => {

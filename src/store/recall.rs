@@ -116,6 +116,28 @@ pub async fn vector_candidates(
     Ok(qb.build_query_as().fetch_all(tx.conn()).await?)
 }
 
+/// Memories at most `reach` places from one of `places` (episode, sequence number) in its episode, under the
+/// request's filters, other than `present` (at most 200): the episode neighbours of the best results, which
+/// join recall's candidate pool.
+pub async fn episode_neighbours(
+    tx: &mut TenantTx,
+    filter: &ListFilter,
+    places: &[(String, i32)],
+    reach: i32,
+    present: &[Uuid],
+) -> Result<Vec<Uuid>, Error> {
+    let tenant_id = tx.tenant_id();
+    let episodes: Vec<&str> = places.iter().map(|(e, _)| e.as_str()).collect();
+    let sequences: Vec<i32> = places.iter().map(|(_, s)| *s).collect();
+    let mut qb = QueryBuilder::new("SELECT DISTINCT id FROM memories JOIN unnest(");
+    qb.push_bind(episodes).push("::text[], ").push_bind(sequences).push("::int[]) AS p(episode, place)");
+    qb.push(" ON episode_id = p.episode AND sequence_number BETWEEN p.place - ").push_bind(reach);
+    qb.push(" AND p.place + ").push_bind(reach);
+    push_filter(filter, &mut qb, tenant_id);
+    qb.push(" AND NOT (id = ANY(").push_bind(present.to_vec()).push(")) LIMIT 200");
+    Ok(qb.build_query_scalar().fetch_all(tx.conn()).await?)
+}
+
 /// A candidate with its signals.
 #[derive(Debug, sqlx::FromRow)]
 pub struct Candidate {

@@ -256,3 +256,37 @@ async fn a_memory_of_an_episode_is_lifted_towards_its_best_neighbour() {
     assert_eq!(results[0]["memory"]["id"], question["id"]);
     assert_eq!(results[1]["memory"]["id"], answer["id"], "{res}");
 }
+
+#[tokio::test]
+async fn the_episode_neighbours_of_the_best_results_join_the_candidates() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let turn = |content: &str, seq: i64, tags: &[&str]| json!({"content": content, "episode_id": "trip", "sequence_number": seq, "tags": tags});
+    let matched = app.store(key, turn("We booked the ferry to the island for Saturday", 1, &[])).await;
+    let next = app.store(key, turn("Great, I will pack the snorkels and masks", 2, &["gear"])).await;
+    let after = app.store(key, turn("Remember the sunscreen, it gets hot out there", 3, &[])).await;
+    let far = app.store(key, turn("Unrelated: the dentist moved my appointment", 6, &[])).await;
+    // Only the first shares a word with the question (the second holds its words in its episode context, at a
+    // lower weight); the others are no keyword candidates.
+    let ask = |extra: serde_json::Value| {
+        let mut body = json!({"query": "ferry island", "mode": "keyword", "limit": 10});
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        body
+    };
+    let res = app.post(key, "/api/v1/recall", &ask(json!({}))).await.ok(200).clone();
+    let ids: Vec<&str> =
+        res["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].as_str().unwrap()).collect();
+    assert_eq!(ids[0], matched["id"].as_str().unwrap(), "{res}");
+    // Its neighbours within two places came in, lifted towards it; the one further away did not.
+    for neighbour in [&next, &after] {
+        let hit = res["results"].as_array().unwrap().iter().find(|r| r["memory"]["id"] == neighbour["id"]);
+        let hit = hit.unwrap_or_else(|| panic!("{} is not among the results: {res}", neighbour["content"]));
+        assert_eq!(hit["score_components"]["neighbour"], res["results"][0]["score"], "{hit}");
+    }
+    assert!(!ids.contains(&far["id"].as_str().unwrap()), "{res}");
+    // The request's filters hold for them too.
+    let filtered = app.post(key, "/api/v1/recall", &ask(json!({"exclude_tags": ["gear"]}))).await.ok(200).clone();
+    let ids: Vec<&str> =
+        filtered["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].as_str().unwrap()).collect();
+    assert!(!ids.contains(&next["id"].as_str().unwrap()) && ids.contains(&after["id"].as_str().unwrap()), "{filtered}");
+}

@@ -65,6 +65,8 @@ fn record_stage(name: &'static str, started: std::time::Instant) {
 const MIN_POOL: i64 = 50;
 /// Most candidates each signal brings.
 const MAX_POOL: i64 = 400;
+/// Best results whose episode neighbours join the candidate pool (the page asked for, at most this many).
+const NEIGHBOURS_OF: i64 = 20;
 
 /// Runs one recall, and counts an access of each memory returned. With a reranker, at least its `top_n`
 /// fused results are fetched, reranked, and then cut to the page asked for.
@@ -365,42 +367,74 @@ async fn run(
     for c in &mut candidates {
         c.cosine = c.cosine.map(|v| scale.to_reference(v));
     }
-    let heads = stage("chain_heads", chain_heads(tx, &ids, req)).await?;
-
     let scoring = std::time::Instant::now();
     let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);
     let fusion = svc.config.recall_fusion;
     let opts =
         ScoreOptions { fusion, has_query: true, use_semantic, use_keyword, quality_weight: req.quality_weight, now };
-    let hits: Vec<RecallHit> = candidates
-        .into_iter()
-        .map(|c| {
-            let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
-            let s = Signals {
-                cosine: c.cosine,
-                vector_rank,
-                keyword: c.keyword.filter(|k| *k > 0.0),
-                keyword_rank,
-                time_match: req.hints.time_match(c.memory.created_at, &c.memory.content),
-                coverage: use_keyword.then(|| req.hints.coverage(&c.memory.content)).flatten(),
-                ..signals(&c.memory, &filter)
-            };
-            // Associative: a memory's relevance is the larger of its similarity and its activation.
-            let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > s.cosine.unwrap_or(0.0));
-            let s = Signals { cosine: spread_to.or(s.cosine), ..s };
-            let (value, mut components) = score::score(&s, best_keyword, &opts);
-            if spread_to.is_some() {
-                components.semantic = c.cosine.map(|v| v.clamp(0.0, 1.0));
+    let score_one = |c: sql::Candidate| {
+        let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
+        let s = Signals {
+            cosine: c.cosine,
+            vector_rank,
+            keyword: c.keyword.filter(|k| *k > 0.0),
+            keyword_rank,
+            time_match: req.hints.time_match(c.memory.created_at, &c.memory.content),
+            coverage: use_keyword.then(|| req.hints.coverage(&c.memory.content)).flatten(),
+            ..signals(&c.memory, &filter)
+        };
+        // Associative: a memory's relevance is the larger of its similarity and its activation.
+        let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > s.cosine.unwrap_or(0.0));
+        let s = Signals { cosine: spread_to.or(s.cosine), ..s };
+        let (value, mut components) = score::score(&s, best_keyword, &opts);
+        if spread_to.is_some() {
+            components.semantic = c.cosine.map(|v| v.clamp(0.0, 1.0));
+        }
+        let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
+            _ if spread_to.is_some() => "associative",
+            (true, true) => "hybrid",
+            (false, true) => "keyword",
+            (true, false) => "semantic",
+            // An episode neighbour of a result (below): found by the request's mode.
+            (false, false) if use_semantic && use_keyword => "hybrid",
+            (false, false) if use_semantic => "semantic",
+            (false, false) => "keyword",
+        };
+        RecallHit { memory: c.memory, score: value, match_type, score_components: components, replaces: None }
+    };
+    let mut hits: Vec<RecallHit> = candidates.into_iter().map(&score_one).collect();
+    let mut scored_for = scoring.elapsed();
+    // The episode neighbours of the best results join the pool: the neighbour lift can only lift from a
+    // neighbour that is present, and an answer often sits next to the turn that matches the question.
+    if svc.config.episode_context && req.sort == Sort::Score {
+        let wanted = (req.offset + req.limit).clamp(1, NEIGHBOURS_OF) as usize;
+        let places = best_places(&hits, wanted);
+        if !places.is_empty() {
+            let present: Vec<Uuid> = hits.iter().map(|h| h.memory.id).collect();
+            let found = sql::episode_neighbours(tx, &filter, &places, score::NEIGHBOUR_REACH, &present);
+            let extra_ids = stage("neighbours", found).await?;
+            if !extra_ids.is_empty() {
+                let load = sql::load_candidates(
+                    tx,
+                    &extra_ids,
+                    vector.as_ref(),
+                    keyword_query.as_ref(),
+                    svc.config.episode_context,
+                );
+                let loaded = stage("neighbours_load", load).await?;
+                let scoring = std::time::Instant::now();
+                for mut c in loaded {
+                    c.cosine = c.cosine.map(|v| scale.to_reference(v));
+                    hits.push(score_one(c));
+                }
+                scored_for += scoring.elapsed();
             }
-            let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
-                _ if spread_to.is_some() => "associative",
-                (true, true) => "hybrid",
-                (false, true) => "keyword",
-                _ => "semantic",
-            };
-            RecallHit { memory: c.memory, score: value, match_type, score_components: components, replaces: None }
-        })
-        .collect();
+        }
+    }
+    let all: Vec<Uuid> = hits.iter().map(|h| h.memory.id).collect();
+    let heads = stage("chain_heads", chain_heads(tx, &all, req)).await?;
+    // Scoring's time: the pool's, the neighbours', and the ranking below.
+    let scoring = std::time::Instant::now().checked_sub(scored_for).unwrap_or_else(std::time::Instant::now);
     let mut hits = current_state(hits, heads);
     // After the chains are resolved: a result lifts and is lifted from where its current version sits.
     if svc.config.episode_context {
@@ -456,6 +490,14 @@ async fn run_without_query(
     sort_hits(&mut hits, req.sort);
     let answer = page(hits, req, "filter", None);
     expand(tx, answer, req, filter).await
+}
+
+/// The episode and place of the `n` best-scoring hits that have both.
+fn best_places(hits: &[RecallHit], n: usize) -> Vec<(String, i32)> {
+    let mut placed: Vec<(&RecallHit, &str, i32)> =
+        hits.iter().filter_map(|h| Some((h, h.memory.episode_id.as_deref()?, h.memory.sequence_number?))).collect();
+    placed.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+    placed.into_iter().take(n).map(|(_, e, s)| (e.to_owned(), s)).collect()
 }
 
 /// Moves each hit of an episode towards its best neighbour's score ([`score::lift_by_neighbours`]) and

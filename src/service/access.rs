@@ -65,19 +65,22 @@ impl Accesses {
         self.pending.lock().map(|p| p.values().map(HashMap::len).sum()).unwrap_or(0)
     }
 
-    /// Puts counts back for a later flush (merged with what arrived meanwhile), one try spent.
-    fn put_back(&self, tenant_id: Uuid, back: impl IntoIterator<Item = (Uuid, Pending)>) {
+    /// Puts counts back for a later flush (merged with what arrived meanwhile); with `spend`, one try spent
+    /// (a row another transaction held), else none (the database could not be written: nothing is dropped
+    /// for an outage, the per-tenant bound keeps the tally's size).
+    fn put_back(&self, tenant_id: Uuid, back: impl IntoIterator<Item = (Uuid, Pending)>, spend: bool) {
         let Ok(mut pending) = self.pending.lock() else { return };
         let tenant = pending.entry(tenant_id).or_default();
         for (id, p) in back {
-            if p.tries + 1 >= MAX_TRIES {
+            let tries = if spend { p.tries + 1 } else { p.tries };
+            if tries >= MAX_TRIES {
                 metrics::counter!("cairn_recall_accesses_dropped_total", "reason" => "held").increment(1);
                 continue;
             }
             let slot = tenant.entry(id).or_insert(Pending { count: 0, last: p.last, tries: 0 });
             slot.count = slot.count.saturating_add(p.count);
             slot.last = slot.last.max(p.last);
-            slot.tries = slot.tries.max(p.tries + 1);
+            slot.tries = slot.tries.max(tries);
         }
     }
 
@@ -108,10 +111,10 @@ impl Accesses {
                 Ok(counted) => {
                     let counted: std::collections::HashSet<Uuid> = counted.into_iter().collect();
                     metrics::counter!("cairn_recall_accesses_written_total").increment(counted.len() as u64);
-                    self.put_back(tenant_id, memories.into_iter().filter(|(id, _)| !counted.contains(id)));
+                    self.put_back(tenant_id, memories.into_iter().filter(|(id, _)| !counted.contains(id)), true);
                 }
                 Err(err) => {
-                    self.put_back(tenant_id, memories);
+                    self.put_back(tenant_id, memories, false);
                     failed = Some(err);
                 }
             }
@@ -173,9 +176,14 @@ mod tests {
                 (m, Pending { count: 3, last: now, tries: 0 }),
                 (gone, Pending { count: 1, last: now, tries: MAX_TRIES - 1 }),
             ],
+            true,
         );
+        // A failed write (the database unreachable) spends no try: nothing is dropped for an outage.
+        let outage = Uuid::new_v4();
+        a.put_back(t, [(outage, Pending { count: 2, last: now, tries: MAX_TRIES - 1 })], false);
         let pending = a.pending.lock().unwrap();
         assert_eq!((pending[&t][&m].count, pending[&t][&m].tries), (4, 1));
         assert!(!pending[&t].contains_key(&gone), "a count held past its last try is dropped");
+        assert_eq!(pending[&t][&outage].count, 2);
     }
 }

@@ -241,7 +241,8 @@ async fn run_and_record(
     trigger: &str,
 ) -> Result<Report> {
     let (results, recall_at_k, hit_at_k, mrr) = evaluate(svc, t, probes).await?;
-    svc.usage.add(t.id, super::usage::counter::RECALLS, probes.probes.len() as i64);
+    // Each probe is a recall; the snapshot they shared counted one already.
+    svc.usage.add(t.id, super::usage::counter::RECALLS, probes.probes.len() as i64 - 1);
     let model = match probes.mode.as_str() {
         "keyword" => None,
         _ => svc.embedder.get().map(|e| e.model().to_owned()),

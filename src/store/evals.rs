@@ -132,7 +132,8 @@ pub async fn take_due(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<Vec<Strin
     .await?)
 }
 
-/// Records a run (and notes it on its probe set); keeps the newest [`KEPT_RUNS`] of the tenant.
+/// Records a run; keeps the newest [`KEPT_RUNS`] of the tenant. (A set's `last_run_at` is the schedule's:
+/// [`take_due`] alone writes it, so runs asked for by hand do not move the schedule.)
 pub async fn insert_run(tx: &mut TenantTx, run: &NewRun<'_>) -> Result<RunRow, Error> {
     let tenant_id = tx.tenant_id();
     let sql = format!(
@@ -154,14 +155,6 @@ pub async fn insert_run(tx: &mut TenantTx, run: &NewRun<'_>) -> Result<RunRow, E
         .bind(&run.results)
         .fetch_one(tx.conn())
         .await?;
-    if let Some(name) = run.probe_set {
-        sqlx::query("UPDATE eval_probe_sets SET last_run_at = $3 WHERE tenant_id = $1 AND name = $2")
-            .bind(tenant_id)
-            .bind(name)
-            .bind(row.created_at)
-            .execute(tx.conn())
-            .await?;
-    }
     sqlx::query(
         "DELETE FROM eval_runs WHERE tenant_id = $1 AND id IN (
              SELECT id FROM eval_runs WHERE tenant_id = $1 ORDER BY created_at DESC, id OFFSET $2 LIMIT 100)",
@@ -173,7 +166,8 @@ pub async fn insert_run(tx: &mut TenantTx, run: &NewRun<'_>) -> Result<RunRow, E
     Ok(row)
 }
 
-/// A page of runs, newest first (of one probe set when `probe_set` is given), and how many there are.
+/// A page of runs, newest first (of one probe set when `probe_set` is given), without their per-probe
+/// results, and how many there are.
 pub async fn list_runs(
     tx: &mut TenantTx,
     probe_set: Option<&str>,
@@ -181,8 +175,10 @@ pub async fn list_runs(
     offset: i64,
 ) -> Result<(Vec<RunRow>, i64), Error> {
     let tenant_id = tx.tenant_id();
+    // Without the per-probe results (up to 50 probes of 20 memories each per run): a page lists the figures.
+    let columns = RUN_COLUMNS.replace("results", "'null'::jsonb AS results");
     let sql = format!(
-        "SELECT {RUN_COLUMNS} FROM eval_runs WHERE tenant_id = $1 AND ($2::text IS NULL OR probe_set = $2)
+        "SELECT {columns} FROM eval_runs WHERE tenant_id = $1 AND ($2::text IS NULL OR probe_set = $2)
           ORDER BY created_at DESC, id LIMIT $3 OFFSET $4"
     );
     let rows =

@@ -134,7 +134,7 @@ pub async fn episode_neighbours(
     qb.push(" ON episode_id = p.episode AND sequence_number BETWEEN p.place - ").push_bind(reach);
     qb.push(" AND p.place + ").push_bind(reach);
     push_filter(filter, &mut qb, tenant_id);
-    qb.push(" AND NOT (id = ANY(").push_bind(present.to_vec()).push(")) LIMIT 200");
+    qb.push(" AND NOT (id = ANY(").push_bind(present.to_vec()).push(")) ORDER BY id LIMIT 200");
     Ok(qb.build_query_scalar().fetch_all(tx.conn()).await?)
 }
 

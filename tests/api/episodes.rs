@@ -269,7 +269,7 @@ async fn the_episode_neighbours_of_the_best_results_join_the_candidates() {
     // Only the first shares a word with the question (the second holds its words in its episode context, at a
     // lower weight); the others are no keyword candidates.
     let ask = |extra: serde_json::Value| {
-        let mut body = json!({"query": "ferry island", "mode": "keyword", "limit": 10});
+        let mut body = json!({"query": "ferry island", "limit": 10});
         body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         body
     };
@@ -284,6 +284,11 @@ async fn the_episode_neighbours_of_the_best_results_join_the_candidates() {
         assert_eq!(hit["score_components"]["neighbour"], res["results"][0]["score"], "{hit}");
     }
     assert!(!ids.contains(&far["id"].as_str().unwrap()), "{res}");
+    // A keyword recall returns what its words found, no more.
+    let keyword = app.post(key, "/api/v1/recall", &ask(json!({"mode": "keyword"}))).await.ok(200).clone();
+    let ids: Vec<&str> =
+        keyword["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].as_str().unwrap()).collect();
+    assert!(!ids.contains(&after["id"].as_str().unwrap()), "{keyword}");
     // The request's filters hold for them too.
     let filtered = app.post(key, "/api/v1/recall", &ask(json!({"exclude_tags": ["gear"]}))).await.ok(200).clone();
     let ids: Vec<&str> =

@@ -75,15 +75,17 @@ async fn probe_sets_are_stored_run_by_name_and_on_their_schedule() {
         (Some("weekly"), Some(5), Some(1.0))
     );
 
-    // The schedule: not due right after a run, due a day later, taken once.
+    // The schedule: a new set at the next pass, taken once, then every 24 hours to the hour (a run by hand
+    // does not move it).
     let now = Utc::now();
+    assert_eq!(cairn::service::eval::schedule_due(&app.db, now).await.unwrap(), 1);
     assert_eq!(cairn::service::eval::schedule_due(&app.db, now).await.unwrap(), 0);
-    assert_eq!(cairn::service::eval::schedule_due(&app.db, now + Duration::hours(25)).await.unwrap(), 1);
-    assert_eq!(cairn::service::eval::schedule_due(&app.db, now + Duration::hours(25)).await.unwrap(), 0);
+    assert_eq!(cairn::service::eval::schedule_due(&app.db, now + Duration::hours(23)).await.unwrap(), 0);
+    assert_eq!(cairn::service::eval::schedule_due(&app.db, now + Duration::hours(24)).await.unwrap(), 1);
     let mut conn = app.superuser_conn().await;
     let queued: Vec<(String, cairn::queue::eval::EvalJob)> =
         app.pending_jobs(&mut conn, cairn::queue::eval::QUEUE).await;
-    assert_eq!(queued.len(), 1);
+    assert_eq!(queued.len(), 2);
     assert_eq!((queued[0].1.tenant_id, queued[0].1.probe_set.as_str()), (app.a.id, "weekly"));
     // What the job does: the run recorded as the schedule's.
     let report = cairn::service::eval::run_scheduled(&app.services, app.a.id, "weekly").await.unwrap().unwrap();
@@ -91,6 +93,7 @@ async fn probe_sets_are_stored_run_by_name_and_on_their_schedule() {
     let history = app.get(key, "/api/v1/eval/runs?probe_set=weekly&limit=1").await.ok(200).clone();
     assert_eq!((history["total"].clone(), history["has_more"].clone()), (json!(2), json!(true)));
     assert_eq!(history["runs"][0]["trigger"], "schedule");
+    assert!(history["runs"][0].get("results").is_none(), "{history}");
 
     // Deleted: its runs stay; the job of a deleted set does nothing; a second delete is 404.
     app.delete(key, "/api/v1/eval/probe-sets/weekly").await.ok(200);

@@ -3286,7 +3286,10 @@ export interface components {
              * @description Re-run every this many hours by the `cairn::eval` job (null: only when asked).
              */
             every_hours?: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the schedule last took it (runs asked for by hand do not move the schedule).
+             */
             last_run_at?: string | null;
             /** Format: date-time */
             created_at: string;

@@ -100,6 +100,7 @@ pub struct ProbeSet {
     pub mode: String,
     /// Re-run every this many hours by the `cairn::eval` job (null: only when asked).
     pub every_hours: Option<i32>,
+    /// When the schedule last took it (runs asked for by hand do not move the schedule).
     pub last_run_at: Option<DateTime<Utc>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,

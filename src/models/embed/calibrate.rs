@@ -58,13 +58,19 @@ impl Default for Calibration {
 }
 
 impl Calibration {
-    /// The background of `vectors` (unit length, one per probe); None when there are fewer than three or
-    /// their cosines do not spread (a degenerate model: no scale to read).
+    /// The background of `vectors` (one per probe; cosines, so their lengths do not matter); None when there
+    /// are fewer than three, one is zero, or their cosines do not spread (a degenerate model: no scale to read).
     pub fn measure(vectors: &[Vec<f32>]) -> Option<Self> {
+        let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
         let mut cosines = Vec::new();
         for (i, a) in vectors.iter().enumerate() {
             for b in &vectors[i + 1..] {
-                cosines.push(a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum::<f64>());
+                let dot = a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum::<f64>();
+                let lengths = norm(a) * norm(b);
+                if lengths <= 0.0 {
+                    return None;
+                }
+                cosines.push(dot / lengths);
             }
         }
         if cosines.len() < 3 {
@@ -125,5 +131,8 @@ mod tests {
         assert!((c.mean - 2.0 * s / 3.0).abs() < 1e-6);
         assert!(Calibration::measure(&[v(1.0, 0.0), v(1.0, 0.0), v(1.0, 0.0)]).is_none(), "no spread");
         assert!(Calibration::measure(&[v(1.0, 0.0)]).is_none());
+        // Lengths do not matter.
+        let long = Calibration::measure(&[v(3.0, 0.0), v(0.0, 0.5), v(2.0 * s as f32, 2.0 * s as f32)]).unwrap();
+        assert!((long.mean - c.mean).abs() < 1e-6 && (long.spread - c.spread).abs() < 1e-6);
     }
 }

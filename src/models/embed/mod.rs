@@ -153,8 +153,11 @@ impl EmbedderSlot {
             Err(err) => {
                 tracing::warn!(
                     error = format!("{err:#}"),
-                    "could not measure the embedding scale; retrying on the next use"
+                    "could not measure the embedding scale; trying again in a minute"
                 );
+                if let Ok(mut failed) = self.calibration_failed.lock() {
+                    *failed = Some(std::time::Instant::now());
+                }
                 calibrate::Calibration::default()
             }
         }

@@ -406,7 +406,8 @@ async fn run(
     let mut scored_for = scoring.elapsed();
     // The episode neighbours of the best results join the pool: the neighbour lift can only lift from a
     // neighbour that is present, and an answer often sits next to the turn that matches the question.
-    if svc.config.episode_context && req.sort == Sort::Score {
+    // Hybrid only (the default): a keyword or semantic recall returns what its one signal found.
+    if svc.config.episode_context && req.sort == Sort::Score && req.mode == Mode::Hybrid {
         let wanted = (req.offset + req.limit).clamp(1, NEIGHBOURS_OF) as usize;
         let places = best_places(&hits, wanted);
         if !places.is_empty() {

@@ -28,7 +28,8 @@ class ProbeSet:
         created_at (datetime.datetime):
         updated_at (datetime.datetime):
         every_hours (int | None | Unset): Re-run every this many hours by the `cairn::eval` job (null: only when asked).
-        last_run_at (datetime.datetime | None | Unset):
+        last_run_at (datetime.datetime | None | Unset): When the schedule last took it (runs asked for by hand do not
+            move the schedule).
     """
 
     name: str

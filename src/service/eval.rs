@@ -344,6 +344,7 @@ pub async fn put_set(svc: &Services, t: &Tenant, name: &str, params: ProbeSetPar
     let every_hours = crate::validate::bounded("every_hours", params.every_hours, 1, 8760, 24)?;
     let every_hours = params.every_hours.map(|_| every_hours as i32);
     let mut tx = svc.db.begin_tenant(t.id).await?;
+    store::lock_sets(&mut tx).await?;
     let exists = store::get_set(&mut tx, &name).await?.is_some();
     if !exists && store::count_sets(&mut tx).await? >= MAX_SETS {
         return Err(Error::Forbidden(format!("name: a tenant keeps at most {MAX_SETS} probe sets; delete one first")));

@@ -87,6 +87,16 @@ pub async fn put_set(
         .await?)
 }
 
+/// Serialises the tenant's probe-set writes until the transaction ends, so the cap on their number holds
+/// under concurrent creations (a transaction-scoped advisory lock keyed by the tenant).
+pub async fn lock_sets(tx: &mut TenantTx) -> Result<(), Error> {
+    sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('cairn.eval_probe_sets:' || $1::text, 0))")
+        .bind(tx.tenant_id())
+        .execute(tx.conn())
+        .await?;
+    Ok(())
+}
+
 /// How many probe sets the tenant holds.
 pub async fn count_sets(tx: &mut TenantTx) -> Result<i64, Error> {
     Ok(sqlx::query_scalar("SELECT count(*) FROM eval_probe_sets WHERE tenant_id = $1")

@@ -140,3 +140,18 @@ async fn bad_quality_report_input_is_a_400_naming_the_field() {
     app.post(&reader, "/api/v1/eval", &json!({"probes": [probe]})).await.assert_error(403, "write");
     app.get(&reader, "/api/v1/eval/runs").await.ok(200);
 }
+
+#[tokio::test]
+async fn concurrent_new_probe_sets_never_pass_the_cap() {
+    let app = spawn().await;
+    let probe = json!({"probes": [{"query": "anything", "expected": [uuid::Uuid::new_v4()]}]});
+    let puts = (0..26).map(|i| {
+        let (app, probe) = (&app, &probe);
+        async move { app.put(&app.a.key, &format!("/api/v1/eval/probe-sets/p{i}"), probe).await.status }
+    });
+    let statuses = futures_util::future::join_all(puts).await;
+    assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 20, "{statuses:?}");
+    assert!(statuses.iter().all(|s| *s == 200 || *s == 403), "{statuses:?}");
+    let listed = app.get(&app.a.key, "/api/v1/eval/probe-sets").await.ok(200).clone();
+    assert_eq!(listed["probe_sets"].as_array().unwrap().len(), 20);
+}

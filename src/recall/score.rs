@@ -52,8 +52,10 @@ pub struct Signals {
     pub coverage: Option<f64>,
 }
 
-/// Why a result scored as it did.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Why a result scored as it did. (Serialised as kept in a quality report's stored results; the API shows
+/// it through `api::views::ScoreComponents`.)
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct ScoreComponents {
     /// Cosine similarity to the query, clamped to [0, 1].
     pub semantic: Option<f64>,

@@ -130,22 +130,18 @@ pub async fn flush_every(
     every: std::time::Duration,
     stop: impl std::future::Future<Output = ()>,
 ) {
-    tokio::pin!(stop);
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = &mut stop => break,
-            _ = tick.tick() => {
-                if let Err(err) = accesses.flush(&db).await {
-                    tracing::warn!(error = %err, "could not write recall accesses; kept for the next flush");
-                }
-            }
+    let (db, accesses) = (&db, &accesses);
+    let tick = move || async move {
+        if let Err(err) = accesses.flush(db).await {
+            tracing::warn!(error = %err, "could not write recall accesses; kept for the next flush");
         }
-    }
-    if let Err(err) = accesses.flush(&db).await {
-        tracing::warn!(error = %err, pending = accesses.pending(), "could not write recall accesses at shutdown");
-    }
+    };
+    let last = async move {
+        if let Err(err) = accesses.flush(db).await {
+            tracing::warn!(error = %err, pending = accesses.pending(), "could not write recall accesses at shutdown");
+        }
+    };
+    super::every_until(every, stop, tick, last).await;
 }
 
 #[cfg(test)]

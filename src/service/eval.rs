@@ -146,17 +146,17 @@ fn parse_name(name: &str) -> Result<String> {
 }
 
 /// Where one expected memory came.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Expected {
     pub id: Uuid,
     /// 1-based rank, or None when it is not among the first [`RANKED`] results.
     pub rank: Option<usize>,
     pub score: Option<f64>,
-    pub score_components: Option<Value>,
+    pub score_components: Option<ScoreComponents>,
 }
 
-/// One probe's figures.
-#[derive(Debug, Clone, Serialize)]
+/// One probe's figures (stored with the run as JSON, read back by [`results_of`]).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ProbeResult {
     pub query: String,
     /// Share of its expected memories in the top k.
@@ -171,15 +171,6 @@ pub struct ProbeResult {
 pub struct Report {
     pub run: RunRow,
     pub results: Vec<ProbeResult>,
-}
-
-fn components(c: &ScoreComponents) -> Value {
-    json!({
-        "semantic": c.semantic, "keyword": c.keyword, "relevance": c.relevance, "importance": c.importance,
-        "recency": c.recency, "confidence": c.confidence, "credibility": c.credibility, "tag_match": c.tag_match,
-        "time_match": c.time_match, "coverage": c.coverage, "quality": c.quality, "rerank": c.rerank,
-        "neighbour": c.neighbour,
-    })
 }
 
 /// Asks every probe on one snapshot (counting nothing) and scores the answers.
@@ -214,7 +205,7 @@ async fn evaluate(svc: &Services, t: &Tenant, probes: &Probes) -> Result<(Vec<Pr
                     id: *id,
                     rank: Some(*rank),
                     score: Some(hit.score),
-                    score_components: Some(components(&hit.score_components)),
+                    score_components: Some(hit.score_components.clone()),
                 },
                 None => Expected { id: *id, rank: None, score: None, score_components: None },
             })
@@ -266,6 +257,11 @@ async fn run_and_record(
     .await?;
     tx.commit().await?;
     Ok(Report { run, results })
+}
+
+/// A stored run's per-probe results (empty when the row was read without them).
+pub fn results_of(results: Value) -> Vec<ProbeResult> {
+    serde_json::from_value(results).unwrap_or_default()
 }
 
 fn stored_probes(set: &ProbeSetRow) -> Result<Probes> {
@@ -377,21 +373,29 @@ pub async fn delete_set(svc: &Services, t: &Tenant, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// A page of the history, newest first, and its total.
+/// A page of the history: newest first, without per-probe results, with its total and the page asked for.
+pub struct RunsPage {
+    pub runs: Vec<RunRow>,
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+}
+
+/// A page of the history (of one probe set when `probe_set` is given).
 pub async fn runs(
     svc: &Services,
     t: &Tenant,
     probe_set: Option<String>,
     limit: Option<i64>,
     offset: Option<i64>,
-) -> Result<(Vec<RunRow>, i64)> {
+) -> Result<RunsPage> {
     t.require(Scope::Read)?;
     let (limit, offset) = crate::validate::page(limit, offset, MAX_RUNS_PAGE, 50)?;
     let probe_set = probe_set.map(|n| parse_name(&n).map_err(|e| e.renamed(&[("name", "probe_set")]))).transpose()?;
     let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
-    let page = store::list_runs(&mut tx, probe_set.as_deref(), limit, offset).await?;
+    let (runs, total) = store::list_runs(&mut tx, probe_set.as_deref(), limit, offset).await?;
     tx.commit().await?;
-    Ok(page)
+    Ok(RunsPage { runs, total, limit, offset })
 }
 
 /// An operator's look at a tenant's quality report history (the dashboard's chart), without a key of the
@@ -402,7 +406,7 @@ pub async fn runs_of(
     tenant_id: Uuid,
     limit: Option<i64>,
     offset: Option<i64>,
-) -> Result<(Vec<RunRow>, i64)> {
+) -> Result<RunsPage> {
     let t = super::tenants::look(svc, op, tenant_id, "tenant.eval.read").await?;
     runs(svc, &t, None, limit, offset).await
 }

@@ -180,6 +180,26 @@ impl Services {
     }
 }
 
+/// Runs `tick` every `every` until `stop` resolves, then `last` once: the loop of the instance's flushers,
+/// which write what they gathered in memory at each tick and once more at shutdown.
+pub(crate) async fn every_until<T: std::future::Future<Output = ()>>(
+    every: Duration,
+    stop: impl std::future::Future<Output = ()>,
+    mut tick: impl FnMut() -> T,
+    last: impl std::future::Future<Output = ()>,
+) {
+    tokio::pin!(stop);
+    let mut interval = tokio::time::interval(every);
+    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            _ = interval.tick() => tick().await,
+        }
+    }
+    last.await;
+}
+
 /// Forgets what `cairn_auth` announcements name, until `stop` resolves.
 async fn listen_auth(svc: Services, stop: impl std::future::Future<Output = ()>) {
     use crate::store::tenants::AuthChanges;

@@ -75,25 +75,21 @@ pub async fn flush_every(
     every: std::time::Duration,
     stop: impl std::future::Future<Output = ()>,
 ) {
-    tokio::pin!(stop);
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = &mut stop => break,
-            _ = tick.tick() => {
-                if let Err(err) = meter.flush(&db).await {
-                    tracing::warn!(error = %err, "could not flush usage counts; kept for the next flush");
-                }
-                if let Err(err) = usage::rollup(db.owner()).await {
-                    tracing::warn!(error = %err, "could not fold the storage counters; the next flush will");
-                }
-            }
+    let (db, meter) = (&db, &meter);
+    let tick = move || async move {
+        if let Err(err) = meter.flush(db).await {
+            tracing::warn!(error = %err, "could not flush usage counts; kept for the next flush");
         }
-    }
-    if let Err(err) = meter.flush(&db).await {
-        tracing::warn!(error = %err, "could not flush usage counts at shutdown");
-    }
+        if let Err(err) = usage::rollup(db.owner()).await {
+            tracing::warn!(error = %err, "could not fold the storage counters; the next flush will");
+        }
+    };
+    let last = async move {
+        if let Err(err) = meter.flush(db).await {
+            tracing::warn!(error = %err, "could not flush usage counts at shutdown");
+        }
+    };
+    super::every_until(every, stop, tick, last).await;
 }
 
 /// Spends `n` of a tenant's daily budget, or refuses with 429 naming the budget, its limit and when it

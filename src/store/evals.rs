@@ -45,6 +45,9 @@ pub struct RunRow {
 
 const RUN_COLUMNS: &str =
     "id, probe_set, trigger, k, mode, probes, recall_at_k, hit_at_k, mrr, model, results, created_at";
+/// A history page's columns: the per-probe results left out (up to 50 probes of 20 memories each per run).
+const PAGE_COLUMNS: &str =
+    "id, probe_set, trigger, k, mode, probes, recall_at_k, hit_at_k, mrr, model, 'null'::jsonb AS results, created_at";
 
 /// A run to record.
 pub struct NewRun<'a> {
@@ -185,10 +188,8 @@ pub async fn list_runs(
     offset: i64,
 ) -> Result<(Vec<RunRow>, i64), Error> {
     let tenant_id = tx.tenant_id();
-    // Without the per-probe results (up to 50 probes of 20 memories each per run): a page lists the figures.
-    let columns = RUN_COLUMNS.replace("results", "'null'::jsonb AS results");
     let sql = format!(
-        "SELECT {columns} FROM eval_runs WHERE tenant_id = $1 AND ($2::text IS NULL OR probe_set = $2)
+        "SELECT {PAGE_COLUMNS} FROM eval_runs WHERE tenant_id = $1 AND ($2::text IS NULL OR probe_set = $2)
           ORDER BY created_at DESC, id LIMIT $3 OFFSET $4"
     );
     let rows =

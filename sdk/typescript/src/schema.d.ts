@@ -2508,8 +2508,7 @@ export interface components {
             rank?: number | null;
             /** Format: double */
             score?: number | null;
-            /** @description Why it scored as it did (as in a recall's `score_components`); null when not ranked. */
-            score_components?: Record<string, never> | null;
+            score_components?: null | components["schemas"]["ScoreComponents"];
         };
         /**
          * @example {

@@ -425,10 +425,8 @@ async fn tenant_eval_runs(
     PathId(id): PathId,
     ApiQuery(query): ApiQuery<EvalRunsQuery>,
 ) -> ApiResult<Json<EvalRunPage>> {
-    let (limit, offset) = crate::validate::page(query.limit, query.offset, crate::service::eval::MAX_RUNS_PAGE, 50)?;
-    let (rows, total) =
-        crate::service::eval::runs_of(&services, &admin.operator, id, Some(limit), Some(offset)).await?;
-    Ok(Json(EvalRunPage::new(rows, total, limit, offset)))
+    let page = crate::service::eval::runs_of(&services, &admin.operator, id, query.limit, query.offset).await?;
+    Ok(Json(page.into()))
 }
 
 #[derive(Debug, Serialize, ToSchema)]

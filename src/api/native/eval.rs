@@ -66,9 +66,7 @@ async fn list_runs(
     tenant: Tenant,
     ApiQuery(query): ApiQuery<RunsQuery>,
 ) -> ApiResult<Json<EvalRunPage>> {
-    let (limit, offset) = crate::validate::page(query.limit, query.offset, eval::MAX_RUNS_PAGE, 50)?;
-    let (rows, total) = eval::runs(&services, &tenant, query.probe_set, Some(limit), Some(offset)).await?;
-    Ok(Json(EvalRunPage::new(rows, total, limit, offset)))
+    Ok(Json(eval::runs(&services, &tenant, query.probe_set, query.limit, query.offset).await?.into()))
 }
 
 /// One quality report run, with each probe's figures.

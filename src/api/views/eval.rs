@@ -1,27 +1,26 @@
 //! A tenant's quality reports: runs (with each probe's figures) and stored probe sets (`service::eval`).
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::service::eval::{ProbeParams, ProbeSetRow, Report, RunRow};
+use super::ScoreComponents;
+use crate::service::eval::{self, ProbeParams, ProbeSetRow, Report, RunRow};
 
 /// Where one expected memory came in a probe's ranking.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ExpectedRank {
     pub id: Uuid,
     /// 1-based rank among the first 100 results; null when it is not among them.
     pub rank: Option<usize>,
     pub score: Option<f64>,
     /// Why it scored as it did (as in a recall's `score_components`); null when not ranked.
-    #[schema(value_type = Option<Object>)]
-    pub score_components: Option<Value>,
+    pub score_components: Option<ScoreComponents>,
 }
 
 /// One probe's figures.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct ProbeResult {
     pub query: String,
     /// Share of its expected memories in the top k.
@@ -29,6 +28,22 @@ pub struct ProbeResult {
     /// 1 / the rank of the first expected memory (0 when none is among the first 100).
     pub reciprocal_rank: f64,
     pub expected: Vec<ExpectedRank>,
+}
+
+impl From<eval::ProbeResult> for ProbeResult {
+    fn from(r: eval::ProbeResult) -> Self {
+        let eval::ProbeResult { query, recall, reciprocal_rank, expected } = r;
+        let expected = expected
+            .into_iter()
+            .map(|e| ExpectedRank {
+                id: e.id,
+                rank: e.rank,
+                score: e.score,
+                score_components: e.score_components.map(ScoreComponents::from),
+            })
+            .collect();
+        Self { query, recall, reciprocal_rank, expected }
+    }
 }
 
 /// One quality report run: its figures, and (when asked for one run) each probe's.
@@ -62,7 +77,7 @@ pub struct EvalRun {
 
 impl EvalRun {
     pub fn from_row(row: RunRow, with_results: bool) -> Self {
-        let results = with_results.then(|| serde_json::from_value(row.results).unwrap_or_default());
+        let results = with_results.then(|| eval::results_of(row.results).into_iter().map(ProbeResult::from).collect());
         Self {
             id: row.id,
             probe_set: row.probe_set,
@@ -145,35 +160,15 @@ impl From<Report> for EvalRun {
     /// A run's own answer: with each probe's figures.
     fn from(report: Report) -> Self {
         let mut run = Self::from_row(report.run, false);
-        run.results = Some(
-            report
-                .results
-                .into_iter()
-                .map(|r| ProbeResult {
-                    query: r.query,
-                    recall: r.recall,
-                    reciprocal_rank: r.reciprocal_rank,
-                    expected: r
-                        .expected
-                        .into_iter()
-                        .map(|e| ExpectedRank {
-                            id: e.id,
-                            rank: e.rank,
-                            score: e.score,
-                            score_components: e.score_components,
-                        })
-                        .collect(),
-                })
-                .collect(),
-        );
+        run.results = Some(report.results.into_iter().map(ProbeResult::from).collect());
         run
     }
 }
 
-impl EvalRunPage {
-    /// A page of the history (runs without per-probe results).
-    pub fn new(rows: Vec<RunRow>, total: i64, limit: i64, offset: i64) -> Self {
-        let runs: Vec<EvalRun> = rows.into_iter().map(|r| EvalRun::from_row(r, false)).collect();
+impl From<eval::RunsPage> for EvalRunPage {
+    fn from(page: eval::RunsPage) -> Self {
+        let eval::RunsPage { runs, total, limit, offset } = page;
+        let runs: Vec<EvalRun> = runs.into_iter().map(|r| EvalRun::from_row(r, false)).collect();
         Self { count: runs.len(), has_more: offset + (runs.len() as i64) < total, runs, total, limit, offset }
     }
 }

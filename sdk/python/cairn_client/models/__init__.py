@@ -63,7 +63,6 @@ from .eval_run import EvalRun
 from .eval_run_page import EvalRunPage
 from .expansion import Expansion
 from .expected_rank import ExpectedRank
-from .expected_rank_score_components_type_0 import ExpectedRankScoreComponentsType0
 from .forgotten import Forgotten
 from .forgotten_by_tags import ForgottenByTags
 from .got_memory import GotMemory
@@ -261,7 +260,6 @@ __all__ = (
     "EvalRunPage",
     "Expansion",
     "ExpectedRank",
-    "ExpectedRankScoreComponentsType0",
     "Forgotten",
     "ForgottenByTags",
     "GotMemory",

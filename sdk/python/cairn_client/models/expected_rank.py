@@ -10,7 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.expected_rank_score_components_type_0 import ExpectedRankScoreComponentsType0
+    from ..models.score_components import ScoreComponents
 
 
 T = TypeVar("T", bound="ExpectedRank")
@@ -24,18 +24,17 @@ class ExpectedRank:
         id (UUID):
         rank (int | None | Unset): 1-based rank among the first 100 results; null when it is not among them.
         score (float | None | Unset):
-        score_components (ExpectedRankScoreComponentsType0 | None | Unset): Why it scored as it did (as in a recall's
-            `score_components`); null when not ranked.
+        score_components (None | ScoreComponents | Unset):
     """
 
     id: UUID
     rank: int | None | Unset = UNSET
     score: float | None | Unset = UNSET
-    score_components: ExpectedRankScoreComponentsType0 | None | Unset = UNSET
+    score_components: None | ScoreComponents | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.expected_rank_score_components_type_0 import ExpectedRankScoreComponentsType0  # noqa: PLC0415
+        from ..models.score_components import ScoreComponents  # noqa: PLC0415
 
         id = str(self.id)
 
@@ -54,7 +53,7 @@ class ExpectedRank:
         score_components: dict[str, Any] | None | Unset
         if isinstance(self.score_components, Unset):
             score_components = UNSET
-        elif isinstance(self.score_components, ExpectedRankScoreComponentsType0):
+        elif isinstance(self.score_components, ScoreComponents):
             score_components = self.score_components.to_dict()
         else:
             score_components = self.score_components
@@ -77,7 +76,7 @@ class ExpectedRank:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.expected_rank_score_components_type_0 import ExpectedRankScoreComponentsType0  # noqa: PLC0415
+        from ..models.score_components import ScoreComponents  # noqa: PLC0415
 
         d = dict(src_dict)
         id = UUID(d.pop("id"))
@@ -100,7 +99,7 @@ class ExpectedRank:
 
         score = _parse_score(d.pop("score", UNSET))
 
-        def _parse_score_components(data: object) -> ExpectedRankScoreComponentsType0 | None | Unset:
+        def _parse_score_components(data: object) -> None | ScoreComponents | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -108,12 +107,12 @@ class ExpectedRank:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                score_components_type_0 = ExpectedRankScoreComponentsType0.from_dict(data)
+                score_components_type_1 = ScoreComponents.from_dict(data)
 
-                return score_components_type_0
+                return score_components_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(ExpectedRankScoreComponentsType0 | None | Unset, data)
+            return cast(None | ScoreComponents | Unset, data)
 
         score_components = _parse_score_components(d.pop("score_components", UNSET))
 

@@ -9,8 +9,8 @@ use secrecy::SecretString;
 
 use super::parse_secret;
 use super::settings::{
-    cores, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig, Settings,
-    VerifierSettings,
+    cores, ContextVectors, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig,
+    Settings, VerifierSettings,
 };
 
 /// Settings shared by everything that serves requests.
@@ -215,6 +215,15 @@ pub struct AppArgs {
     /// Weight of the episode context's keyword score beside the memory's own (0 turns it off).
     #[arg(long, env = "CAIRN_CONTEXT_KEYWORD_WEIGHT", default_value_t = 0.3)]
     pub context_keyword_weight: f64,
+    /// How a memory of an episode gets its context vector: `fold` (its own vector plus
+    /// CAIRN_CONTEXT_FOLD_WEIGHT times the previous memory's, normalised: no second pass through the model) or
+    /// `model` (the previous memory's text and its own embedded together: twice the model's work, no better
+    /// on LoCoMo).
+    #[arg(long, env = "CAIRN_CONTEXT_VECTOR", default_value = "fold", value_parser = ["fold", "model"])]
+    pub context_vector: String,
+    /// With CAIRN_CONTEXT_VECTOR=fold: the previous memory's share of a context vector.
+    #[arg(long, env = "CAIRN_CONTEXT_FOLD_WEIGHT", default_value_t = 0.5, value_parser = parse_fold_weight)]
+    pub context_fold_weight: f64,
     /// An optional rerank stage: `none` (default) or `http` (a Cohere/Jina/TEI-compatible `/rerank` endpoint).
     #[arg(long, env = "CAIRN_RERANKER", default_value = "none", value_parser = ["none", "http"])]
     pub reranker: String,
@@ -254,6 +263,15 @@ pub enum EmbedderKind {
 }
 
 impl AppArgs {
+    /// How memories of an episode get their context vectors.
+    pub fn context_vectors(&self) -> ContextVectors {
+        match (self.episode_context, self.context_vector.as_str()) {
+            (false, _) => ContextVectors::Off,
+            (true, "fold") => ContextVectors::Fold(self.context_fold_weight as f32),
+            (true, _) => ContextVectors::Model,
+        }
+    }
+
     /// What the services, the surfaces and the jobs read while they run; refuses settings that contradict
     /// each other.
     pub fn settings(&self) -> anyhow::Result<Settings> {
@@ -292,6 +310,7 @@ impl AppArgs {
             transfer_deadline_secs: self.transfer_deadline_secs,
             episode_context: self.episode_context,
             context_keyword_weight: self.context_keyword_weight,
+            context_vectors: self.context_vectors(),
             metrics_token: self.metrics_token.clone(),
             verifier: self.verifier(),
             llm: self.llm(),
@@ -439,6 +458,8 @@ impl Default for AppArgs {
             import_kib_per_sec: 8192,
             episode_context: true,
             context_keyword_weight: 0.3,
+            context_vector: "fold".into(),
+            context_fold_weight: 0.5,
             reranker: "none".into(),
             reranker_url: None,
             reranker_api_key: None,
@@ -447,5 +468,13 @@ impl Default for AppArgs {
             reranker_top_n: 30,
             reranker_timeout_ms: 2000,
         }
+    }
+}
+
+/// A fold weight: a share between 0 and 4 (more would drown the memory's own vector).
+fn parse_fold_weight(value: &str) -> Result<f64, String> {
+    match value.parse::<f64>() {
+        Ok(w) if (0.0..=4.0).contains(&w) => Ok(w),
+        _ => Err(format!("{value:?} is not a number from 0 to 4")),
     }
 }

@@ -18,8 +18,8 @@ use uuid::Uuid;
 pub use self::app::{AppArgs, EmbedderKind};
 pub use self::db::{with_database, DbArgs, LOCAL_APP_DATABASE_URL, LOCAL_DATABASE_URL};
 pub use self::settings::{
-    DbSettings, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig, Settings,
-    VerifierSettings, WorkerRoles,
+    ContextVectors, DbSettings, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig,
+    Settings, VerifierSettings, WorkerRoles,
 };
 
 /// Cairn: a hosted, multi-tenant memory service for AI agents.

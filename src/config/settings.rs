@@ -8,6 +8,17 @@ use std::time::Duration;
 
 use secrecy::SecretString;
 
+/// How a memory of an episode gets its second vector, the one recall reads beside its own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ContextVectors {
+    /// None (`CAIRN_EPISODE_CONTEXT=false`).
+    Off,
+    /// The previous memory's text and the memory's own embedded together: a second pass through the model.
+    Model,
+    /// The memory's own vector plus this share of the previous memory's, normalised: no second pass.
+    Fold(f32),
+}
+
 /// How the store reaches Postgres: the owner's URL (migrations, the control plane) and the tenant pool's, each
 /// pool's size and waits, and the statements' time limits.
 #[derive(Debug, Clone)]
@@ -56,6 +67,8 @@ pub struct Settings {
     pub transfer_deadline_secs: u64,
     pub episode_context: bool,
     pub context_keyword_weight: f64,
+    /// How memories of an episode get their context vectors (`CAIRN_CONTEXT_VECTOR`).
+    pub context_vectors: ContextVectors,
     pub metrics_token: Option<SecretString>,
     pub verifier: VerifierSettings,
     /// The chat model, when one is configured.

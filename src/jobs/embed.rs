@@ -13,6 +13,7 @@ use std::time::Duration;
 use apalis::prelude::{Attempt, Data, Error as JobError};
 use uuid::Uuid;
 
+use crate::config::ContextVectors;
 use crate::models::embed::{Embedder, EmbedderSlot};
 use crate::queue::embed::{EmbedJob, MAX_ATTEMPTS};
 use crate::store::embedding::{self as store, Pending};
@@ -31,7 +32,7 @@ pub async fn embed_pending(
     tenant_id: Uuid,
     memory_ids: &[Uuid],
     sweep: i64,
-    with_context: bool,
+    context: ContextVectors,
 ) -> anyhow::Result<usize> {
     let mut written = 0;
     // A second pass catches the listed memories whose episode context changed while they were in the model
@@ -43,7 +44,7 @@ pub async fn embed_pending(
         if pending.is_empty() {
             break;
         }
-        let done = embed_all(db, embedder, tenant_id, &pending, with_context).await?;
+        let done = embed_all(db, embedder, tenant_id, &pending, context).await?;
         written += done;
         if done == pending.len() {
             break;
@@ -59,23 +60,25 @@ async fn embed_all(
     embedder: &dyn Embedder,
     tenant_id: Uuid,
     pending: &[Pending],
-    with_context: bool,
+    context: ContextVectors,
 ) -> anyhow::Result<usize> {
     let mut written = 0;
     let mut writing: Option<(&[Pending], BatchVectors)> = None;
     for chunk in pending.chunks(BATCH) {
         let write = async {
             match writing.take() {
-                Some((batch, vectors)) => write_vectors(db, embedder.model(), tenant_id, batch, vectors, true).await,
+                Some((batch, vectors)) => {
+                    write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, context).await
+                }
                 None => Ok(0),
             }
         };
-        let (vectors, done) = tokio::join!(embed_batch(embedder, chunk, with_context), write);
+        let (vectors, done) = tokio::join!(embed_batch(embedder, chunk, context), write);
         written += done?;
         writing = Some((chunk, vectors?));
     }
     if let Some((batch, vectors)) = writing {
-        written += write_vectors(db, embedder.model(), tenant_id, batch, vectors, true).await?;
+        written += write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, context).await?;
     }
     Ok(written)
 }
@@ -83,10 +86,15 @@ async fn embed_all(
 /// A batch's vectors: each memory's own, and its context vector when it has an episode context.
 type BatchVectors = (Vec<Vec<f32>>, Vec<Option<Vec<f32>>>);
 
-/// Embeds one batch in a single forward pass: every memory's content, and the context texts of those in an
-/// episode.
-async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], with_context: bool) -> anyhow::Result<BatchVectors> {
+/// Embeds one batch in a single forward pass: every memory's content, and (with [`ContextVectors::Model`]) the
+/// context texts of those in an episode.
+async fn embed_batch(
+    embedder: &dyn Embedder,
+    batch: &[Pending],
+    context: ContextVectors,
+) -> anyhow::Result<BatchVectors> {
     let mut texts: Vec<String> = batch.iter().map(|p| p.content.clone()).collect();
+    let with_context = context == ContextVectors::Model;
     let contexts: Vec<Option<String>> = batch.iter().map(|p| p.context_text(with_context)).collect();
     texts.extend(contexts.iter().flatten().cloned());
     let mut vectors = embedder.embed(&texts).await?;
@@ -101,7 +109,8 @@ async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], with_context: b
     Ok((vectors, context_vectors))
 }
 
-/// Writes a batch's vectors, and enqueues the similarity links of the memories that got one.
+/// Writes a batch's vectors (and, with [`ContextVectors::Fold`], the context vectors they complete: their own
+/// and their successors'), and enqueues the similarity links of the memories that got one.
 async fn write_vectors(
     db: &Db,
     model: &str,
@@ -109,9 +118,13 @@ async fn write_vectors(
     batch: &[Pending],
     (vectors, context_vectors): BatchVectors,
     only_unready: bool,
+    context: ContextVectors,
 ) -> anyhow::Result<usize> {
     let mut tx = db.begin_tenant(tenant_id).await?;
     let written = store::write_vectors(&mut tx, model, batch, vectors, context_vectors, only_unready).await?;
+    if let ContextVectors::Fold(weight) = context {
+        store::fold_context_vectors(&mut tx, &written, weight).await?;
+    }
     // With their vectors in place, the memories can be linked to their nearest neighbours.
     crate::queue::similar::enqueue(&mut tx, &written).await?;
     tx.commit().await?;
@@ -124,8 +137,8 @@ pub struct EmbedContext {
     pub embedder: EmbedderSlot,
     /// Counts the embeddings computed per tenant (usage metering).
     pub usage: crate::service::usage::Meter,
-    /// Embeds a memory of an episode together with the memory before it (`CAIRN_EPISODE_CONTEXT`).
-    pub episode_context: bool,
+    /// How a memory of an episode gets its context vector (`CAIRN_EPISODE_CONTEXT`, `CAIRN_CONTEXT_VECTOR`).
+    pub context: ContextVectors,
 }
 
 /// Backoff before attempt `n` is retried: 2^n seconds, at most a minute.
@@ -138,7 +151,7 @@ pub fn backoff(attempt: usize) -> Duration {
 pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Result<(), String> {
     let result = match ctx.embedder.get() {
         Some(embedder) => {
-            embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.episode_context).await
+            embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.context).await
         }
         None => Err(anyhow::anyhow!("the embedding model is not ready")),
     };
@@ -180,7 +193,7 @@ pub async fn reembed_tenant(
     db: &Db,
     embedder: &dyn Embedder,
     tenant_id: Uuid,
-    with_context: bool,
+    context: ContextVectors,
     mut progress: impl FnMut(usize),
 ) -> anyhow::Result<usize> {
     let mut after = Uuid::nil();
@@ -191,8 +204,8 @@ pub async fn reembed_tenant(
         tx.commit().await?;
         let Some(last) = page.last() else { return Ok(written) };
         after = last.id;
-        let vectors = embed_batch(embedder, &page, with_context).await?;
-        written += write_vectors(db, embedder.model(), tenant_id, &page, vectors, false).await?;
+        let vectors = embed_batch(embedder, &page, context).await?;
+        written += write_vectors(db, embedder.model(), tenant_id, &page, vectors, false, context).await?;
         progress(page.len());
     }
 }

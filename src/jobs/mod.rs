@@ -144,7 +144,7 @@ pub async fn run_workers(
             db: jobs_db.clone(),
             embedder: services.embedder.clone(),
             usage: services.usage.clone(),
-            episode_context: services.config.episode_context,
+            context: services.config.context_vectors,
         });
         spawn_queue!(
             queue::embed::QUEUE,

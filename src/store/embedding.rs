@@ -91,6 +91,58 @@ pub async fn write_vectors(
     .await?)
 }
 
+/// Folds the context vectors the vectors of `ids` complete: each listed memory's own (its vector plus `weight`
+/// times its episode predecessor's, normalised) and its successor's (the successor's vector plus `weight` times
+/// the listed memory's), wherever both vectors are there. Returns how many were written.
+///
+/// The predecessor and successor are found as `cairn_episode_predecessor` and `cairn_episode_successor` find
+/// them (sequence numbers, else creation times), written out here so the statement stays on one shard.
+pub async fn fold_context_vectors(tx: &mut TenantTx, ids: &[Uuid], weight: f32) -> Result<u64, Error> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let done = sqlx::query(
+        "WITH w AS MATERIALIZED (
+             SELECT id, episode_id, sequence_number, created_at FROM memories
+              WHERE tenant_id = $1 AND id = ANY($2) AND episode_id IS NOT NULL),
+         pairs AS (
+             SELECT w.id AS id, CASE WHEN w.sequence_number IS NOT NULL THEN
+                 (SELECT p.id FROM memories p
+                   WHERE p.tenant_id = $1 AND p.episode_id = w.episode_id AND p.id <> w.id
+                     AND p.sequence_number < w.sequence_number
+                   ORDER BY p.sequence_number DESC, p.id DESC LIMIT 1)
+             ELSE
+                 (SELECT p.id FROM memories p
+                   WHERE p.tenant_id = $1 AND p.episode_id = w.episode_id AND p.id <> w.id
+                     AND p.sequence_number IS NULL AND p.created_at < w.created_at
+                   ORDER BY p.created_at DESC, p.id DESC LIMIT 1)
+             END AS prev FROM w
+             UNION
+             SELECT CASE WHEN w.sequence_number IS NOT NULL THEN
+                 (SELECT s.id FROM memories s
+                   WHERE s.tenant_id = $1 AND s.episode_id = w.episode_id AND s.id <> w.id
+                     AND s.sequence_number > w.sequence_number
+                   ORDER BY s.sequence_number ASC, s.id ASC LIMIT 1)
+             ELSE
+                 (SELECT s.id FROM memories s
+                   WHERE s.tenant_id = $1 AND s.episode_id = w.episode_id AND s.id <> w.id
+                     AND s.sequence_number IS NULL AND s.created_at > w.created_at
+                   ORDER BY s.created_at ASC, s.id ASC LIMIT 1)
+             END, w.id FROM w)
+         UPDATE memories m SET context_embedding = l2_normalize(
+                m.embedding + p.embedding * array_fill($3::real, ARRAY[vector_dims(p.embedding)])::vector)
+           FROM pairs JOIN memories p ON p.tenant_id = $1 AND p.id = pairs.prev
+          WHERE m.tenant_id = $1 AND m.id = pairs.id AND m.context IS NOT NULL
+            AND m.embedding IS NOT NULL AND p.embedding IS NOT NULL",
+    )
+    .bind(tx.tenant_id())
+    .bind(ids)
+    .bind(weight)
+    .execute(tx.conn())
+    .await?;
+    Ok(done.rows_affected())
+}
+
 /// Records a failed attempt on the memories (still pending), or marks them `failed` after the last one.
 pub async fn record_failure(tx: &mut TenantTx, memory_ids: &[Uuid], error: &str, last: bool) -> Result<(), Error> {
     let status = if last { "failed" } else { "pending" };

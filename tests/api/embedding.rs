@@ -130,7 +130,7 @@ async fn a_job_takes_other_pending_memories_of_its_tenant_along() {
         db: app.db.clone(),
         embedder: app.embedder.clone(),
         usage: Default::default(),
-        episode_context: true,
+        context: cairn::config::ContextVectors::Model,
     };
     process(&ctx, &job, 0).await.unwrap();
     let listed = app.get(&app.a.key, "/api/v1/memories").await.ok(200).clone();
@@ -160,7 +160,7 @@ async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_faile
         db: app.db.clone(),
         embedder: app.embedder.clone(),
         usage: Default::default(),
-        episode_context: true,
+        context: cairn::config::ContextVectors::Model,
     };
     let retry = process(&ctx, &job, 0).await.unwrap_err();
     assert!(retry.contains("503"));

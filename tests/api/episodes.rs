@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use cairn::models::embed::{EmbedFuture, Embedder};
 use serde_json::json;
 
-use crate::helpers::{spawn, spawn_with_embedder, TestApp};
+use crate::helpers::{spawn, spawn_with_embedder, spawn_with_settings_and_embedder, TestApp};
 
 /// Records every text it embeds; answers a fixed vector.
 #[derive(Default)]
@@ -29,6 +29,11 @@ impl Embedder for Recording {
     }
 }
 
+/// Settings that embed a memory of an episode with its predecessor's text (`CAIRN_CONTEXT_VECTOR=model`).
+fn embedded_together() -> cairn::config::AppArgs {
+    cairn::config::AppArgs { context_vector: "model".into(), ..Default::default() }
+}
+
 async fn context_of(app: &TestApp, id: &str) -> Option<String> {
     let mut conn = app.superuser_conn().await;
     sqlx::query_scalar("SELECT context FROM memories WHERE id = $1::uuid").bind(id).fetch_one(&mut conn).await.unwrap()
@@ -37,7 +42,7 @@ async fn context_of(app: &TestApp, id: &str) -> Option<String> {
 #[tokio::test]
 async fn an_episode_is_indexed_with_each_memorys_predecessor_whatever_the_arrival_order() {
     let model = Arc::new(Recording::default());
-    let app = spawn_with_embedder(model.clone()).await;
+    let app = spawn_with_settings_and_embedder(embedded_together(), model.clone()).await;
     let key = &app.a.key;
     let store = |content: &str, seq: i64| json!({"content": content, "episode_id": "trip", "sequence_number": seq});
     let b = app.store(key, store("We visited Lisbon in May", 2)).await["id"].as_str().unwrap().to_owned();
@@ -144,7 +149,7 @@ impl Embedder for Lisbon {
 
 #[tokio::test]
 async fn a_memory_keeps_its_own_vector_and_is_also_found_by_its_context() {
-    let app = spawn_with_embedder(Arc::new(Lisbon)).await;
+    let app = spawn_with_settings_and_embedder(embedded_together(), Arc::new(Lisbon)).await;
     let key = &app.a.key;
     let turn = |content: &str, seq: i64| json!({"content": content, "episode_id": "trip", "sequence_number": seq});
     app.store(key, turn("We visited Lisbon in May", 1)).await;
@@ -294,4 +299,87 @@ async fn the_episode_neighbours_of_the_best_results_join_the_candidates() {
     let ids: Vec<&str> =
         filtered["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].as_str().unwrap()).collect();
     assert!(!ids.contains(&next["id"].as_str().unwrap()) && ids.contains(&after["id"].as_str().unwrap()), "{filtered}");
+}
+
+/// A one-hot vector per text: the axis is the number the text ends with. Records every text it embeds.
+#[derive(Default)]
+struct Axes(Mutex<Vec<String>>);
+
+impl Embedder for Axes {
+    fn model(&self) -> &str {
+        "axes"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        self.0.lock().unwrap().extend(texts.iter().cloned());
+        let out = texts
+            .iter()
+            .map(|t| {
+                let axis: usize = t.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+                let mut v = vec![0.0_f32; 384];
+                v[axis] = 1.0;
+                v
+            })
+            .collect();
+        Box::pin(async move { Ok(out) })
+    }
+}
+
+/// The context vector of a memory: (axis of its own vector, weight) pairs, read from the database.
+async fn context_vector(app: &TestApp, id: &str) -> Option<Vec<(usize, f32)>> {
+    let mut conn = app.superuser_conn().await;
+    let v: Option<pgvector::Vector> = sqlx::query_scalar("SELECT context_embedding FROM memories WHERE id = $1::uuid")
+        .bind(id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    v.map(|v| v.to_vec().into_iter().enumerate().filter(|(_, x)| x.abs() > 1e-6).collect())
+}
+
+#[tokio::test]
+async fn folded_context_vectors_take_no_second_pass_and_follow_whichever_neighbour_is_embedded_last() {
+    let axes = Arc::new(Axes::default());
+    let settings =
+        cairn::config::AppArgs { context_vector: "fold".into(), context_fold_weight: 0.5, ..Default::default() };
+    let app = spawn_with_settings_and_embedder(settings, axes.clone()).await;
+    let key = &app.a.key;
+    let turn = |content: &str, seq: i64| json!({"content": content, "episode_id": "talk", "sequence_number": seq});
+    let ids = app.store_batch(key, &[turn("turn 1", 1), turn("turn 2", 2), turn("turn 3", 3)]).await;
+    let lone = app.store_text(key, "alone 4").await;
+    // The successor first, then its predecessor: the second write completes the first's context vector.
+    let tenant = app.a.id;
+    let only = |id: &str| vec![id.parse::<uuid::Uuid>().unwrap()];
+    let fold = cairn::config::ContextVectors::Fold(0.5);
+    let model = axes.clone() as Arc<dyn Embedder>;
+    cairn::jobs::embed::embed_pending(&app.db, model.as_ref(), tenant, &only(&ids[1]), 0, fold).await.unwrap();
+    assert_eq!(context_vector(&app, &ids[1]).await, None, "its predecessor has no vector yet");
+    cairn::jobs::embed::embed_pending(&app.db, model.as_ref(), tenant, &only(&ids[0]), 0, fold).await.unwrap();
+    app.drain_jobs().await;
+
+    // Own vector plus half the predecessor's, normalised: 1/sqrt(1.25) and 0.5/sqrt(1.25).
+    let (own, prev) = (1.0 / 1.25_f32.sqrt(), 0.5 / 1.25_f32.sqrt());
+    let close = |got: Option<Vec<(usize, f32)>>, want: &[(usize, f32)]| {
+        let got = got.unwrap_or_default();
+        got.len() == want.len() && got.iter().zip(want).all(|(g, w)| g.0 == w.0 && (g.1 - w.1).abs() < 1e-4)
+    };
+    assert_eq!(context_vector(&app, &ids[0]).await, None, "the first turn has no predecessor");
+    let second = context_vector(&app, &ids[1]).await;
+    assert!(close(second.clone(), &[(1, prev), (2, own)]), "{second:?}");
+    let third = context_vector(&app, &ids[2]).await;
+    assert!(close(third.clone(), &[(2, prev), (3, own)]), "{third:?}");
+    assert_eq!(context_vector(&app, &lone).await, None, "a memory without an episode has no context vector");
+    // Every text the model saw (the calibration's probes aside) is a memory's own content: no context text
+    // went through it.
+    let seen: Vec<String> =
+        axes.0.lock().unwrap().iter().filter(|t| t.starts_with("turn") || t.starts_with("alone")).cloned().collect();
+    assert!(seen.iter().all(|t| !t.contains('\n')), "{seen:?}");
+    assert_eq!(seen.len(), 4, "{seen:?}");
+
+    // A turn taken out: the one after it folds its new predecessor.
+    app.delete(key, &format!("/api/v1/memories/{}?hard=true", ids[1])).await.ok(200);
+    app.drain_jobs().await;
+    let third = context_vector(&app, &ids[2]).await;
+    assert!(close(third.clone(), &[(1, prev), (3, own)]), "{third:?}");
 }

@@ -111,6 +111,11 @@ pub async fn spawn_with_embedder(embedder: Arc<dyn Embedder>) -> TestApp {
     spawn_inner(AppArgs::default(), None, EmbedderSlot::ready(embedder), &[]).await
 }
 
+/// As [`spawn_with_embedder`], with `app` settings.
+pub async fn spawn_with_settings_and_embedder(app: AppArgs, embedder: Arc<dyn Embedder>) -> TestApp {
+    spawn_inner(app, None, EmbedderSlot::ready(embedder), &[]).await
+}
+
 /// As [`spawn_with_embedder`], running `prepare` (e.g. `ALTER DATABASE {db} SET ...`, with `{db}` replaced by
 /// the test database's name) before the server opens its first connection.
 pub async fn spawn_prepared(embedder: Arc<dyn Embedder>, prepare: &[&str]) -> TestApp {
@@ -562,7 +567,7 @@ impl TestApp {
             db: self.db.clone(),
             embedder: self.embedder.clone(),
             usage: Default::default(),
-            episode_context: true,
+            context: self.services.config.context_vectors,
         };
         let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::queue::embed::EmbedJob)> =

@@ -120,10 +120,19 @@ async fn write_vectors(
     only_unready: bool,
     context: ContextVectors,
 ) -> anyhow::Result<usize> {
+    let fold = match context {
+        ContextVectors::Fold(weight) => Some(weight),
+        _ => None,
+    };
     let mut tx = db.begin_tenant(tenant_id).await?;
-    let written = store::write_vectors(&mut tx, model, batch, vectors, context_vectors, only_unready).await?;
-    if let ContextVectors::Fold(weight) = context {
-        store::fold_context_vectors(&mut tx, &written, weight).await?;
+    if fold.is_some() {
+        // Episodes in lock order, so a neighbour written by a concurrent job is folded by one of the two.
+        let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
+        crate::store::memories::lock_episodes(&mut tx, &ids).await?;
+    }
+    let written = store::write_vectors(&mut tx, model, batch, vectors, context_vectors, only_unready, fold).await?;
+    if let Some(weight) = fold {
+        store::fold_successors(&mut tx, model, &written, weight).await?;
     }
     // With their vectors in place, the memories can be linked to their nearest neighbours.
     crate::queue::similar::enqueue(&mut tx, &written).await?;

@@ -13,7 +13,7 @@ pub struct Pending {
     pub id: Uuid,
     pub content: String,
     pub content_hash: String,
-    /// The memory before it in its episode (embedded with it), if any.
+    /// The memory before it in its episode (embedded with it under `CAIRN_CONTEXT_VECTOR=model`), if any.
     pub context: Option<String>,
 }
 
@@ -51,8 +51,33 @@ pub async fn pending(tx: &mut TenantTx, memory_ids: &[Uuid], sweep: i64) -> Resu
     .await?)
 }
 
+/// The id of the memory before the memory aliased `m` in its episode, as `cairn_episode_predecessor` finds it
+/// (the highest lower sequence number, else the latest created before it), written out so a statement stays
+/// on the tenant's shard. `$1` is the tenant.
+fn predecessor_of(m: &str) -> String {
+    format!(
+        "CASE WHEN {m}.sequence_number IS NOT NULL THEN
+             (SELECT p.id FROM memories p
+               WHERE p.tenant_id = $1 AND p.episode_id = {m}.episode_id AND p.id <> {m}.id
+                 AND p.sequence_number < {m}.sequence_number
+               ORDER BY p.sequence_number DESC, p.id DESC LIMIT 1)
+         ELSE
+             (SELECT p.id FROM memories p
+               WHERE p.tenant_id = $1 AND p.episode_id = {m}.episode_id AND p.id <> {m}.id
+                 AND p.sequence_number IS NULL AND p.created_at < {m}.created_at
+               ORDER BY p.created_at DESC, p.id DESC LIMIT 1)
+         END"
+    )
+}
+
 /// Writes a batch's vectors in one statement, each only if its memory still holds the content that was
 /// embedded (and, with `only_unready`, has no ready vector yet). Returns the ids written.
+///
+/// Without `fold`, each memory's context vector is the one given, written only over the episode context that
+/// was embedded. With `fold = Some(weight)` the context vectors given are ignored: each written memory of an
+/// episode gets its own vector plus `weight` times its predecessor's (from this batch, or as stored by the
+/// same model), normalised, in the same statement (one row version, so one set of index entries). The caller
+/// holds the episodes' locks, so a predecessor written by a concurrent job is either seen here or sees this.
 pub async fn write_vectors(
     tx: &mut TenantTx,
     model: &str,
@@ -60,6 +85,7 @@ pub async fn write_vectors(
     vectors: Vec<Vec<f32>>,
     context_vectors: Vec<Option<Vec<f32>>>,
     only_unready: bool,
+    fold: Option<f32>,
 ) -> Result<Vec<Uuid>, Error> {
     let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
     let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
@@ -67,58 +93,61 @@ pub async fn write_vectors(
     let contexts: Vec<Option<&str>> = batch.iter().map(|p| p.context.as_deref()).collect();
     let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
     let context_vectors: Vec<Option<Vector>> = context_vectors.into_iter().map(|v| v.map(Vector::from)).collect();
-    // Written only over the content and episode context that were embedded.
-    Ok(sqlx::query_scalar(
-        "UPDATE memories m SET embedding = u.embedding, context_embedding = u.context_embedding,
+    let predecessor = predecessor_of("m");
+    // Written only over the content (and, for an embedded context, the episode context) that was embedded.
+    let sql = format!(
+        "WITH u AS MATERIALIZED (
+             SELECT * FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[], $8::text[], $9::vector[])
+               AS u(id, embedding, content_hash, content, context, context_embedding)),
+         before AS (
+             SELECT u.id, {predecessor} AS prev_id
+               FROM u JOIN memories m ON m.tenant_id = $1 AND m.id = u.id
+              WHERE $10::real IS NOT NULL AND m.episode_id IS NOT NULL AND m.context IS NOT NULL),
+         folded AS (
+             SELECT before.id, l2_normalize(u.embedding + coalesce(b.embedding, p.embedding)
+                        * array_fill($10::real, ARRAY[vector_dims(u.embedding)])::vector) AS v
+               FROM before JOIN u ON u.id = before.id
+               JOIN memories p ON p.tenant_id = $1 AND p.id = before.prev_id
+               LEFT JOIN u b ON b.id = before.prev_id
+              WHERE b.id IS NOT NULL OR (p.embedding IS NOT NULL AND p.embedding_model = $5))
+         UPDATE memories m SET embedding = u.embedding,
+                context_embedding = CASE WHEN $10::real IS NULL THEN u.context_embedding ELSE f.v END,
                 embedding_status = 'ready', embedding_model = $5, embedding_error = NULL
-         FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[], $8::text[], $9::vector[])
-              AS u(id, embedding, content_hash, content, context, context_embedding)
-         WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash AND m.content = u.content
-           AND m.context IS NOT DISTINCT FROM u.context
-           AND (NOT $6 OR m.embedding_status <> 'ready')
-         RETURNING m.id",
-    )
-    .bind(tx.tenant_id())
-    .bind(&ids)
-    .bind(&vectors)
-    .bind(&hashes)
-    .bind(model)
-    .bind(only_unready)
-    .bind(&contents)
-    .bind(&contexts)
-    .bind(&context_vectors)
-    .fetch_all(tx.conn())
-    .await?)
+           FROM u LEFT JOIN folded f ON f.id = u.id
+          WHERE m.tenant_id = $1 AND m.id = u.id AND m.content_hash = u.content_hash AND m.content = u.content
+            AND ($10::real IS NOT NULL OR m.context IS NOT DISTINCT FROM u.context)
+            AND (NOT $6 OR m.embedding_status <> 'ready')
+         RETURNING m.id"
+    );
+    Ok(sqlx::query_scalar(&sql)
+        .bind(tx.tenant_id())
+        .bind(&ids)
+        .bind(&vectors)
+        .bind(&hashes)
+        .bind(model)
+        .bind(only_unready)
+        .bind(&contents)
+        .bind(&contexts)
+        .bind(&context_vectors)
+        .bind(fold)
+        .fetch_all(tx.conn())
+        .await?)
 }
 
-/// Folds the context vectors the vectors of `ids` complete: each listed memory's own (its vector plus `weight`
-/// times its episode predecessor's, normalised) and its successor's (the successor's vector plus `weight` times
-/// the listed memory's), wherever both vectors are there. Returns how many were written.
-///
-/// The predecessor and successor are found as `cairn_episode_predecessor` and `cairn_episode_successor` find
-/// them (sequence numbers, else creation times), written out here so the statement stays on one shard.
-pub async fn fold_context_vectors(tx: &mut TenantTx, ids: &[Uuid], weight: f32) -> Result<u64, Error> {
-    if ids.is_empty() {
+/// Folds the context vectors of the memories that follow `written` in their episodes, when one of `written`
+/// is the predecessor they have now and both vectors are the model's (the memories after a predecessor that
+/// was embedded after them). [`write_vectors`] folded the written memories' own. Returns how many changed.
+pub async fn fold_successors(tx: &mut TenantTx, model: &str, written: &[Uuid], weight: f32) -> Result<u64, Error> {
+    if written.is_empty() {
         return Ok(0);
     }
-    let done = sqlx::query(
+    let predecessor = predecessor_of("m");
+    let sql = format!(
         "WITH w AS MATERIALIZED (
              SELECT id, episode_id, sequence_number, created_at FROM memories
               WHERE tenant_id = $1 AND id = ANY($2) AND episode_id IS NOT NULL),
-         pairs AS (
-             SELECT w.id AS id, CASE WHEN w.sequence_number IS NOT NULL THEN
-                 (SELECT p.id FROM memories p
-                   WHERE p.tenant_id = $1 AND p.episode_id = w.episode_id AND p.id <> w.id
-                     AND p.sequence_number < w.sequence_number
-                   ORDER BY p.sequence_number DESC, p.id DESC LIMIT 1)
-             ELSE
-                 (SELECT p.id FROM memories p
-                   WHERE p.tenant_id = $1 AND p.episode_id = w.episode_id AND p.id <> w.id
-                     AND p.sequence_number IS NULL AND p.created_at < w.created_at
-                   ORDER BY p.created_at DESC, p.id DESC LIMIT 1)
-             END AS prev FROM w
-             UNION
-             SELECT CASE WHEN w.sequence_number IS NOT NULL THEN
+         after AS (
+             SELECT DISTINCT CASE WHEN w.sequence_number IS NOT NULL THEN
                  (SELECT s.id FROM memories s
                    WHERE s.tenant_id = $1 AND s.episode_id = w.episode_id AND s.id <> w.id
                      AND s.sequence_number > w.sequence_number
@@ -128,18 +157,19 @@ pub async fn fold_context_vectors(tx: &mut TenantTx, ids: &[Uuid], weight: f32) 
                    WHERE s.tenant_id = $1 AND s.episode_id = w.episode_id AND s.id <> w.id
                      AND s.sequence_number IS NULL AND s.created_at > w.created_at
                    ORDER BY s.created_at ASC, s.id ASC LIMIT 1)
-             END, w.id FROM w)
+             END AS id FROM w),
+         pairs AS (
+             SELECT m.id, {predecessor} AS prev_id
+               FROM after JOIN memories m ON m.tenant_id = $1 AND m.id = after.id
+              WHERE NOT (m.id = ANY($2)) AND m.context IS NOT NULL AND m.embedding IS NOT NULL
+                AND m.embedding_model = $3)
          UPDATE memories m SET context_embedding = l2_normalize(
-                m.embedding + p.embedding * array_fill($3::real, ARRAY[vector_dims(p.embedding)])::vector)
-           FROM pairs JOIN memories p ON p.tenant_id = $1 AND p.id = pairs.prev
-          WHERE m.tenant_id = $1 AND m.id = pairs.id AND m.context IS NOT NULL
-            AND m.embedding IS NOT NULL AND p.embedding IS NOT NULL",
-    )
-    .bind(tx.tenant_id())
-    .bind(ids)
-    .bind(weight)
-    .execute(tx.conn())
-    .await?;
+                m.embedding + p.embedding * array_fill($4::real, ARRAY[vector_dims(p.embedding)])::vector)
+           FROM pairs JOIN memories p ON p.tenant_id = $1 AND p.id = pairs.prev_id
+          WHERE m.tenant_id = $1 AND m.id = pairs.id AND pairs.prev_id = ANY($2)
+            AND p.embedding IS NOT NULL AND p.embedding_model = $3"
+    );
+    let done = sqlx::query(&sql).bind(tx.tenant_id()).bind(written).bind(model).bind(weight).execute(tx.conn()).await?;
     Ok(done.rows_affected())
 }
 

@@ -377,6 +377,29 @@ async fn folded_context_vectors_take_no_second_pass_and_follow_whichever_neighbo
     assert!(seen.iter().all(|t| !t.contains('\n')), "{seen:?}");
     assert_eq!(seen.len(), 4, "{seen:?}");
 
+    // Tied sequence numbers: the turn after them folds the one its context names (the higher id), whichever
+    // of the two is embedded last.
+    let tie = |content: &str, seq: i64| json!({"content": content, "episode_id": "ties", "sequence_number": seq});
+    let tied = app.store_batch(key, &[tie("tie 6", 1), tie("tie 7", 1), tie("tie 8", 2)]).await;
+    let (named, other) = match tied[0].parse::<uuid::Uuid>().unwrap() > tied[1].parse::<uuid::Uuid>().unwrap() {
+        true => (0, 1),
+        false => (1, 0),
+    };
+    for i in [2, named, other] {
+        cairn::jobs::embed::embed_pending(&app.db, model.as_ref(), tenant, &only(&tied[i]), 0, fold).await.unwrap();
+    }
+    let after_tie = context_vector(&app, &tied[2]).await;
+    assert!(close(after_tie.clone(), &[(6 + named, prev), (8, own)]), "{after_tie:?}");
+
+    // A client's own vector is never mixed with the model's.
+    let mut v = vec![0.0_f32; 384];
+    v[9] = 1.0;
+    let server = json!({"content": "server 10", "episode_id": "mixed", "sequence_number": 1});
+    let client = json!({"content": "client 9", "episode_id": "mixed", "sequence_number": 2, "embedding": v});
+    let mixed = app.store_batch(key, &[server, client]).await;
+    app.drain_jobs().await;
+    assert_eq!(context_vector(&app, &mixed[1]).await, None);
+
     // A turn taken out: the one after it folds its new predecessor.
     app.delete(key, &format!("/api/v1/memories/{}?hard=true", ids[1])).await.ok(200);
     app.drain_jobs().await;

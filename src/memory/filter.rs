@@ -34,6 +34,8 @@ pub struct ListFilter {
     pub valid_at: Option<DateTime<Utc>>,
     /// Only these memories (e.g. the neighbours of one memory).
     pub only_ids: Option<Vec<Uuid>>,
+    /// Only memories stored by this actor (`key:<id>`, `system:<job>`, `admin:<email>`).
+    pub created_by: Option<String>,
 }
 
 /// Classifications, canonicalised (at most [`MAX_FILTER_TYPES`]).
@@ -55,6 +57,22 @@ pub fn scope(field: &str, value: Option<String>) -> Result<Option<String>, Error
         crate::validate::check_chars(field, v, super::MAX_ID_CHARS)?;
     }
     Ok(value)
+}
+
+/// `created_by`: an actor as authorship records it, `key:<uuid>`, `system:<job>` or `admin:<email>` (at most
+/// 400 characters).
+pub fn actor(field: &str, value: Option<String>) -> Result<Option<String>, Error> {
+    let Some(v) = value else { return Ok(None) };
+    crate::validate::check_chars(field, &v, 400)?;
+    let actor = match v.split_once(':') {
+        // As stored: the hyphenated lower-case form, whatever form the filter was written in.
+        Some(("key", id)) => Uuid::parse_str(id).ok().map(|id| format!("key:{}", id.hyphenated())),
+        Some(("system" | "admin", rest)) if !rest.trim().is_empty() => Some(v.clone()),
+        _ => None,
+    };
+    actor
+        .map(Some)
+        .ok_or_else(|| bad(field, format!("must be key:<key id>, system:<job> or admin:<email> (got {v:?})")))
 }
 
 /// `memory_type`: short_term or long_term.

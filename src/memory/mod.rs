@@ -164,6 +164,9 @@ pub struct Memory {
     /// Stored although the tenant held its content (`on_duplicate: store`): a repeat beside the canonical
     /// memory, which deduplication finds.
     pub repeated: bool,
+    /// Who stored it, stamped by the server (`key:<id>`, `system:<job>`, `admin:<email>`; none for memories
+    /// stored before authorship was recorded).
+    pub created_by: Option<String>,
 }
 
 /// One change to a memory.

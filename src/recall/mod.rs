@@ -271,6 +271,7 @@ impl RecallRequest {
             episode_id: filter::scope("episode_id", p.episode_id)?,
             valid_at,
             only_ids: None,
+            created_by: None,
         };
         Ok(Self {
             query,

@@ -16,7 +16,7 @@ pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, m
     emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
     run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
     embedding_status, embedding_model, embedding_error, enrichment_status, summary, \
-    summarized, original_length, summarized_length, repeated";
+    summarized, original_length, summarized_length, repeated, created_by";
 
 /// [`MEMORY_COLUMNS`] of the table aliased `alias`, for joins whose other tables share column names.
 pub fn memory_columns(alias: &str) -> String {
@@ -44,9 +44,9 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
            expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, \
            emotion, emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, \
            user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model,
-           repeated)
+           repeated, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-                 $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)
+                 $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)
          ON CONFLICT (tenant_id, content_hash) WHERE NOT repeated DO NOTHING
          RETURNING {MEMORY_COLUMNS}"
     );
@@ -82,6 +82,7 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
         .bind(status)
         .bind(model)
         .bind(m.repeated)
+        .bind(actor)
         .fetch_optional(tx.conn())
         .await?;
     match stored {
@@ -137,14 +138,14 @@ pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -
            expires_at, tags, tag_prefixes, importance, metadata, source_type, credibility, quality_score, \
            emotion, emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, \
            user_id, agent_id, run_id, t_valid, t_invalid, created_at, embedding, embedding_status, embedding_model,
-           id, repeated)
+           id, repeated, created_by)
          SELECT $1, x.content, x.content_hash, x.type, x.confidence, x.memory_type, x.ttl_seconds, x.expires_at,
                 x.tags, x.tag_prefixes, x.importance, x.metadata, x.source_type, x.credibility, x.quality_score,
                 x.emotion, x.emotional_valence, x.emotional_arousal, x.flashbulb_until, x.episode_id,
                 x.sequence_number, x.user_id, x.agent_id, x.run_id, x.t_valid, x.t_invalid, x.created_at,
                 x.embedding::vector,
                 CASE WHEN x.embedding IS NULL THEN 'pending' ELSE 'ready' END,
-                CASE WHEN x.embedding IS NULL THEN NULL ELSE 'client' END, x.id, x.repeated
+                CASE WHEN x.embedding IS NULL THEN NULL ELSE 'client' END, x.id, x.repeated, $3
            FROM jsonb_to_recordset($2) AS x(ord int, id uuid, repeated boolean, content text, content_hash text, type text, confidence real,
                 memory_type text, ttl_seconds bigint, expires_at timestamptz, tags text[], tag_prefixes text[],
                 importance real, metadata jsonb, source_type text, credibility real, quality_score real,
@@ -155,8 +156,12 @@ pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -
          ON CONFLICT (tenant_id, content_hash) WHERE NOT repeated DO NOTHING
          RETURNING {MEMORY_COLUMNS}"
     );
-    let stored: Vec<Memory> =
-        sqlx::query_as(&sql).bind(tenant_id).bind(serde_json::Value::Array(rows)).fetch_all(tx.conn()).await?;
+    let stored: Vec<Memory> = sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(serde_json::Value::Array(rows))
+        .bind(actor)
+        .fetch_all(tx.conn())
+        .await?;
     let stored_ids: Vec<Uuid> = stored.iter().map(|m| m.id).collect();
     events::record_created_many(tx, &stored_ids, actor).await?;
     let mut by_id: std::collections::HashMap<Uuid, Memory> = stored.into_iter().map(|m| (m.id, m)).collect();
@@ -400,6 +405,9 @@ pub fn push_filter(filter: &ListFilter, qb: &mut QueryBuilder<'_, Postgres>, ten
     }
     if let Some(episode) = &filter.episode_id {
         qb.push(" AND episode_id = ").push_bind(episode.clone());
+    }
+    if let Some(actor) = &filter.created_by {
+        qb.push(" AND created_by = ").push_bind(actor.clone());
     }
     if let Some(t) = filter.valid_at {
         qb.push(" AND (t_valid IS NULL OR t_valid <= ").push_bind(t);

@@ -5,6 +5,7 @@ mod helpers;
 
 mod architecture;
 mod auth;
+mod authorship;
 mod automem;
 mod batch;
 mod bounds;

@@ -2770,6 +2770,7 @@ export interface components {
          *       "content": "Chose PostgreSQL over MongoDB: we need ACID transactions.",
          *       "content_hash": "5d41402abc4b2a76b9719d911017c592ae1d8c5e0f0c6b5b1f3c7b6c0f3e2a1b",
          *       "created_at": "2026-11-29T10:30:00Z",
+         *       "created_by": "key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b",
          *       "credibility": 1,
          *       "embedding_error": null,
          *       "embedding_model": null,
@@ -2907,6 +2908,12 @@ export interface components {
              *     never finds (it finds the memory stored first).
              */
             repeated: boolean;
+            /**
+             * @description Who stored it, stamped by the server from the request's credentials, never taken from a body:
+             *     `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
+             *     null for memories stored before authorship was recorded. Filter with `created_by=`.
+             */
+            created_by?: string | null;
         };
         /** @description One change to a memory. */
         MemoryEvent: {
@@ -9789,6 +9796,12 @@ export interface operations {
                 max_importance?: number;
                 /** @description Include archived and expired memories (default false). */
                 include_archived?: boolean;
+                /**
+                 * @description Only memories stored by this actor, as `created_by` shows it: `key:<api key id>`, `system:<job>` or
+                 *     `admin:<email>`.
+                 * @example key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b
+                 */
+                created_by?: string;
             };
             header?: never;
             path?: never;

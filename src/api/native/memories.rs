@@ -165,6 +165,10 @@ pub struct ListQuery {
     pub max_importance: Option<f64>,
     /// Include archived and expired memories (default false).
     pub include_archived: Option<bool>,
+    /// Only memories stored by this actor, as `created_by` shows it: `key:<api key id>`, `system:<job>` or
+    /// `admin:<email>`.
+    #[param(example = "key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b")]
+    pub created_by: Option<String>,
 }
 
 impl ListQuery {
@@ -183,6 +187,7 @@ impl ListQuery {
             min_importance: validate::unit("min_importance", self.min_importance)?,
             max_importance: validate::unit("max_importance", self.max_importance)?,
             include_archived: self.include_archived.unwrap_or(false),
+            created_by: filter::actor("created_by", self.created_by)?,
             ..ListFilter::default()
         })
     }

@@ -21,7 +21,8 @@ use uuid::Uuid;
     "created_at": "2026-11-29T10:30:00Z", "updated_at": "2026-11-29T10:30:00Z", "last_accessed_at": null,
     "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null,
     "embedding_error": null, "enrichment_status": "pending", "summary": null,
-    "summarized": false, "original_length": null, "summarized_length": null, "repeated": false
+    "summarized": false, "original_length": null, "summarized_length": null, "repeated": false,
+    "created_by": "key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b"
 }))]
 pub struct Memory {
     pub id: Uuid,
@@ -83,6 +84,10 @@ pub struct Memory {
     /// Stored although the tenant held its content (`on_duplicate: store`): a repeat, which deduplication
     /// never finds (it finds the memory stored first).
     pub repeated: bool,
+    /// Who stored it, stamped by the server from the request's credentials, never taken from a body:
+    /// `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
+    /// null for memories stored before authorship was recorded. Filter with `created_by=`.
+    pub created_by: Option<String>,
 }
 
 impl From<crate::memory::Memory> for Memory {
@@ -128,6 +133,7 @@ impl From<crate::memory::Memory> for Memory {
             original_length,
             summarized_length,
             repeated,
+            created_by,
         } = m;
         Self {
             id,
@@ -170,6 +176,7 @@ impl From<crate::memory::Memory> for Memory {
             original_length,
             summarized_length,
             repeated,
+            created_by,
         }
     }
 }

@@ -191,6 +191,9 @@ struct MemoryRow {
     _context_tsv: Option<Value>,
     #[serde(default, rename = "context_embedding")]
     _context_embedding: Option<Value>,
+    // Stamped by the server: whoever imports the file.
+    #[serde(default, rename = "created_by")]
+    _created_by: Option<Value>,
 }
 
 /// A vector in pgvector's text form or as an array.
@@ -336,7 +339,9 @@ fn memory(svc: &Services, t: &Tenant, ctx: &ParseCtx, r: MemoryRow) -> Result<Pa
         "quality_computed": r.quality_computed.unwrap_or(false),
     });
     let _ = note(ctx, "embedding_error", r.embedding_error, MAX_NOTE_CHARS)?;
-    let Value::Object(row) = row else { unreachable!("a JSON object") };
+    let Value::Object(mut row) = row else { unreachable!("a JSON object") };
+    // Whoever imports the file stored it here (the file's author is not taken).
+    row.insert("created_by".into(), json!(t.actor()));
     Ok(ParsedRow { row, keeps_vector })
 }
 

@@ -69,6 +69,10 @@ class AutoMemMemory:
         summary (None | str | Unset): Enrichment's one-line summary (the first sentence, at most 120 characters).
         original_length (int | None | Unset):
         summarized_length (int | None | Unset):
+        created_by (None | str | Unset): Who stored it, stamped by the server from the request's credentials, never
+            taken from a body:
+            `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
+            null for memories stored before authorship was recorded. Filter with `created_by=`.
         last_accessed (datetime.datetime | None | Unset):
     """
 
@@ -113,6 +117,7 @@ class AutoMemMemory:
     summary: None | str | Unset = UNSET
     original_length: int | None | Unset = UNSET
     summarized_length: int | None | Unset = UNSET
+    created_by: None | str | Unset = UNSET
     last_accessed: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -295,6 +300,12 @@ class AutoMemMemory:
         else:
             summarized_length = self.summarized_length
 
+        created_by: None | str | Unset
+        if isinstance(self.created_by, Unset):
+            created_by = UNSET
+        else:
+            created_by = self.created_by
+
         last_accessed: None | str | Unset
         if isinstance(self.last_accessed, Unset):
             last_accessed = UNSET
@@ -371,6 +382,8 @@ class AutoMemMemory:
             field_dict["original_length"] = original_length
         if summarized_length is not UNSET:
             field_dict["summarized_length"] = summarized_length
+        if created_by is not UNSET:
+            field_dict["created_by"] = created_by
         if last_accessed is not UNSET:
             field_dict["last_accessed"] = last_accessed
 
@@ -658,6 +671,15 @@ class AutoMemMemory:
 
         summarized_length = _parse_summarized_length(d.pop("summarized_length", UNSET))
 
+        def _parse_created_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        created_by = _parse_created_by(d.pop("created_by", UNSET))
+
         def _parse_last_accessed(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -717,6 +739,7 @@ class AutoMemMemory:
             summary=summary,
             original_length=original_length,
             summarized_length=summarized_length,
+            created_by=created_by,
             last_accessed=last_accessed,
         )
 

@@ -25,14 +25,15 @@ class Memory:
         {'access_count': 0, 'agent_id': None, 'archived_at': None, 'confidence': 0.9, 'content': 'Chose PostgreSQL over
             MongoDB: we need ACID transactions.', 'content_hash':
             '5d41402abc4b2a76b9719d911017c592ae1d8c5e0f0c6b5b1f3c7b6c0f3e2a1b', 'created_at': '2026-11-29T10:30:00Z',
-            'credibility': 1.0, 'embedding_error': None, 'embedding_model': None, 'embedding_status': 'pending', 'emotion':
-            None, 'emotional_arousal': None, 'emotional_valence': None, 'enrichment_status': 'pending', 'episode_id': None,
-            'expires_at': None, 'flashbulb_until': None, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9,
-            'last_accessed_at': None, 'memory_type': 'long_term', 'metadata': {'alternatives': ['MongoDB']},
-            'original_length': None, 'quality_score': None, 'repeated': False, 'run_id': None, 'sequence_number': None,
-            'source_type': 'user', 'summarized': False, 'summarized_length': None, 'summary': None, 't_invalid': None,
-            't_valid': None, 'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha', 'database'], 'ttl':
-            None, 'type': 'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}
+            'created_by': 'key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b', 'credibility': 1.0, 'embedding_error': None,
+            'embedding_model': None, 'embedding_status': 'pending', 'emotion': None, 'emotional_arousal': None,
+            'emotional_valence': None, 'enrichment_status': 'pending', 'episode_id': None, 'expires_at': None,
+            'flashbulb_until': None, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9, 'last_accessed_at':
+            None, 'memory_type': 'long_term', 'metadata': {'alternatives': ['MongoDB']}, 'original_length': None,
+            'quality_score': None, 'repeated': False, 'run_id': None, 'sequence_number': None, 'source_type': 'user',
+            'summarized': False, 'summarized_length': None, 'summary': None, 't_invalid': None, 't_valid': None,
+            'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha', 'database'], 'ttl': None, 'type':
+            'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}
 
     Attributes:
         id (UUID):
@@ -81,6 +82,10 @@ class Memory:
         summary (None | str | Unset): Enrichment's one-line summary (the first sentence, at most 120 characters).
         original_length (int | None | Unset):
         summarized_length (int | None | Unset):
+        created_by (None | str | Unset): Who stored it, stamped by the server from the request's credentials, never
+            taken from a body:
+            `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
+            null for memories stored before authorship was recorded. Filter with `created_by=`.
     """
 
     id: UUID
@@ -123,6 +128,7 @@ class Memory:
     summary: None | str | Unset = UNSET
     original_length: int | None | Unset = UNSET
     summarized_length: int | None | Unset = UNSET
+    created_by: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -302,6 +308,12 @@ class Memory:
         else:
             summarized_length = self.summarized_length
 
+        created_by: None | str | Unset
+        if isinstance(self.created_by, Unset):
+            created_by = UNSET
+        else:
+            created_by = self.created_by
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -369,6 +381,8 @@ class Memory:
             field_dict["original_length"] = original_length
         if summarized_length is not UNSET:
             field_dict["summarized_length"] = summarized_length
+        if created_by is not UNSET:
+            field_dict["created_by"] = created_by
 
         return field_dict
 
@@ -652,6 +666,15 @@ class Memory:
 
         summarized_length = _parse_summarized_length(d.pop("summarized_length", UNSET))
 
+        def _parse_created_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        created_by = _parse_created_by(d.pop("created_by", UNSET))
+
         memory = cls(
             id=id,
             content=content,
@@ -693,6 +716,7 @@ class Memory:
             summary=summary,
             original_length=original_length,
             summarized_length=summarized_length,
+            created_by=created_by,
         )
 
         memory.additional_properties = d

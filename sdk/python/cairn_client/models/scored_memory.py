@@ -71,6 +71,10 @@ class ScoredMemory:
         summary (None | str | Unset): Enrichment's one-line summary (the first sentence, at most 120 characters).
         original_length (int | None | Unset):
         summarized_length (int | None | Unset):
+        created_by (None | str | Unset): Who stored it, stamped by the server from the request's credentials, never
+            taken from a body:
+            `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
+            null for memories stored before authorship was recorded. Filter with `created_by=`.
     """
 
     id: UUID
@@ -115,6 +119,7 @@ class ScoredMemory:
     summary: None | str | Unset = UNSET
     original_length: int | None | Unset = UNSET
     summarized_length: int | None | Unset = UNSET
+    created_by: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -298,6 +303,12 @@ class ScoredMemory:
         else:
             summarized_length = self.summarized_length
 
+        created_by: None | str | Unset
+        if isinstance(self.created_by, Unset):
+            created_by = UNSET
+        else:
+            created_by = self.created_by
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -367,6 +378,8 @@ class ScoredMemory:
             field_dict["original_length"] = original_length
         if summarized_length is not UNSET:
             field_dict["summarized_length"] = summarized_length
+        if created_by is not UNSET:
+            field_dict["created_by"] = created_by
 
         return field_dict
 
@@ -654,6 +667,15 @@ class ScoredMemory:
 
         summarized_length = _parse_summarized_length(d.pop("summarized_length", UNSET))
 
+        def _parse_created_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        created_by = _parse_created_by(d.pop("created_by", UNSET))
+
         scored_memory = cls(
             id=id,
             content=content,
@@ -697,6 +719,7 @@ class ScoredMemory:
             summary=summary,
             original_length=original_length,
             summarized_length=summarized_length,
+            created_by=created_by,
         )
 
         scored_memory.additional_properties = d

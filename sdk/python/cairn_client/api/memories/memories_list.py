@@ -27,6 +27,7 @@ def _get_kwargs(
     min_importance: float | Unset = UNSET,
     max_importance: float | Unset = UNSET,
     include_archived: bool | Unset = UNSET,
+    created_by: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -68,6 +69,8 @@ def _get_kwargs(
     params["max_importance"] = max_importance
 
     params["include_archived"] = include_archived
+
+    params["created_by"] = created_by
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -146,6 +149,7 @@ def sync_detailed(
     min_importance: float | Unset = UNSET,
     max_importance: float | Unset = UNSET,
     include_archived: bool | Unset = UNSET,
+    created_by: str | Unset = UNSET,
 ) -> Response[ErrorBody | MemoryPage]:
     """List memories, newest first.
 
@@ -168,6 +172,7 @@ def sync_detailed(
         min_importance (float | Unset):
         max_importance (float | Unset):
         include_archived (bool | Unset):
+        created_by (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,6 +198,7 @@ def sync_detailed(
         min_importance=min_importance,
         max_importance=max_importance,
         include_archived=include_archived,
+        created_by=created_by,
     )
 
     response = client.get_httpx_client().request(
@@ -220,6 +226,7 @@ def sync(
     min_importance: float | Unset = UNSET,
     max_importance: float | Unset = UNSET,
     include_archived: bool | Unset = UNSET,
+    created_by: str | Unset = UNSET,
 ) -> ErrorBody | MemoryPage | None:
     """List memories, newest first.
 
@@ -242,6 +249,7 @@ def sync(
         min_importance (float | Unset):
         max_importance (float | Unset):
         include_archived (bool | Unset):
+        created_by (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -268,6 +276,7 @@ def sync(
         min_importance=min_importance,
         max_importance=max_importance,
         include_archived=include_archived,
+        created_by=created_by,
     ).parsed
 
 
@@ -289,6 +298,7 @@ async def asyncio_detailed(
     min_importance: float | Unset = UNSET,
     max_importance: float | Unset = UNSET,
     include_archived: bool | Unset = UNSET,
+    created_by: str | Unset = UNSET,
 ) -> Response[ErrorBody | MemoryPage]:
     """List memories, newest first.
 
@@ -311,6 +321,7 @@ async def asyncio_detailed(
         min_importance (float | Unset):
         max_importance (float | Unset):
         include_archived (bool | Unset):
+        created_by (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -336,6 +347,7 @@ async def asyncio_detailed(
         min_importance=min_importance,
         max_importance=max_importance,
         include_archived=include_archived,
+        created_by=created_by,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -361,6 +373,7 @@ async def asyncio(
     min_importance: float | Unset = UNSET,
     max_importance: float | Unset = UNSET,
     include_archived: bool | Unset = UNSET,
+    created_by: str | Unset = UNSET,
 ) -> ErrorBody | MemoryPage | None:
     """List memories, newest first.
 
@@ -383,6 +396,7 @@ async def asyncio(
         min_importance (float | Unset):
         max_importance (float | Unset):
         include_archived (bool | Unset):
+        created_by (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -410,5 +424,6 @@ async def asyncio(
             min_importance=min_importance,
             max_importance=max_importance,
             include_archived=include_archived,
+            created_by=created_by,
         )
     ).parsed

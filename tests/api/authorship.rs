@@ -1,0 +1,73 @@
+//! Authorship: every memory records who stored it, stamped by the server from the request's credentials
+//! (never from the body), listed, filterable, carried by history, and re-stamped by an import.
+
+use serde_json::json;
+
+use crate::helpers::{new_key, spawn};
+
+#[tokio::test]
+async fn every_memory_records_the_key_that_stored_it_and_can_be_listed_by_it() {
+    let app = spawn().await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let created = app.post(&admin, "/api/v1/keys", &json!({"scopes": ["read", "write"], "name": "agent"})).await;
+    let created = created.ok(201).clone();
+    let (agent, agent_id) = (created["api_key"].as_str().unwrap().to_owned(), created["key"]["id"].as_str().unwrap());
+    let stamp = format!("key:{agent_id}");
+
+    // A body cannot claim an author.
+    let forged = json!({"content": "stored by the agent", "created_by": "key:00000000-0000-0000-0000-000000000000"});
+    let one = app.post(&agent, "/api/v1/memories", &forged).await.ok(201).clone();
+    assert_eq!(one["created_by"], stamp.as_str(), "{one}");
+    let batch = json!({"memories": [{"content": "batch one"}, {"content": "batch two", "created_by": "system:x"}]});
+    let stored = app.post(&agent, "/api/v1/memories/batch", &batch).await.ok(201).clone();
+    for m in stored["memories"].as_array().unwrap() {
+        assert_eq!(m["created_by"], stamp.as_str(), "{m}");
+    }
+    let other = app.post(&app.a.key, "/api/v1/memories", &json!({"content": "stored by another key"})).await;
+    let other = other.ok(201).clone();
+    assert!(other["created_by"].as_str().is_some_and(|s| s.starts_with("key:") && s != stamp), "{other}");
+
+    // Listed by author, with the total.
+    let page = app.get(&app.a.key, &format!("/api/v1/memories?created_by={stamp}&limit=2")).await.ok(200).clone();
+    assert_eq!(page["total"], 3, "{page}");
+    assert_eq!(page["memories"].as_array().unwrap().len(), 2);
+    assert!(page["memories"].as_array().unwrap().iter().all(|m| m["created_by"] == stamp.as_str()), "{page}");
+    // A key id in another form (upper case) finds the same memories.
+    let upper = format!("/api/v1/memories?created_by=key:{}", agent_id.to_uppercase());
+    assert_eq!(app.get(&app.a.key, &upper).await.ok(200)["total"], 3);
+    let by_other = format!("/api/v1/memories?created_by={}", other["created_by"].as_str().unwrap());
+    assert_eq!(app.get(&app.a.key, &by_other).await.ok(200)["total"], 1);
+    // Another tenant's key sees none of them, whatever it filters by.
+    assert_eq!(app.get(&app.b.key, &format!("/api/v1/memories?created_by={stamp}")).await.ok(200)["total"], 0);
+    for bad in ["bob", "key:not-a-uuid", "system:", "root:x"] {
+        app.get(&app.a.key, &format!("/api/v1/memories?created_by={bad}")).await.assert_error(400, "created_by");
+    }
+
+    // The history's creation event names the same actor; an edit by another key does not change the author.
+    let id = one["id"].as_str().unwrap();
+    app.patch(&app.a.key, &format!("/api/v1/memories/{id}"), &json!({"importance": 0.2})).await.ok(200);
+    let history = app.get(&app.a.key, &format!("/api/v1/memories/{id}/history")).await.ok(200).clone();
+    let events = history["events"].as_array().unwrap();
+    let created = events.iter().find(|e| e["event_type"] == "created").unwrap();
+    assert_eq!(created["actor"], stamp.as_str(), "{history}");
+    let now = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    assert_eq!(now["created_by"], stamp.as_str());
+}
+
+#[tokio::test]
+async fn an_import_stamps_the_importer_not_the_file() {
+    let app = spawn().await;
+    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "exported memory"})).await.ok(201);
+    let res = app.client.get(app.url("/api/v1/export")).bearer_auth(&app.a.key).send().await.unwrap();
+    let text = res.text().await.unwrap();
+    let exported = text.lines().find(|l| l.contains("exported memory")).unwrap().to_owned();
+    let author = serde_json::from_str::<serde_json::Value>(&exported).unwrap()["data"]["created_by"].clone();
+    assert!(author.as_str().is_some_and(|a| a.starts_with("key:")), "the export carries the author: {exported}");
+
+    app.import(&app.b.key, text).await.ok(200);
+    let listed = app.get(&app.b.key, "/api/v1/memories").await.ok(200).clone();
+    let imported = &listed["memories"][0];
+    assert_eq!(imported["content"], "exported memory");
+    let stamped = imported["created_by"].as_str().unwrap();
+    assert!(stamped.starts_with("key:") && author != stamped, "stamped by the importing key: {imported}");
+}

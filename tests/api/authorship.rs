@@ -52,6 +52,11 @@ async fn every_memory_records_the_key_that_stored_it_and_can_be_listed_by_it() {
     assert_eq!(created["actor"], stamp.as_str(), "{history}");
     let now = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
     assert_eq!(now["created_by"], stamp.as_str());
+
+    // Deleted and restored by another key, it keeps its author.
+    app.delete(&app.a.key, &format!("/api/v1/memories/{id}?hard=true")).await.ok(200);
+    let restored = app.post(&app.a.key, &format!("/api/v1/memories/{id}/restore"), &json!({})).await.ok(200).clone();
+    assert_eq!(restored["created_by"], stamp.as_str(), "{restored}");
 }
 
 #[tokio::test]

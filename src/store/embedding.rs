@@ -70,6 +70,23 @@ fn predecessor_of(m: &str) -> String {
     )
 }
 
+/// The id of the memory after the memory aliased `m` in its episode, as `cairn_episode_successor` finds it.
+fn successor_of(m: &str) -> String {
+    format!(
+        "CASE WHEN {m}.sequence_number IS NOT NULL THEN
+             (SELECT s.id FROM memories s
+               WHERE s.tenant_id = $1 AND s.episode_id = {m}.episode_id AND s.id <> {m}.id
+                 AND s.sequence_number > {m}.sequence_number
+               ORDER BY s.sequence_number ASC, s.id ASC LIMIT 1)
+         ELSE
+             (SELECT s.id FROM memories s
+               WHERE s.tenant_id = $1 AND s.episode_id = {m}.episode_id AND s.id <> {m}.id
+                 AND s.sequence_number IS NULL AND s.created_at > {m}.created_at
+               ORDER BY s.created_at ASC, s.id ASC LIMIT 1)
+         END"
+    )
+}
+
 /// Writes a batch's vectors in one statement, each only if its memory still holds the content that was
 /// embedded (and, with `only_unready`, has no ready vector yet). Returns the ids written.
 ///
@@ -141,23 +158,13 @@ pub async fn fold_successors(tx: &mut TenantTx, model: &str, written: &[Uuid], w
     if written.is_empty() {
         return Ok(0);
     }
-    let predecessor = predecessor_of("m");
+    let (predecessor, successor) = (predecessor_of("m"), successor_of("w"));
     let sql = format!(
         "WITH w AS MATERIALIZED (
              SELECT id, episode_id, sequence_number, created_at FROM memories
               WHERE tenant_id = $1 AND id = ANY($2) AND episode_id IS NOT NULL),
          after AS (
-             SELECT DISTINCT CASE WHEN w.sequence_number IS NOT NULL THEN
-                 (SELECT s.id FROM memories s
-                   WHERE s.tenant_id = $1 AND s.episode_id = w.episode_id AND s.id <> w.id
-                     AND s.sequence_number > w.sequence_number
-                   ORDER BY s.sequence_number ASC, s.id ASC LIMIT 1)
-             ELSE
-                 (SELECT s.id FROM memories s
-                   WHERE s.tenant_id = $1 AND s.episode_id = w.episode_id AND s.id <> w.id
-                     AND s.sequence_number IS NULL AND s.created_at > w.created_at
-                   ORDER BY s.created_at ASC, s.id ASC LIMIT 1)
-             END AS id FROM w),
+             SELECT DISTINCT {successor} AS id FROM w),
          pairs AS (
              SELECT m.id, {predecessor} AS prev_id
                FROM after JOIN memories m ON m.tenant_id = $1 AND m.id = after.id

@@ -62,6 +62,7 @@ pub type AppState = Services;
         (name = "jobs", description = "Background work: queues, failures, pipeline states"),
         (name = "settings", description = "The tenant's lifecycle settings"),
         (name = "keys", description = "Manage the tenant's API keys (admin scope)"),
+        (name = "webhooks", description = "Endpoints the tenant's events are posted to, signed, and their delivery log (admin scope)"),
         (name = "usage", description = "The tenant's usage per day, what it stores, and its limits"),
         (name = "transfer", description = "Export and import the tenant's data as JSON Lines"),
         (name = "health", description = "Liveness, database reachability and Prometheus metrics"),

@@ -111,6 +111,8 @@ from_json_schema!(
     crate::service::consolidation::ConsolidateParams,
     crate::service::eval::EvalParams,
     crate::service::eval::ProbeSetParams,
+    crate::service::webhooks::EndpointParams,
+    crate::service::webhooks::EndpointPatch,
 );
 
 #[cfg(test)]
@@ -134,6 +136,8 @@ mod tests {
         let _ = crate::service::consolidation::ConsolidateParams::schema();
         let _ = crate::service::eval::EvalParams::schema();
         let _ = crate::service::eval::ProbeSetParams::schema();
+        let _ = crate::service::webhooks::EndpointParams::schema();
+        let _ = crate::service::webhooks::EndpointPatch::schema();
     }
 
     /// The limits come from the constants validation uses.

@@ -10,7 +10,7 @@ use secrecy::SecretString;
 use super::parse_secret;
 use super::settings::{
     cores, ContextVectors, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig,
-    Settings, VerifierSettings,
+    Settings, VerifierSettings, WebhookSettings,
 };
 
 /// Settings shared by everything that serves requests.
@@ -248,6 +248,37 @@ pub struct AppArgs {
     /// A bearer token `/metrics` requires (unset: open, for a scraper on a private network).
     #[arg(long, env = "CAIRN_METRICS_TOKEN", hide_env_values = true, value_parser = parse_secret)]
     pub metrics_token: Option<SecretString>,
+    /// Networks webhooks may reach although they are loopback, private, link-local or otherwise internal
+    /// (comma-separated CIDRs, e.g. `10.20.0.0/16`); by default none: such endpoints are refused.
+    #[arg(long, env = "CAIRN_WEBHOOK_ALLOW_NETWORKS", value_delimiter = ',', value_parser = parse_network)]
+    pub webhook_allow_networks: Vec<ipnet::IpNet>,
+    /// Milliseconds one webhook delivery may take (connect, send, answer).
+    #[arg(long, env = "CAIRN_WEBHOOK_TIMEOUT_MS", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(100..=60_000))]
+    pub webhook_timeout_ms: u64,
+    /// The first retry's delay after a failed webhook delivery; each next one doubles, up to
+    /// CAIRN_WEBHOOK_RETRY_MAX_MS.
+    #[arg(long, env = "CAIRN_WEBHOOK_RETRY_BASE_MS", default_value_t = 5_000,
+          value_parser = clap::value_parser!(u64).range(10..))]
+    pub webhook_retry_base_ms: u64,
+    /// The longest delay between two attempts of a webhook delivery.
+    #[arg(long, env = "CAIRN_WEBHOOK_RETRY_MAX_MS", default_value_t = 3_600_000,
+          value_parser = clap::value_parser!(u64).range(10..))]
+    pub webhook_retry_max_ms: u64,
+    /// How long a webhook delivery is retried; when it still fails after that, it is given up and its endpoint
+    /// disabled (the tenant enables it again).
+    #[arg(long, env = "CAIRN_WEBHOOK_RETRY_FOR_SECS", default_value_t = 86_400,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub webhook_retry_for_secs: u64,
+    /// Most webhook endpoints per tenant.
+    #[arg(long, env = "CAIRN_WEBHOOK_MAX_ENDPOINTS", default_value_t = 10,
+          value_parser = clap::value_parser!(i64).range(1..=1000))]
+    pub webhook_max_endpoints: i64,
+    /// Most undelivered events per endpoint: beyond it the endpoint is disabled (its events kept, delivered
+    /// when it is enabled again) rather than the backlog growing without end.
+    #[arg(long, env = "CAIRN_WEBHOOK_MAX_BACKLOG", default_value_t = 10_000,
+          value_parser = clap::value_parser!(i64).range(1..))]
+    pub webhook_max_backlog: i64,
 }
 
 /// The embedder a deployment uses.
@@ -315,6 +346,15 @@ impl AppArgs {
             verifier: self.verifier(),
             llm: self.llm(),
             rerank: self.rerank(),
+            webhooks: WebhookSettings {
+                allow_networks: self.webhook_allow_networks.clone(),
+                timeout: Duration::from_millis(self.webhook_timeout_ms),
+                retry_base: Duration::from_millis(self.webhook_retry_base_ms),
+                retry_max: Duration::from_millis(self.webhook_retry_max_ms.max(self.webhook_retry_base_ms)),
+                retry_for: Duration::from_secs(self.webhook_retry_for_secs),
+                max_endpoints: self.webhook_max_endpoints,
+                max_backlog: self.webhook_max_backlog,
+            },
         })
     }
 
@@ -467,8 +507,24 @@ impl Default for AppArgs {
             reranker_api: RerankApi::Cohere,
             reranker_top_n: 30,
             reranker_timeout_ms: 2000,
+            webhook_allow_networks: Vec::new(),
+            webhook_timeout_ms: 10_000,
+            webhook_retry_base_ms: 5_000,
+            webhook_retry_max_ms: 3_600_000,
+            webhook_retry_for_secs: 86_400,
+            webhook_max_endpoints: 10,
+            webhook_max_backlog: 10_000,
         }
     }
+}
+
+/// A network in CIDR form (`10.0.0.0/8`), or one address (`127.0.0.1`: that address alone).
+fn parse_network(value: &str) -> Result<ipnet::IpNet, String> {
+    let value = value.trim();
+    value
+        .parse::<ipnet::IpNet>()
+        .or_else(|_| value.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{value:?} is not a network (CIDR such as 10.0.0.0/8) or an address"))
 }
 
 /// A fold weight: a share between 0 and 4 (more would drown the memory's own vector).

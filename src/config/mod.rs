@@ -19,7 +19,7 @@ pub use self::app::{AppArgs, EmbedderKind};
 pub use self::db::{with_database, DbArgs, LOCAL_APP_DATABASE_URL, LOCAL_DATABASE_URL};
 pub use self::settings::{
     ContextVectors, DbSettings, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig,
-    Settings, VerifierSettings, WorkerRoles,
+    Settings, VerifierSettings, WebhookSettings, WorkerRoles,
 };
 
 /// Cairn: a hosted, multi-tenant memory service for AI agents.

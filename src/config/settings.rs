@@ -75,6 +75,24 @@ pub struct Settings {
     pub llm: Option<LlmConfig>,
     /// The rerank stage, when one is configured.
     pub rerank: Option<RerankConfig>,
+    pub webhooks: WebhookSettings,
+}
+
+/// How webhooks are delivered (`CAIRN_WEBHOOK_*`).
+#[derive(Debug, Clone)]
+pub struct WebhookSettings {
+    /// Internal networks endpoints may nevertheless reach (none by default).
+    pub allow_networks: Vec<ipnet::IpNet>,
+    /// One delivery's time limit.
+    pub timeout: Duration,
+    /// The first retry's delay; doubled each time up to `retry_max`.
+    pub retry_base: Duration,
+    pub retry_max: Duration,
+    /// How long a delivery is retried before it is given up and its endpoint disabled.
+    pub retry_for: Duration,
+    pub max_endpoints: i64,
+    /// Most undelivered events of one endpoint before it is disabled.
+    pub max_backlog: i64,
 }
 
 impl Default for Settings {

@@ -136,6 +136,9 @@ async fn write_vectors(
     }
     // With their vectors in place, the memories can be linked to their nearest neighbours.
     crate::queue::similar::enqueue(&mut tx, &written).await?;
+    // And found by meaning: a `memory.embedded` event for the webhooks that want it.
+    crate::store::webhooks::emit_memories(&mut tx, "memory.embedded", &written, &serde_json::json!({"model": model}))
+        .await?;
     tx.commit().await?;
     Ok(written.len())
 }

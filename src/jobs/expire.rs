@@ -35,6 +35,8 @@ pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, Error
             tx.commit().await
         };
         pass.note(tenant_id, "count folding", folded.await);
+        // Webhook deliveries: the log's old entries forgotten, and a delivering job woken where one is due.
+        pass.note(tenant_id, "webhook sweep", crate::service::webhooks::sweep(db, tenant_id).await);
         for outcome in pass.note(tenant_id, "expiry", expired.await).unwrap_or_default() {
             if outcome == "promoted" {
                 report.promoted += 1;

@@ -18,6 +18,7 @@ pub mod schedule;
 pub mod similar;
 pub mod summarize;
 pub mod tenant_delete;
+pub mod webhook;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,8 +33,9 @@ use crate::service::Services;
 
 /// The queues woken by a notification when a job is enqueued (rare jobs someone waits for: a consolidation
 /// request, a periodic pass, a summary); they poll only as a fallback. The others poll.
-const WOKEN: [&str; 7] = [
+const WOKEN: [&str; 8] = [
     queue::summarize::QUEUE,
+    queue::webhook::QUEUE,
     queue::eval::QUEUE,
     queue::consolidate::QUEUE,
     queue::expire::QUEUE,
@@ -176,6 +178,13 @@ pub async fn run_workers(
         consolidate::handle
     );
     spawn_queue!(queue::eval::QUEUE, queue::eval::EvalJob, 2000, services.clone(), 1, eval::handle);
+    match crate::service::webhooks::Sender::new(&services.config.webhooks) {
+        Ok(sender) => {
+            let ctx = Arc::new(webhook::WebhookContext { services: services.clone(), sender });
+            spawn_queue!(queue::webhook::QUEUE, queue::webhook::WebhookJob, 1000, ctx, 4, webhook::handle);
+        }
+        Err(err) => tracing::error!(error = %err, "no webhook client: this process does not deliver webhooks"),
+    }
     spawn_queue!(queue::expire::QUEUE, Tick, 2000, db.clone(), 1, expire::handle);
     spawn_queue!(queue::retention::QUEUE, Tick, 2000, db.clone(), 1, retention::handle);
     spawn_queue!(queue::schedule::QUEUE, Tick, 2000, db.clone(), 1, schedule::handle);

@@ -13,6 +13,7 @@ pub mod schedule;
 pub mod similar;
 pub mod summarize;
 pub mod tenant_delete;
+pub mod webhook;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -24,7 +25,7 @@ use crate::store::TenantTx;
 
 /// The queues whose jobs belong to a tenant (`GET /api/v1/jobs/status` lists them).
 pub const TENANT_QUEUES: &[&str] =
-    &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE, eval::QUEUE];
+    &[embed::QUEUE, enrich::QUEUE, similar::QUEUE, summarize::QUEUE, consolidate::QUEUE, eval::QUEUE, webhook::QUEUE];
 /// The periodic queues.
 pub const PERIODIC_QUEUES: &[&str] = &[expire::QUEUE, retention::QUEUE, schedule::QUEUE];
 /// The control plane's queues (tenant deletion).

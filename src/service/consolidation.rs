@@ -207,6 +207,9 @@ pub async fn execute(db: &Db, tenant_id: Uuid, run_id: Uuid) -> Result<Option<Re
     report.duration_ms = started.elapsed().as_millis() as u64;
     let value = serde_json::to_value(&report).map_err(Error::internal)?;
     store::finish_run(&mut tx, run_id, Ok(&value), report.duration_ms as f64 / 1000.0).await?;
+    let event = serde_json::json!({"run_id": run_id, "mode": run.mode, "time_horizon": run.time_horizon,
+        "dry_run": run.dry_run, "trigger": run.trigger, "status": "finished", "report": value});
+    crate::store::webhooks::emit(&mut tx, "consolidation.finished", None, &event).await?;
     tx.commit().await?;
     Ok(Some(report))
 }
@@ -223,8 +226,11 @@ pub async fn run_now(db: &Db, tenant_id: Uuid, req: RunRequest, trigger: &str, a
 /// Records that a run failed for good (its job's last attempt failed), so a waiting request stops waiting.
 pub async fn fail(db: &Db, tenant_id: Uuid, run_id: Uuid, error: &str) -> Result<()> {
     let mut tx = db.begin_tenant(tenant_id).await?;
-    if store::claim_run(&mut tx, run_id).await?.is_some() {
+    if let Some(run) = store::claim_run(&mut tx, run_id).await? {
         store::finish_run(&mut tx, run_id, Err(error), 0.0).await?;
+        let event = serde_json::json!({"run_id": run_id, "mode": run.mode, "time_horizon": run.time_horizon,
+            "dry_run": run.dry_run, "trigger": run.trigger, "status": "failed", "error": error});
+        crate::store::webhooks::emit(&mut tx, "consolidation.finished", None, &event).await?;
     }
     tx.commit().await
 }

@@ -30,6 +30,7 @@ pub mod tenants;
 pub mod transfer;
 pub mod trash;
 pub mod usage;
+pub mod webhooks;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -30,6 +30,7 @@ pub mod terms;
 pub mod transfer;
 pub mod trash;
 pub mod usage;
+pub mod webhooks;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -58,6 +59,8 @@ pub const TENANT_TABLES: &[&str] = &[
     "consolidation_runs",
     "eval_probe_sets",
     "eval_runs",
+    "webhook_endpoints",
+    "webhook_deliveries",
     "memory_trash",
     "memory_counts",
     "embed_outbox",

@@ -236,6 +236,8 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<De
         "consolidation_runs",
         "eval_probe_sets",
         "eval_runs",
+        "webhook_deliveries",
+        "webhook_endpoints",
         "tenant_usage_delta",
         "tenant_usage",
         "api_keys",

@@ -289,7 +289,7 @@ pub enum Erase<'a> {
 const ERASE_BATCH: i64 = 1000;
 
 /// Erases trashed memories for good: the trash rows (content, vector, relations, entity links) go, their
-/// history keeps only ids, content hashes and event types, and entities no memory (live or trashed) links
+/// history and their webhook deliveries keep only ids, content hashes and event types, and entities no memory (live or trashed) links
 /// any more go too. Returns how many memories were erased.
 pub async fn erase(tx: &mut TenantTx, which: Erase<'_>) -> Result<u64, Error> {
     let tenant_id = tx.tenant_id();
@@ -319,6 +319,12 @@ pub async fn erase(tx: &mut TenantTx, which: Erase<'_>) -> Result<u64, Error> {
                     SET before = cairn_scrubbed(e.before, e.memory_id), after = cairn_scrubbed(e.after, e.memory_id)
                    FROM gone WHERE e.tenant_id = $1 AND e.memory_id = gone.memory_id
                  RETURNING e.id
+             ), hooks AS (
+                 UPDATE webhook_deliveries w
+                    SET payload = jsonb_set(w.payload, '{data,memory}', cairn_scrubbed(w.payload #> '{data,memory}', w.memory_id))
+                   FROM gone WHERE w.tenant_id = $1 AND w.memory_id = gone.memory_id
+                    AND jsonb_typeof(w.payload #> '{data,memory}') = 'object'
+                 RETURNING w.id
              ), orphans AS (
                  DELETE FROM entities en
                   WHERE en.tenant_id = $1

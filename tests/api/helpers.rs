@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use cairn::config::{AppArgs, DbArgs};
 use cairn::models::embed::local::LocalEmbedder;
-use cairn::models::embed::{Embedder, EmbedderSlot, LocalModel};
+use cairn::models::embed::{EmbedFuture, Embedder, EmbedderSlot, LocalModel};
 use cairn::queue::Workers;
 use cairn::server::Application;
 use cairn::service::Services;
@@ -104,6 +104,24 @@ pub fn local_model() -> Arc<dyn Embedder> {
             Arc::new(LocalModel::new(model))
         })
         .clone()
+}
+
+/// A model that answers at once (a fixed vector), so tests can embed without the real one.
+pub struct Instant384;
+
+impl Embedder for Instant384 {
+    fn model(&self) -> &str {
+        "instant"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let mut v = vec![0.0_f32; 384];
+        v[0] = 1.0;
+        let out = texts.iter().map(|_| v.clone()).collect();
+        Box::pin(async move { Ok(out) })
+    }
 }
 
 /// A server whose embedder is `embedder`, ready at once.
@@ -307,6 +325,11 @@ pub async fn spawn_without_workers(app: AppArgs) -> TestApp {
 /// A server with `app` settings serving the queues `workers` selects.
 pub async fn spawn_with_queues(app: AppArgs, workers: Workers) -> TestApp {
     spawn_workers(app, None, EmbedderSlot::disabled(), &[], workers).await
+}
+
+/// As [`spawn_with_queues`], with `embedder` ready at once.
+pub async fn spawn_with_queues_and_embedder(app: AppArgs, workers: Workers, embedder: Arc<dyn Embedder>) -> TestApp {
+    spawn_workers(app, None, EmbedderSlot::ready(embedder), &[], workers).await
 }
 
 /// A second server (another instance of the deployment) on `app`'s database, with its own caches; it stops

@@ -55,4 +55,5 @@ mod storage;
 mod transfer;
 mod undo;
 mod update;
+mod webhooks;
 mod write_paths;

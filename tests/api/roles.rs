@@ -7,10 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cairn::config::AppArgs;
-use cairn::models::embed::{EmbedFuture, Embedder};
 use serde_json::json;
 
-use crate::helpers::{spawn, spawn_with_embedder, spawn_without_workers, TestApp};
+use crate::helpers::{spawn, spawn_with_embedder, spawn_without_workers, Instant384, TestApp};
 
 #[tokio::test]
 async fn consolidation_past_the_wait_answers_202_and_the_run_finishes_in_the_background() {
@@ -218,24 +217,6 @@ async fn pruning_period_claims_keeps_each_jobs_latest() {
     let left: Vec<String> =
         sqlx::query_scalar("SELECT job FROM job_schedule ORDER BY job").fetch_all(&mut conn).await.unwrap();
     assert_eq!(left, ["cairn::expire", "cairn::schedule"], "a period longer than the retention keeps its claim");
-}
-
-/// A model that answers at once (a fixed vector), so tests can embed without the real one.
-struct Instant384;
-
-impl Embedder for Instant384 {
-    fn model(&self) -> &str {
-        "instant"
-    }
-    fn dimension(&self) -> usize {
-        384
-    }
-    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
-        let mut v = vec![0.0_f32; 384];
-        v[0] = 1.0;
-        let out = texts.iter().map(|_| v.clone()).collect();
-        Box::pin(async move { Ok(out) })
-    }
 }
 
 #[tokio::test]

@@ -1421,6 +1421,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's webhook endpoints (never their secrets). */
+        get: operations["webhooks.list"];
+        put?: never;
+        /**
+         * Register a webhook endpoint.
+         * @description Events of the types it wants are posted to it as JSON (`{"id", "type", "timestamp", "data"}`), signed the
+         *     Standard Webhooks way: headers `webhook-id` (the event id: the same on every retry, dedup by it),
+         *     `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 of HMAC-SHA256 over
+         *     `id.timestamp.body`, keyed by the base64 after `whsec_` of the secret in this answer, shown only here and
+         *     when rotated). Any 2xx answer within 10 s is a delivery; anything else is retried with exponential backoff
+         *     for a day, each endpoint's oldest failed event first, one memory's events in order; then the endpoint is
+         *     disabled (with the reason). Internal addresses (loopback, private, link-local, metadata) are refused and
+         *     redirects are not followed. At most 10 endpoints per tenant.
+         */
+        post: operations["webhooks.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint. */
+        get: operations["webhooks.get"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its delivery log (events not yet delivered are dropped). */
+        delete: operations["webhooks.delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint: its URL, event types, description, or whether it is enabled (enabling it again
+         *     after the service disabled it delivers what is pending).
+         */
+        patch: operations["webhooks.update"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's delivery log, newest first: each event's status, attempts, the last answer's status
+         *     code, error and latency. Kept 14 days after delivery.
+         */
+        get: operations["webhooks.listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send an event of the log again: a new delivery of the same event (same `webhook-id` and body), due now. */
+        post: operations["webhooks.redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Give a webhook endpoint a new signing secret (the old one stops signing at once). */
+        post: operations["webhooks.rotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/associate": {
         parameters: {
             query?: never;
@@ -2266,6 +2370,29 @@ export interface components {
             pending: number;
             /** Format: int64 */
             failed: number;
+        };
+        /** @description An endpoint to register. */
+        EndpointParams: {
+            /** @description A note for people (at most 500 characters). */
+            description?: string | null;
+            /** @description Whether events are sent to it (default true). */
+            enabled?: boolean | null;
+            /** @description The event types wanted (default: all of them). */
+            event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "memory.embedded" | "consolidation.finished" | "import.finished")[] | null;
+            /**
+             * @description Where events are posted: an `https://` (or `http://`) URL of a public address, at most 2048
+             *     characters, without credentials.
+             */
+            url: string;
+        };
+        /** @description A change to an endpoint: each field given changes. */
+        EndpointPatch: {
+            /** @description An empty string removes it. */
+            description?: string | null;
+            /** @description `true` enables it again after the service disabled it (what is pending is delivered). */
+            enabled?: boolean | null;
+            event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "memory.embedded" | "consolidation.finished" | "import.finished")[] | null;
+            url?: string | null;
         };
         /**
          * @description An entity and how many memories mention it.
@@ -4624,6 +4751,127 @@ export interface components {
             /** @description The search mode used (`keyword` while the model is not ready for a hybrid request). */
             searchMode: string;
             notice?: string | null;
+        };
+        /**
+         * @description A webhook endpoint (its secret only in the answers that create or rotate it).
+         * @example {
+         *       "created_at": "2026-12-03T09:00:00Z",
+         *       "created_by": "key:7c9e6679-7425-40de-944b-e07fc1f90ae7",
+         *       "description": "sync to our CRM",
+         *       "disabled_at": null,
+         *       "disabled_reason": null,
+         *       "enabled": true,
+         *       "event_types": [
+         *         "memory.created",
+         *         "memory.deleted"
+         *       ],
+         *       "id": "3f1c2b9e-0d4a-4e8b-9c71-5a2f6e8d1b40",
+         *       "retry_at": null,
+         *       "updated_at": "2026-12-03T09:00:00Z",
+         *       "url": "https://hooks.example.com/cairn"
+         *     }
+         */
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            url: string;
+            description?: string | null;
+            event_types: string[];
+            /** @description Whether events are sent to it. */
+            enabled: boolean;
+            /**
+             * @description Why the service disabled it (a delivery failing for the whole retry window, a backlog over the cap);
+             *     null when enabled or disabled by the tenant. Enable it again with `PATCH {"enabled": true}`.
+             */
+            disabled_reason?: string | null;
+            /** Format: date-time */
+            disabled_at?: string | null;
+            /**
+             * Format: date-time
+             * @description A delivery failed: nothing more is sent before this time, when the failed one is retried first.
+             */
+            retry_at?: string | null;
+            /** @description The key that registered it (`key:<id>`). */
+            created_by?: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret (`whsec_...`): only when the endpoint is created or its secret rotated. */
+            secret?: string | null;
+        };
+        WebhookDeleted: {
+            /** @description `deleted` */
+            status: string;
+            /** Format: uuid */
+            id: string;
+        };
+        /**
+         * @description One event's delivery to an endpoint.
+         * @example {
+         *       "attempts": 1,
+         *       "created_at": "2026-12-03T09:00:00Z",
+         *       "delivered_at": "2026-12-03T09:00:01Z",
+         *       "event_id": "0b6f1c2e-8d4a-4f53-9a3e-2c1d5e7f9a10",
+         *       "event_type": "memory.created",
+         *       "id": "b7e1d2c3-4f5a-4b6c-8d7e-9f0a1b2c3d4e",
+         *       "last_error": null,
+         *       "last_latency_ms": 38,
+         *       "last_status_code": 204,
+         *       "memory_id": "5d2c1b0a-9e8f-4a7b-8c6d-1e2f3a4b5c6d",
+         *       "next_attempt_at": "2026-12-03T09:00:01Z",
+         *       "status": "delivered"
+         *     }
+         */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The event's id, sent as `webhook-id` (the same on every attempt and redelivery: dedup by it).
+             */
+            event_id: string;
+            event_type: string;
+            /** Format: uuid */
+            memory_id?: string | null;
+            /** @description `pending` (to be sent or retried), `delivered`, or `failed` (given up after the retry window). */
+            status: string;
+            /** Format: int32 */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When it is (or was last) due.
+             */
+            next_attempt_at: string;
+            /**
+             * Format: int32
+             * @description The endpoint's HTTP status at the last attempt (null: no answer).
+             */
+            last_status_code?: number | null;
+            last_error?: string | null;
+            /** Format: int32 */
+            last_latency_ms?: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at?: string | null;
+            /** @description The body sent (with `include_payload=true`). */
+            payload?: unknown;
+        };
+        WebhookDeliveryPage: {
+            /** @description Newest first. */
+            deliveries: components["schemas"]["WebhookDelivery"][];
+            count: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            offset: number;
+            has_more: boolean;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
         };
     };
     responses: never;
@@ -11861,6 +12109,652 @@ export interface operations {
             };
             /** @description The key lacks the scope this call needs */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Key lacks the admin scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointParams"];
+            };
+        };
+        responses: {
+            /** @description Registered; the signing secret is in `secret` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description A bad URL (or an internal address) or an unknown event type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Key lacks the admin scope, or the tenant has the most endpoints it may */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such endpoint in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeleted"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such endpoint in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it now stands */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description A bad field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such endpoint in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.listDeliveries": {
+        parameters: {
+            query?: {
+                /** @description Only deliveries of this status: `pending`, `delivered` or `failed`. */
+                status?: string;
+                /** @description Include each delivery's body (default false). */
+                include_payload?: boolean;
+                /** @description 1..=200, default 50. */
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description A bad parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such endpoint in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+                /** @description Delivery id */
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; the new delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such endpoint or delivery in this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "webhooks.rotateSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Endpoint id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret in `secret` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The key lacks the scope this call needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such endpoint in this tenant */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,7 @@ pub(crate) mod recall;
 mod transfer;
 mod trash;
 mod usage;
+mod webhooks;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -31,4 +32,5 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(transfer::router())
         .merge(trash::router())
         .merge(eval::router())
+        .merge(webhooks::router())
 }

@@ -7,6 +7,7 @@ pub mod automem;
 pub mod control;
 pub mod eval;
 pub mod shodh;
+pub mod webhooks;
 
 mod consolidation;
 mod entities;

@@ -155,7 +155,20 @@ pub async fn export_slot(svc: &Services, t: &Tenant, opts: ExportOptions) -> Res
 pub async fn imported(svc: &Services, t: &Tenant, report: &ImportReport, stopped: Option<&str>) {
     let details = json!({"lines": report.lines, "batches": report.batches, "failed_batches": report.failed_batches,
         "inserted": report.inserted, "stopped": stopped});
-    super::audit::record(svc, &t.actor(), Some(t.id), "data.import", None, details).await;
+    super::audit::record(svc, &t.actor(), Some(t.id), "data.import", None, details.clone()).await;
+    // And an `import.finished` event for the webhooks that want one (a failure to record it is logged: the
+    // import itself is done).
+    let event = async {
+        let mut tx = svc.db.begin_tenant(t.id).await?;
+        let mut data = details;
+        data["actor"] = json!(t.actor());
+        data["status"] = json!(if stopped.is_some() { "stopped" } else { "finished" });
+        crate::store::webhooks::emit(&mut tx, "import.finished", None, &data).await?;
+        tx.commit().await
+    };
+    if let Err(err) = event.await {
+        tracing::warn!(tenant_id = %t.id, error = %err, "could not record the import.finished webhook event");
+    }
 }
 
 /// How slow and how long a transfer may be: `min_bytes_per_sec` over every `window` spent waiting on the

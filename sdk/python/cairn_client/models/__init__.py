@@ -50,6 +50,10 @@ from .created_key import CreatedKey
 from .deleted import Deleted
 from .deleted_by_tag import DeletedByTag
 from .embedding_counts import EmbeddingCounts
+from .endpoint_params import EndpointParams
+from .endpoint_params_event_types_type_0_item import EndpointParamsEventTypesType0Item
+from .endpoint_patch import EndpointPatch
+from .endpoint_patch_event_types_type_0_item import EndpointPatchEventTypesType0Item
 from .entity import Entity
 from .entity_detail import EntityDetail
 from .entity_page import EntityPage
@@ -195,6 +199,11 @@ from .usage_report_totals import UsageReportTotals
 from .verbose_entity import VerboseEntity
 from .verbose_memory import VerboseMemory
 from .verbose_recall import VerboseRecall
+from .webhook import Webhook
+from .webhook_deleted import WebhookDeleted
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_page import WebhookDeliveryPage
+from .webhook_list import WebhookList
 
 __all__ = (
     "AdminIdentity",
@@ -247,6 +256,10 @@ __all__ = (
     "Deleted",
     "DeletedByTag",
     "EmbeddingCounts",
+    "EndpointParams",
+    "EndpointParamsEventTypesType0Item",
+    "EndpointPatch",
+    "EndpointPatchEventTypesType0Item",
     "Entity",
     "EntityDetail",
     "EntityPage",
@@ -392,4 +405,9 @@ __all__ = (
     "VerboseEntity",
     "VerboseMemory",
     "VerboseRecall",
+    "Webhook",
+    "WebhookDeleted",
+    "WebhookDelivery",
+    "WebhookDeliveryPage",
+    "WebhookList",
 )

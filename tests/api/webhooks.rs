@@ -1,0 +1,437 @@
+//! Webhooks: endpoints under `/api/v1/webhooks`, events written with what causes them and posted by the
+//! `cairn::webhook` job to a receiver the test runs on loopback (allowed by CAIRN_WEBHOOK_ALLOW_NETWORKS, as
+//! an operator would allow an internal network), signed the Standard Webhooks way, retried, and the endpoint
+//! disabled when a delivery fails for the whole retry window.
+
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::http::{HeaderMap, StatusCode};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use cairn::config::AppArgs;
+use hmac::{Hmac, Mac};
+use serde_json::{json, Value};
+use sha2::Sha256;
+
+use cairn::queue::{self, Workers};
+
+use crate::helpers::{new_key, spawn_with_queues, spawn_with_queues_and_embedder, Instant384, TestApp};
+
+/// A server whose workers deliver webhooks (and run consolidations, as every test server does).
+async fn spawn_delivering(app: AppArgs) -> TestApp {
+    spawn_with_queues(app, Workers::Only(vec![queue::webhook::QUEUE, queue::consolidate::QUEUE])).await
+}
+
+/// One request the receiver got.
+#[derive(Debug, Clone)]
+struct Received {
+    id: String,
+    timestamp: String,
+    signature: String,
+    body: String,
+}
+
+impl Received {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap()
+    }
+}
+
+/// A receiver on loopback: records every request and answers with the status at the head of `script`
+/// (the last one forever after).
+struct Receiver {
+    url: String,
+    got: Arc<Mutex<Vec<Received>>>,
+    status: Arc<AtomicU16>,
+    failures_left: Arc<AtomicU16>,
+}
+
+impl Receiver {
+    async fn start() -> Self {
+        let got: Arc<Mutex<Vec<Received>>> = Arc::default();
+        let status = Arc::new(AtomicU16::new(200));
+        let failures_left = Arc::new(AtomicU16::new(0));
+        let (g, s, f) = (got.clone(), status.clone(), failures_left.clone());
+        let app = axum::Router::new().route(
+            "/hook",
+            axum::routing::post(move |headers: HeaderMap, body: String| {
+                let (g, s, f) = (g.clone(), s.clone(), f.clone());
+                async move {
+                    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+                    g.lock().unwrap().push(Received {
+                        id: header("webhook-id"),
+                        timestamp: header("webhook-timestamp"),
+                        signature: header("webhook-signature"),
+                        body,
+                    });
+                    let failing = f.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
+                    let code = if failing { 500 } else { s.load(Ordering::SeqCst) };
+                    let mut answer = axum::response::Response::new(axum::body::Body::from("receiver says hi"));
+                    *answer.status_mut() = StatusCode::from_u16(code).unwrap();
+                    if code == 302 {
+                        answer.headers_mut().insert("location", "http://127.0.0.1:1/elsewhere".parse().unwrap());
+                    }
+                    answer
+                }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        Self { url, got, status, failures_left }
+    }
+
+    fn received(&self) -> Vec<Received> {
+        self.got.lock().unwrap().clone()
+    }
+
+    /// Waits until at least `n` requests came (failing after 20 s).
+    async fn wait_for(&self, n: usize) -> Vec<Received> {
+        for _ in 0..400 {
+            let got = self.received();
+            if got.len() >= n {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the receiver got {} requests, not {n}: {:?}", self.received().len(), self.received());
+    }
+}
+
+/// The settings of a deployment whose operator allows loopback, with fast retries.
+fn loopback_allowed(retry_for_secs: u64) -> AppArgs {
+    AppArgs {
+        webhook_allow_networks: vec!["127.0.0.1/32".parse().unwrap()],
+        webhook_retry_base_ms: 50,
+        webhook_retry_max_ms: 200,
+        webhook_retry_for_secs: retry_for_secs,
+        webhook_timeout_ms: 2000,
+        ..AppArgs::default()
+    }
+}
+
+/// Checks a request's signature with the secret, as a receiver following the Standard Webhooks scheme does.
+fn verify(secret: &str, got: &Received) {
+    let key = STANDARD.decode(secret.strip_prefix("whsec_").expect("whsec_ prefix")).unwrap();
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).unwrap();
+    mac.update(format!("{}.{}.{}", got.id, got.timestamp, got.body).as_bytes());
+    let expected = format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()));
+    assert_eq!(got.signature, expected, "signature of {got:?}");
+    let sent: i64 = got.timestamp.parse().unwrap();
+    assert!((chrono::Utc::now().timestamp() - sent).abs() < 120, "a fresh timestamp: {sent}");
+    assert_eq!(got.json()["id"], got.id, "the body's id is the webhook-id");
+}
+
+async fn deliveries(app: &TestApp, admin: &str, hook: &str) -> Value {
+    app.get(admin, &format!("/api/v1/webhooks/{hook}/deliveries?include_payload=true")).await.ok(200).clone()
+}
+
+/// Waits until the endpoint's log satisfies `done` (failing after 20 s).
+async fn wait_for_log(app: &TestApp, admin: &str, hook: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let mut log = Value::Null;
+    for _ in 0..400 {
+        log = deliveries(app, admin, hook).await;
+        if done(&log) {
+            return log;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the delivery log never got there: {log}");
+}
+
+#[tokio::test]
+async fn events_are_signed_delivered_in_order_logged_and_redelivered() {
+    let receiver = Receiver::start().await;
+    let app = spawn_delivering(loopback_allowed(3600)).await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let types = ["memory.created", "memory.updated", "memory.deleted"];
+    let created = app.post(&admin, "/api/v1/webhooks", &json!({"url": receiver.url, "event_types": types})).await;
+    let hook = created.ok(201).clone();
+    let secret = hook["secret"].as_str().unwrap().to_owned();
+    let hook_id = hook["id"].as_str().unwrap().to_owned();
+    assert!(secret.starts_with("whsec_"), "{hook}");
+    assert_eq!((hook["enabled"].clone(), hook["event_types"].clone()), (json!(true), json!(types)));
+
+    // The secret is shown once: never listed or read after.
+    let listed = app.get(&admin, "/api/v1/webhooks").await.ok(200).clone();
+    assert_eq!(listed["webhooks"].as_array().unwrap().len(), 1);
+    assert!(listed["webhooks"][0].get("secret").is_none() && !listed.to_string().contains(&secret), "{listed}");
+    assert!(app.get(&admin, &format!("/api/v1/webhooks/{hook_id}")).await.ok(200).get("secret").is_none());
+
+    let memory = app.store(&app.a.key, json!({"content": "The launch moved to March", "tags": ["plan"]})).await;
+    let id = memory["id"].as_str().unwrap();
+    app.patch(&app.a.key, &format!("/api/v1/memories/{id}"), &json!({"content": "The launch moved to April"}))
+        .await
+        .ok(200);
+    app.delete(&app.a.key, &format!("/api/v1/memories/{id}?hard=true")).await.ok(200);
+
+    let got = receiver.wait_for(3).await;
+    let kinds: Vec<Value> = got.iter().map(|g| g.json()["type"].clone()).collect();
+    assert_eq!(kinds, [json!("memory.created"), json!("memory.updated"), json!("memory.deleted")], "in order");
+    for g in &got {
+        verify(&secret, g);
+        assert_eq!(g.json()["data"]["memory_id"], id);
+        assert_eq!(g.json()["data"]["actor"].as_str().unwrap().split(':').next(), Some("key"), "{}", g.body);
+    }
+    assert_eq!(got[0].json()["data"]["memory"]["content"], "The launch moved to March");
+    assert_eq!(got[1].json()["data"]["memory"]["content"], "The launch moved to April");
+    assert_eq!(got[2].json()["data"]["change"], "deleted");
+    let ids: std::collections::HashSet<&str> = got.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(ids.len(), 3, "each event its own id");
+
+    // The log: each delivered at the first attempt, with the answer's status and latency.
+    let log = wait_for_log(&app, &admin, &hook_id, |l| {
+        l["deliveries"].as_array().unwrap().iter().all(|d| d["status"] == "delivered")
+    })
+    .await;
+    assert_eq!(log["total"], 3, "{log}");
+    for d in log["deliveries"].as_array().unwrap() {
+        assert_eq!((d["attempts"].clone(), d["last_status_code"].clone()), (json!(1), json!(200)), "{d}");
+        assert!(d["last_latency_ms"].as_i64().unwrap() >= 0 && d["payload"]["type"] == d["event_type"], "{d}");
+    }
+    let only_pending =
+        app.get(&admin, &format!("/api/v1/webhooks/{hook_id}/deliveries?status=pending")).await.ok(200).clone();
+    assert_eq!(only_pending["total"], 0);
+
+    // Redelivery: the same event (same webhook-id and body) once more.
+    let first = log["deliveries"].as_array().unwrap().last().unwrap().clone();
+    let path = format!("/api/v1/webhooks/{hook_id}/deliveries/{}/redeliver", first["id"].as_str().unwrap());
+    let again = app.post(&admin, &path, &json!({})).await.ok(202).clone();
+    assert_eq!((again["event_id"].clone(), again["status"].clone()), (first["event_id"].clone(), json!("pending")));
+    let got = receiver.wait_for(4).await;
+    assert_eq!((got[3].id.as_str(), got[3].body.as_str()), (got[0].id.as_str(), got[0].body.as_str()));
+    verify(&secret, &got[3]);
+
+    // A new secret signs from now on; the old one no longer verifies.
+    let rotated =
+        app.post(&admin, &format!("/api/v1/webhooks/{hook_id}/rotate-secret"), &json!({})).await.ok(200).clone();
+    let new_secret = rotated["secret"].as_str().unwrap().to_owned();
+    assert_ne!(new_secret, secret);
+    app.store_text(&app.a.key, "After the rotation").await;
+    let got = receiver.wait_for(5).await;
+    verify(&new_secret, &got[4]);
+
+    // Erased for good, the memory's content leaves the delivery log too (ids and hashes stay).
+    app.delete(&admin, &format!("/api/v1/memories/{id}?purge=true")).await.ok(200);
+    let log = deliveries(&app, &admin, &hook_id).await;
+    assert!(!log.to_string().contains("The launch moved"), "{log}");
+    let scrubbed = log["deliveries"].as_array().unwrap().iter().find(|d| d["memory_id"] == id).unwrap().clone();
+    assert_eq!(scrubbed["payload"]["data"]["memory"]["id"], id, "{scrubbed}");
+
+    // Types it does not want are not sent; disabled, nothing is; deleted, its log goes with it.
+    app.patch(&admin, &format!("/api/v1/webhooks/{hook_id}"), &json!({"event_types": ["memory.deleted"]}))
+        .await
+        .ok(200);
+    app.store_text(&app.a.key, "Nobody hears of this one").await;
+    app.patch(&admin, &format!("/api/v1/webhooks/{hook_id}"), &json!({"enabled": false})).await.ok(200);
+    let quiet = app.store_text(&app.a.key, "Nor of this one").await;
+    app.delete(&app.a.key, &format!("/api/v1/memories/{quiet}")).await.ok(200);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(receiver.received().len(), 5, "nothing more was sent");
+    assert_eq!(deliveries(&app, &admin, &hook_id).await["total"], 5);
+    app.delete(&admin, &format!("/api/v1/webhooks/{hook_id}")).await.ok(200);
+    app.get(&admin, &format!("/api/v1/webhooks/{hook_id}")).await.assert_error(404, "id");
+    app.get(&admin, &format!("/api/v1/webhooks/{hook_id}/deliveries")).await.assert_error(404, "id");
+}
+
+#[tokio::test]
+async fn a_failing_endpoint_is_retried_then_disabled_and_redirects_are_not_followed() {
+    let receiver = Receiver::start().await;
+    let app = spawn_delivering(loopback_allowed(3)).await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let hook =
+        app.post(&admin, "/api/v1/webhooks", &json!({"url": receiver.url, "event_types": ["memory.created"]})).await;
+    let hook_id = hook.ok(201)["id"].as_str().unwrap().to_owned();
+
+    // Two failures, then it takes it: one delivery, three attempts, the same event id each time.
+    receiver.failures_left.store(2, Ordering::SeqCst);
+    app.store_text(&app.a.key, "Retried until it lands").await;
+    let got = receiver.wait_for(3).await;
+    assert!(got.iter().all(|g| g.id == got[0].id), "every attempt carries the event's id");
+    let log = wait_for_log(&app, &admin, &hook_id, |l| l["deliveries"][0]["status"] == "delivered").await;
+    assert_eq!((log["total"].clone(), log["deliveries"][0]["attempts"].clone()), (json!(1), json!(3)), "{log}");
+
+    // A redirect is a failure (not followed), and so is every 500 after: retried for the window (3 s),
+    // then given up and the endpoint disabled, saying why.
+    receiver.status.store(302, Ordering::SeqCst);
+    app.store_text(&app.a.key, "Never lands").await;
+    let log = wait_for_log(&app, &admin, &hook_id, |l| l["deliveries"][0]["attempts"].as_i64() >= Some(1)).await;
+    let error = log["deliveries"][0]["last_error"].as_str().unwrap_or_default().to_owned();
+    assert!(error.contains("redirect"), "{log}");
+    assert_eq!(log["deliveries"][0]["last_status_code"], 302);
+    receiver.status.store(500, Ordering::SeqCst);
+    let log = wait_for_log(&app, &admin, &hook_id, |l| l["deliveries"][0]["status"] == "failed").await;
+    let attempts = log["deliveries"][0]["attempts"].as_i64().unwrap();
+    assert!(attempts >= 3, "retried with backoff for the window: {log}");
+    let endpoint = app.get(&admin, &format!("/api/v1/webhooks/{hook_id}")).await.ok(200).clone();
+    assert_eq!(endpoint["enabled"], false, "{endpoint}");
+    assert!(endpoint["disabled_reason"].as_str().unwrap().contains("retry window"), "{endpoint}");
+    let audit: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE action = 'webhook.disabled' AND tenant_id = $1")
+            .bind(app.a.id)
+            .fetch_one(app.db.owner())
+            .await
+            .unwrap();
+    assert_eq!(audit, 1, "the notice is in the audit log");
+
+    // Disabled, events are not recorded for it; enabled again, new ones flow.
+    let before = receiver.received().len();
+    app.store_text(&app.a.key, "While it was off").await;
+    receiver.status.store(204, Ordering::SeqCst);
+    let enabled =
+        app.patch(&admin, &format!("/api/v1/webhooks/{hook_id}"), &json!({"enabled": true})).await.ok(200).clone();
+    assert!(enabled["disabled_reason"].is_null() && enabled["enabled"] == true, "{enabled}");
+    app.store_text(&app.a.key, "Back on").await;
+    let got = receiver.wait_for(before + 1).await;
+    assert_eq!(got[before].json()["data"]["memory"]["content"], "Back on");
+    assert_eq!(deliveries(&app, &admin, &hook_id).await["total"], 3);
+}
+
+#[tokio::test]
+async fn embeddings_consolidations_and_imports_send_their_events() {
+    let receiver = Receiver::start().await;
+    let app = spawn_with_queues_and_embedder(
+        loopback_allowed(3600),
+        Workers::Only(vec![queue::webhook::QUEUE, queue::consolidate::QUEUE, queue::embed::QUEUE]),
+        Arc::new(Instant384),
+    )
+    .await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let body =
+        json!({"url": receiver.url, "event_types": ["memory.embedded", "consolidation.finished", "import.finished"]});
+    let secret = app.post(&admin, "/api/v1/webhooks", &body).await.ok(201)["secret"].as_str().unwrap().to_owned();
+
+    let id = app.store_text(&app.a.key, "Embedded soon").await;
+    let got = receiver.wait_for(1).await;
+    assert_eq!(got[0].json()["type"], "memory.embedded", "{:?}", got[0]);
+    assert_eq!(
+        (got[0].json()["data"]["memory_id"].clone(), got[0].json()["data"]["model"].clone()),
+        (json!(id), json!("instant"))
+    );
+    verify(&secret, &got[0]);
+
+    app.post(&app.a.key, "/api/v1/consolidate", &json!({"mode": "cluster"})).await.ok(200);
+    let got = receiver.wait_for(2).await;
+    let event = got[1].json();
+    assert_eq!(
+        (event["type"].clone(), event["data"]["status"].clone(), event["data"]["mode"].clone()),
+        (json!("consolidation.finished"), json!("finished"), json!("cluster")),
+        "{event}"
+    );
+
+    let line = json!({"type": "memories", "data": {"id": uuid::Uuid::new_v4(), "content": "Imported from elsewhere"}});
+    app.import(&app.a.key, format!("{line}\n")).await.ok(200);
+    let got = receiver.wait_for(3).await;
+    let event =
+        got.iter().map(Received::json).find(|e| e["type"] == "import.finished").expect("an import.finished event");
+    assert_eq!(
+        (event["data"]["status"].clone(), event["data"]["inserted"]["memories"].clone()),
+        (json!("finished"), json!(1)),
+        "{event}"
+    );
+}
+
+#[tokio::test]
+async fn internal_addresses_bad_input_other_tenants_and_the_cap_are_refused() {
+    let app = spawn_delivering(AppArgs { webhook_max_endpoints: 2, ..AppArgs::default() }).await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    for (url, needle) in [
+        ("http://127.0.0.1:9/hook", "internal address"),
+        ("http://169.254.169.254/latest/meta-data", "internal address"),
+        ("http://[::1]:8080/", "internal address"),
+        ("http://[::ffff:10.0.0.1]/", "internal address"),
+        ("http://10.1.2.3/hook", "internal address"),
+        ("http://localhost:8080/hook", "internal address"),
+        ("http://metadata.localhost/", "internal address"),
+        ("ftp://93.184.216.34/hook", "https://"),
+        ("https://user:pw@93.184.216.34/hook", "credentials"),
+        ("not a url", "not a URL"),
+        ("", "url"),
+    ] {
+        let res = app.post(&admin, "/api/v1/webhooks", &json!({"url": url})).await;
+        res.assert_error(400, needle);
+        res.assert_error(400, "url:");
+    }
+    let bad_type = json!({"url": "https://93.184.216.34/hook", "event_types": ["memory.created", "memory.eaten"]});
+    app.post(&admin, "/api/v1/webhooks", &bad_type).await.assert_error(400, "event_types[1]");
+    app.post(&admin, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/hook", "event_types": []}))
+        .await
+        .assert_error(400, "event_types");
+    app.post(&admin, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/hook", "secret": "mine"}))
+        .await
+        .assert_error(400, "secret");
+    // A read-write key is not an admin key.
+    app.post(&app.a.key, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/hook"}))
+        .await
+        .assert_error(403, "admin");
+    app.get(&app.a.key, "/api/v1/webhooks").await.assert_error(403, "admin");
+
+    // All event types by default; at most two endpoints here.
+    let hook =
+        app.post(&admin, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/hook"})).await.ok(201).clone();
+    assert_eq!(hook["event_types"].as_array().unwrap().len(), 6, "{hook}");
+    let hook_id = hook["id"].as_str().unwrap().to_owned();
+    app.post(&admin, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/other", "enabled": false}))
+        .await
+        .ok(201);
+    app.post(&admin, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/third"}))
+        .await
+        .assert_error(403, "2 webhook endpoints");
+    app.patch(&admin, &format!("/api/v1/webhooks/{hook_id}"), &json!({"url": "http://192.168.0.10/"}))
+        .await
+        .assert_error(400, "internal address");
+    app.get(&admin, &format!("/api/v1/webhooks/{hook_id}/deliveries?status=lost")).await.assert_error(400, "status");
+    app.get(&admin, &format!("/api/v1/webhooks/{hook_id}/deliveries?limit=0")).await.assert_error(400, "limit");
+    app.get(&admin, "/api/v1/webhooks/not-an-id").await.assert_error(400, "id");
+    let stray = format!("/api/v1/webhooks/{hook_id}/deliveries/{}/redeliver", uuid::Uuid::new_v4());
+    app.post(&admin, &stray, &json!({})).await.assert_error(404, "delivery_id");
+
+    // Another tenant's admin sees none of it and can change none of it.
+    let b_admin = new_key(&app.db, app.b.id, &["admin"]).await;
+    assert_eq!(app.get(&b_admin, "/api/v1/webhooks").await.ok(200)["webhooks"], json!([]));
+    let path = format!("/api/v1/webhooks/{hook_id}");
+    app.get(&b_admin, &path).await.assert_error(404, "id");
+    app.patch(&b_admin, &path, &json!({"enabled": false})).await.assert_error(404, "id");
+    app.post(&b_admin, &format!("{path}/rotate-secret"), &json!({})).await.assert_error(404, "id");
+    app.get(&b_admin, &format!("{path}/deliveries")).await.assert_error(404, "id");
+    app.delete(&b_admin, &path).await.assert_error(404, "id");
+    // And B's events never reach A's endpoint.
+    app.store_text(&app.b.key, "B's own business").await;
+    let a_deliveries: i64 = sqlx::query_scalar("SELECT count(*) FROM webhook_deliveries")
+        .fetch_one(&mut app.superuser_conn().await)
+        .await
+        .unwrap();
+    assert_eq!(a_deliveries, 0, "B has no endpoint; A's wants none of B's events");
+    assert_eq!(app.get(&admin, &path).await.ok(200)["enabled"], true);
+}
+
+#[tokio::test]
+async fn a_name_that_resolves_to_an_internal_address_is_refused_at_delivery() {
+    // An endpoint whose address was fine when it was registered and is internal now (DNS rebinding): stored
+    // as the service would have, then its event is refused at the connection, and nothing reaches the receiver.
+    let receiver = Receiver::start().await;
+    let app =
+        spawn_delivering(AppArgs { webhook_retry_base_ms: 50, webhook_retry_max_ms: 100, ..AppArgs::default() }).await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let hook = app
+        .post(
+            &admin,
+            "/api/v1/webhooks",
+            &json!({"url": "https://93.184.216.34/hook", "event_types": ["memory.created"]}),
+        )
+        .await;
+    let hook_id = hook.ok(201)["id"].as_str().unwrap().to_owned();
+    let rebound = receiver.url.replace("127.0.0.1", "localhost");
+    sqlx::query("UPDATE webhook_endpoints SET url = $1")
+        .bind(&rebound)
+        .execute(&mut app.superuser_conn().await)
+        .await
+        .unwrap();
+    app.store_text(&app.a.key, "Must not reach loopback").await;
+    let log = wait_for_log(&app, &admin, &hook_id, |l| l["deliveries"][0]["attempts"].as_i64() >= Some(1)).await;
+    let error = log["deliveries"][0]["last_error"].as_str().unwrap_or_default();
+    assert!(error.contains("internal address"), "{log}");
+    assert!(receiver.received().is_empty(), "nothing reached loopback");
+}

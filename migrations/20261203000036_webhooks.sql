@@ -145,3 +145,6 @@ END
 $$;
 CREATE TRIGGER memory_events_webhooks AFTER INSERT ON memory_events
     REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION cairn_webhook_memory_events();
+
+-- `key.expiring`: a key is announced once, a week before it expires (the schedule's pass).
+ALTER TABLE api_keys ADD COLUMN expiry_announced_at timestamptz;

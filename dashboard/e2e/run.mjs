@@ -14,7 +14,9 @@
 // every request the page makes must stay on loopback; console errors (CSP violations included), 5xx
 // answers and 4xx answers a step does not expect fail the run. The test tenant is deleted at the end,
 // also when a step fails.
+import { createHmac } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -749,6 +751,52 @@ async function main() {
     await page.locator(`tr[data-key-prefix="${prefix}"]`).waitFor();
   });
 
+  // Webhooks (tenant view, admin-scoped key): register a receiver on loopback (the signing secret shown once),
+  // an event arrives signed with it, the delivery log shows it, and the endpoint can be paused
+  await step("webhooks", async () => {
+    const received = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204);
+        res.end();
+      });
+    });
+    await new Promise((done) => receiver.listen(0, "127.0.0.1", done));
+    try {
+      const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+      await go("#/webhooks");
+      await ready("webhooks");
+      await page.getByTestId("webhook-url").fill(hookUrl);
+      await page.getByTestId("webhook-create").click();
+      const box = page.getByTestId("webhook-secret");
+      await box.waitFor();
+      const hookSecret = await box.inputValue();
+      check(hookSecret.startsWith("whsec_"), `unexpected signing secret: ${hookSecret.slice(0, 8)}…`);
+      await page.locator("tr[data-webhook-id] .badge-active").waitFor();
+      const stored = await sdk.createCairnClient({ baseUrl: BASE, token: secret }).POST("/api/v1/memories", {
+        body: { content: "A webhook tells the receiver about this one" },
+      });
+      check(stored.response.status === 201, `storing a memory answered ${stored.response.status}`);
+      const deadline = Date.now() + TIMEOUT;
+      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      check(received.length >= 1, "no webhook reached the receiver");
+      const got = received[0];
+      const signed = `${got.headers["webhook-id"]}.${got.headers["webhook-timestamp"]}.${got.body}`;
+      const expected = createHmac("sha256", Buffer.from(hookSecret.slice("whsec_".length), "base64")).update(signed).digest("base64");
+      check(got.headers["webhook-signature"] === `v1,${expected}`, "the webhook's signature does not verify with the secret shown");
+      check(JSON.parse(got.body).type === "memory.created", `unexpected event: ${got.body.slice(0, 80)}`);
+      await page.getByRole("button", { name: "Done (hide the secret)" }).click();
+      await page.getByTestId("webhook-log").first().click();
+      await page.locator("[data-testid=webhook-deliveries] tbody tr[data-status=delivered]").first().waitFor();
+      await page.getByTestId("webhook-toggle").first().click();
+      await page.locator("tr[data-webhook-id] .badge-paused").waitFor();
+    } finally {
+      receiver.close();
+    }
+  });
 
   // Revoke the key in the admin view
   await step("key-revoked", async () => {

@@ -11,6 +11,7 @@ import { MemoryPage } from "./pages/memory.tsx";
 import { OverviewPage } from "./pages/overview.tsx";
 import { QueuesPage } from "./pages/queues.tsx";
 import { TenantKeysPage } from "./pages/tenant-keys.tsx";
+import { WebhooksPage } from "./pages/webhooks.tsx";
 import { TenantPage } from "./pages/tenant.tsx";
 import { TenantsPage } from "./pages/tenants.tsx";
 import { TrashPage } from "./pages/trash.tsx";
@@ -19,7 +20,7 @@ import { useStore } from "./store.ts";
 import { newPageNotices, Notices } from "./ui.tsx";
 
 const ADMIN_PAGES = new Set(["tenants", "audit", "queues"]);
-const TENANT_PAGES = new Set(["overview", "memories", "memory", "graph", "trash", "jobs", "keys"]);
+const TENANT_PAGES = new Set(["overview", "memories", "memory", "graph", "trash", "jobs", "keys", "webhooks"]);
 
 function NavLink(props: { to: string; current: string; label: string; match: string[] }) {
   const active = props.match.includes(props.current);
@@ -82,6 +83,7 @@ function Header(props: { section: string }) {
             <NavLink to="#/trash" current={props.section} label="Trash" match={["trash"]} />
             <NavLink to="#/jobs" current={props.section} label="Jobs" match={["jobs"]} />
             <NavLink to="#/keys" current={props.section} label="Keys" match={["keys"]} />
+            <NavLink to="#/webhooks" current={props.section} label="Webhooks" match={["webhooks"]} />
           </ul>
           <button
             type="button"
@@ -126,6 +128,8 @@ function Routes(props: { route: Route; admin: boolean; tenant: boolean }) {
       return <JobsPage />;
     case "keys":
       return <TenantKeysPage />;
+    case "webhooks":
+      return <WebhooksPage />;
     default:
       return <LoginPage />;
   }

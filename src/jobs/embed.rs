@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use crate::config::ContextVectors;
 use crate::models::embed::{Embedder, EmbedderSlot};
-use crate::queue::embed::{EmbedJob, MAX_ATTEMPTS};
+use crate::queue::embed::{EmbedJob, MAX_ATTEMPTS, QUEUE};
 use crate::store::embedding::{self as store, Pending};
 use crate::store::Db;
 
@@ -180,6 +180,9 @@ pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Resu
     let recorded = async {
         let mut tx = ctx.db.begin_tenant(job.tenant_id).await?;
         store::record_failure(&mut tx, &job.memory_ids, &message, last).await?;
+        if last {
+            super::announce_failure(&mut tx, QUEUE, &job.memory_ids, attempt + 1, &message).await?;
+        }
         tx.commit().await
     };
     if let Err(record) = recorded.await {

@@ -112,10 +112,11 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
     Ok(done)
 }
 
-/// Marks the memories' enrichment `failed` (the last attempt failed).
-async fn mark_failed(db: &Db, job: &EnrichJob) -> Result<(), Error> {
+/// Marks the memories' enrichment `failed` (the last attempt failed), and says so to the tenant's webhooks.
+async fn mark_failed(db: &Db, job: &EnrichJob, attempts: usize, error: &str) -> Result<(), Error> {
     let mut tx = db.begin_tenant(job.tenant_id).await?;
     enrichment::mark_failed(&mut tx, &job.memory_ids).await?;
+    super::announce_failure(&mut tx, crate::queue::enrich::QUEUE, &job.memory_ids, attempts, error).await?;
     tx.commit().await
 }
 
@@ -127,7 +128,7 @@ pub async fn process(ctx: &EnrichContext, job: &EnrichJob, attempt: usize) -> Re
     let message = format!("{err:#}");
     tracing::warn!(tenant_id = %job.tenant_id, attempt, last, error = %message, "enrichment failed");
     if last {
-        if let Err(record) = mark_failed(&ctx.db, job).await {
+        if let Err(record) = mark_failed(&ctx.db, job, attempt + 1, &message).await {
             tracing::warn!(error = %record, "could not record the enrichment failure");
         }
         return Ok(());

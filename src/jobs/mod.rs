@@ -51,6 +51,19 @@ pub async fn retry_later(attempt: usize, message: String) -> apalis::prelude::Er
     apalis::prelude::Error::Failed(Arc::new(message.into()))
 }
 
+/// Records, in the tenant transaction that marks a job's work failed for good (its last attempt failed), a
+/// `job.failed` event for the tenant's webhooks: the queue, the memories, the attempts and the last error.
+pub async fn announce_failure(
+    tx: &mut crate::store::TenantTx,
+    queue: &str,
+    memory_ids: &[uuid::Uuid],
+    attempts: usize,
+    error: &str,
+) -> Result<(), crate::error::Error> {
+    let data = serde_json::json!({"queue": queue, "memory_ids": memory_ids, "attempts": attempts, "error": error});
+    crate::store::webhooks::emit(tx, "job.failed", None, &data).await.map(|_| ())
+}
+
 /// The periodic jobs and their periods in this deployment.
 pub fn periodic(services: &Services) -> Vec<clock::Periodic> {
     let expiry = Duration::from_millis(services.config.expiry_interval_ms.max(1));

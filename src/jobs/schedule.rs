@@ -1,7 +1,8 @@
 //! The per-tenant consolidation schedule (periodic queue `cairn::schedule`, hourly by default): records
 //! and enqueues, for every tenant, each consolidation mode that is due (decay and forget daily, creative
 //! and cluster weekly); the `cairn::consolidate` jobs then run them. It also enqueues the stored probe sets
-//! whose `every_hours` has come round (`cairn::eval`).
+//! whose `every_hours` has come round (`cairn::eval`), and announces the keys that expire within a week
+//! (webhook `key.expiring`).
 
 use std::sync::Arc;
 
@@ -23,6 +24,10 @@ pub async fn handle(tick: Tick, db: Data<Arc<Db>>) -> Result<(), JobError> {
         crate::service::eval::schedule_due(&db, tick.period_start).await.map_err(|e| clock::failed("schedule", e))?;
     if reports > 0 {
         tracing::info!(reports, "scheduled quality reports");
+    }
+    let keys = crate::service::webhooks::announce_expiring_keys(&db).await.map_err(|e| clock::failed("schedule", e))?;
+    if keys > 0 {
+        tracing::info!(keys, "announced keys about to expire");
     }
     Ok(())
 }

@@ -231,6 +231,8 @@ pub async fn fail(db: &Db, tenant_id: Uuid, run_id: Uuid, error: &str) -> Result
         let event = serde_json::json!({"run_id": run_id, "mode": run.mode, "time_horizon": run.time_horizon,
             "dry_run": run.dry_run, "trigger": run.trigger, "status": "failed", "error": error});
         crate::store::webhooks::emit(&mut tx, "consolidation.finished", None, &event).await?;
+        let failed = serde_json::json!({"queue": crate::queue::consolidate::QUEUE, "run_id": run_id, "error": error});
+        crate::store::webhooks::emit(&mut tx, "job.failed", None, &failed).await?;
     }
     tx.commit().await
 }

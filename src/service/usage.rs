@@ -68,6 +68,58 @@ impl Meter {
     }
 }
 
+/// How often one quota of one tenant is announced (`quota.reached`) at most, per instance.
+const QUOTA_NOTICE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Quotas reached on this instance, waiting to be announced to their tenants' webhooks at the next flush, and
+/// when each was last announced. (Process-wide: the storage check that refuses a write runs inside the
+/// writing transaction, which rolls back, and has nothing else to hand a notice to.)
+#[derive(Default)]
+struct QuotaNotices {
+    pending: HashMap<(Uuid, String), String>,
+    announced: HashMap<(Uuid, String), std::time::Instant>,
+}
+
+static QUOTA_NOTICES: std::sync::LazyLock<Mutex<QuotaNotices>> = std::sync::LazyLock::new(Mutex::default);
+
+/// Notes that a tenant reached `quota` (refused with `message`), unless this instance announced it within
+/// the hour.
+fn note_quota(tenant_id: Uuid, quota: &str, message: &str) {
+    let Ok(mut notices) = QUOTA_NOTICES.lock() else { return };
+    let key = (tenant_id, quota.to_owned());
+    if notices.announced.get(&key).is_some_and(|at| at.elapsed() < QUOTA_NOTICE_EVERY) {
+        return;
+    }
+    notices.pending.insert(key, message.to_owned());
+}
+
+/// Announces the quotas noted since the last flush: a `quota.reached` event for each tenant's webhooks.
+pub async fn announce_quotas(db: &Db) {
+    let taken: Vec<((Uuid, String), String)> = match QUOTA_NOTICES.lock() {
+        Ok(mut notices) => {
+            let taken: Vec<_> = notices.pending.drain().collect();
+            let now = std::time::Instant::now();
+            notices.announced.retain(|_, at| at.elapsed() < QUOTA_NOTICE_EVERY);
+            for (key, _) in &taken {
+                notices.announced.insert(key.clone(), now);
+            }
+            taken
+        }
+        Err(_) => return,
+    };
+    for ((tenant_id, quota), message) in taken {
+        let announced = async {
+            let mut tx = db.begin_tenant(tenant_id).await?;
+            let data = serde_json::json!({"quota": quota, "message": message});
+            crate::store::webhooks::emit(&mut tx, "quota.reached", None, &data).await?;
+            tx.commit().await
+        };
+        if let Err(err) = announced.await {
+            tracing::warn!(%tenant_id, error = %err, "could not record a quota.reached webhook event");
+        }
+    }
+}
+
 /// Flushes `meter` every `every` until `stop` resolves, and once more then.
 pub async fn flush_every(
     db: Db,
@@ -80,6 +132,7 @@ pub async fn flush_every(
         if let Err(err) = meter.flush(db).await {
             tracing::warn!(error = %err, "could not flush usage counts; kept for the next flush");
         }
+        announce_quotas(db).await;
         if let Err(err) = usage::rollup(db.owner()).await {
             tracing::warn!(error = %err, "could not fold the storage counters; the next flush will");
         }
@@ -120,14 +173,12 @@ pub async fn spend(svc: &Services, t: &Tenant, budget: Budget, n: u64) -> Result
     }
     let midnight = (now.date_naive() + Duration::days(1)).and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
     let retry_after_secs = (midnight - now).num_seconds().max(1) as u64;
-    Err(Error::RateLimited {
-        message: format!(
-            "quota {}_per_day exceeded: the limit is {limit} per UTC day and this call needs {n}; it renews at \
-             00:00 UTC",
-            budget.counter()
-        ),
-        retry_after_secs,
-    })
+    let message = format!(
+        "quota {}_per_day exceeded: the limit is {limit} per UTC day and this call needs {n}; it renews at 00:00 UTC",
+        budget.counter()
+    );
+    note_quota(t.id, &format!("{}_per_day", budget.counter()), &message);
+    Err(Error::RateLimited { message, retry_after_secs })
 }
 
 /// Refuses (403, naming the quota and its limit) when the tenant of `tx`, counting this transaction's writes,
@@ -142,15 +193,19 @@ pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides, grew: boo
     }
     let (memories, bytes) = usage::stored_in(tx).await?;
     if let Some(max) = limits.max_memories.filter(|max| memories > i64::try_from(*max).unwrap_or(i64::MAX)) {
-        return Err(Error::Forbidden(format!(
+        let message = format!(
             "quota max_memories exceeded: the tenant may hold {max} memories and this write would make {memories}"
-        )));
+        );
+        note_quota(tx.tenant_id(), "max_memories", &message);
+        return Err(Error::Forbidden(message));
     }
     if let Some(max) = limits.max_storage_bytes.filter(|max| bytes > i64::try_from(*max).unwrap_or(i64::MAX)) {
-        return Err(Error::Forbidden(format!(
+        let message = format!(
             "quota max_storage_bytes exceeded: the tenant may store {max} bytes (memories' content and metadata, \
              their history, the trash, associations and entities) and this write would make {bytes}"
-        )));
+        );
+        note_quota(tx.tenant_id(), "max_storage_bytes", &message);
+        return Err(Error::Forbidden(message));
     }
     Ok(())
 }

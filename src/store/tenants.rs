@@ -534,3 +534,34 @@ impl AuthChanges {
         Ok(self.0.try_recv().await?.map(|n| n.payload().to_owned()))
     }
 }
+
+/// A key about to expire, not announced yet.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ExpiringKey {
+    pub id: Uuid,
+    pub tenant_id: Uuid,
+    pub name: Option<String>,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// Live keys of active tenants expiring within `within` that were not announced yet (and were not replaced
+/// by a rotation), soonest first, at most `limit`.
+pub async fn keys_expiring(pool: &PgPool, within: chrono::Duration, limit: i64) -> Result<Vec<ExpiringKey>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT k.id, k.tenant_id, k.name, k.expires_at FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
+          WHERE k.revoked_at IS NULL AND k.expiry_announced_at IS NULL AND t.status = 'active'
+            AND k.expires_at > now() AND k.expires_at <= now() + make_interval(secs => $1)
+            AND NOT EXISTS (SELECT 1 FROM api_keys n WHERE n.rotated_from = k.id)
+          ORDER BY k.expires_at LIMIT $2",
+    )
+    .bind(within.num_seconds() as f64)
+    .bind(limit)
+    .fetch_all(pool)
+    .await?)
+}
+
+/// Records that a key's coming expiry was announced.
+pub async fn mark_expiry_announced(pool: &PgPool, id: Uuid) -> Result<(), Error> {
+    sqlx::query("UPDATE api_keys SET expiry_announced_at = now() WHERE id = $1").bind(id).execute(pool).await?;
+    Ok(())
+}

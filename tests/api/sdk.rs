@@ -11,7 +11,7 @@ use cairn::config::AppArgs;
 use reqwest::Method;
 use secrecy::SecretString;
 
-use crate::helpers::{spawn_with, TestApp};
+use crate::helpers::{spawn_with_queues, TestApp};
 
 const EMAIL: &str = "sdk@example.com";
 const PASSWORD: &str = "a long enough password";
@@ -41,11 +41,16 @@ fn run(program: &str, args: &[&str], envs: &[(&str, String)]) -> String {
     text
 }
 
-/// A server with an operator who can log in to the admin API.
+/// A server with an operator who can log in to the admin API, delivering webhooks to receivers the scripts
+/// start on loopback (allowed here as an operator allows an internal network).
 async fn app_with_operator() -> TestApp {
-    let config =
-        AppArgs { jwt_secret: Some(SecretString::from("sdk-test-signing-secret-of-32-bytes!")), ..AppArgs::default() };
-    let app = spawn_with(config, None).await;
+    let config = AppArgs {
+        jwt_secret: Some(SecretString::from("sdk-test-signing-secret-of-32-bytes!")),
+        webhook_allow_networks: vec!["127.0.0.1/32".parse().unwrap()],
+        ..AppArgs::default()
+    };
+    let queues = vec![cairn::queue::webhook::QUEUE, cairn::queue::consolidate::QUEUE];
+    let app = spawn_with_queues(config, cairn::queue::Workers::Only(queues)).await;
     cairn::service::admins::create(&app.services, &Operator::Cli, EMAIL, PASSWORD).await.unwrap();
     app
 }

@@ -371,7 +371,7 @@ async fn internal_addresses_bad_input_other_tenants_and_the_cap_are_refused() {
     // All event types by default; at most two endpoints here.
     let hook =
         app.post(&admin, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/hook"})).await.ok(201).clone();
-    assert_eq!(hook["event_types"].as_array().unwrap().len(), 6, "{hook}");
+    assert_eq!(hook["event_types"].as_array().unwrap().len(), 9, "{hook}");
     let hook_id = hook["id"].as_str().unwrap().to_owned();
     app.post(&admin, "/api/v1/webhooks", &json!({"url": "https://93.184.216.34/other", "enabled": false}))
         .await
@@ -434,4 +434,88 @@ async fn a_name_that_resolves_to_an_internal_address_is_refused_at_delivery() {
     let error = log["deliveries"][0]["last_error"].as_str().unwrap_or_default();
     assert!(error.contains("internal address"), "{log}");
     assert!(receiver.received().is_empty(), "nothing reached loopback");
+}
+
+#[tokio::test]
+async fn quotas_reached_jobs_failed_and_keys_expiring_are_announced() {
+    let receiver = Receiver::start().await;
+    let app = spawn_delivering(AppArgs { usage_flush_ms: 200, ..loopback_allowed(3600) }).await;
+    // Before any request, so that no instance has the tenant's limits cached.
+    sqlx::query("UPDATE tenants SET limits = '{\"max_memories\": 1}' WHERE id = $1")
+        .bind(app.a.id)
+        .execute(&mut app.superuser_conn().await)
+        .await
+        .unwrap();
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let types = ["quota.reached", "job.failed", "key.expiring"];
+    let secret =
+        app.post(&admin, "/api/v1/webhooks", &json!({"url": receiver.url, "event_types": types})).await.ok(201)
+            ["secret"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+
+    // Over its quota: refused, and announced once (not at every refusal).
+    let id = app.store_text(&app.a.key, "The only one allowed").await;
+    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "one too many"}))
+        .await
+        .assert_error(403, "max_memories");
+    app.post(&app.a.key, "/api/v1/memories", &json!({"content": "and another"}))
+        .await
+        .assert_error(403, "max_memories");
+    let got = receiver.wait_for(1).await;
+    let event = got[0].json();
+    assert_eq!(
+        (event["type"].clone(), event["data"]["quota"].clone()),
+        (json!("quota.reached"), json!("max_memories")),
+        "{event}"
+    );
+    assert!(event["data"]["message"].as_str().unwrap().contains("may hold 1 memories"), "{event}");
+    verify(&secret, &got[0]);
+
+    // A job whose last attempt fails (here: no model to embed with).
+    let ctx = cairn::jobs::embed::EmbedContext {
+        db: app.db.clone(),
+        embedder: cairn::models::embed::EmbedderSlot::disabled(),
+        usage: Default::default(),
+        context: app.services.config.context_vectors,
+    };
+    let memory_id: uuid::Uuid = id.parse().unwrap();
+    let job = cairn::queue::embed::EmbedJob { tenant_id: app.a.id, memory_ids: vec![memory_id] };
+    let last = cairn::queue::embed::MAX_ATTEMPTS - 1;
+    cairn::jobs::embed::process(&ctx, &job, 0).await.expect_err("an earlier attempt is retried");
+    cairn::jobs::embed::process(&ctx, &job, last).await.expect("the last attempt gives up");
+    let got = receiver.wait_for(2).await;
+    let event = got[1].json();
+    assert_eq!(
+        (event["type"].clone(), event["data"]["queue"].clone()),
+        (json!("job.failed"), json!("cairn::embed")),
+        "{event}"
+    );
+    assert_eq!(
+        (event["data"]["memory_ids"].clone(), event["data"]["attempts"].clone()),
+        (json!([id]), json!(last + 1))
+    );
+
+    // A key expiring within the week, announced once by the schedule's pass.
+    let soon = chrono::Utc::now() + chrono::Duration::days(3);
+    let new = cairn::tenancy::NewKey {
+        scopes: vec!["read".into()],
+        name: Some("ci".into()),
+        expires_at: Some(soon),
+        ..Default::default()
+    };
+    let (key, _) = cairn::auth::create_key(app.db.owner(), app.a.id, &new).await.unwrap();
+    assert!(cairn::service::webhooks::announce_expiring_keys(&app.db).await.unwrap() >= 1);
+    assert_eq!(cairn::service::webhooks::announce_expiring_keys(&app.db).await.unwrap(), 0, "once per key");
+    let got = receiver.wait_for(3).await;
+    let event = got.iter().map(Received::json).find(|e| e["type"] == "key.expiring").expect("a key.expiring event");
+    assert_eq!(
+        (event["data"]["key_id"].clone(), event["data"]["name"].clone()),
+        (json!(key.id), json!("ci")),
+        "{event}"
+    );
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let quota_events = receiver.received().iter().filter(|g| g.json()["type"] == "quota.reached").count();
+    assert_eq!(quota_events, 1, "one notice per quota and hour");
 }

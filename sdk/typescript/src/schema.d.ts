@@ -2378,7 +2378,7 @@ export interface components {
             /** @description Whether events are sent to it (default true). */
             enabled?: boolean | null;
             /** @description The event types wanted (default: all of them). */
-            event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "memory.embedded" | "consolidation.finished" | "import.finished")[] | null;
+            event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "memory.embedded" | "consolidation.finished" | "import.finished" | "job.failed" | "quota.reached" | "key.expiring")[] | null;
             /**
              * @description Where events are posted: an `https://` (or `http://`) URL of a public address, at most 2048
              *     characters, without credentials.
@@ -2391,7 +2391,7 @@ export interface components {
             description?: string | null;
             /** @description `true` enables it again after the service disabled it (what is pending is delivered). */
             enabled?: boolean | null;
-            event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "memory.embedded" | "consolidation.finished" | "import.finished")[] | null;
+            event_types?: ("memory.created" | "memory.updated" | "memory.deleted" | "memory.embedded" | "consolidation.finished" | "import.finished" | "job.failed" | "quota.reached" | "key.expiring")[] | null;
             url?: string | null;
         };
         /**

@@ -35,6 +35,9 @@ pub const EVENT_TYPES: &[&str] = &[
     "memory.embedded",
     "consolidation.finished",
     "import.finished",
+    "job.failed",
+    "quota.reached",
+    "key.expiring",
 ];
 /// Longest URL.
 pub const MAX_URL_CHARS: usize = 2048;
@@ -475,4 +478,22 @@ pub async fn sweep(db: &crate::store::Db, tenant_id: Uuid) -> Result<u64> {
     }
     tx.commit().await?;
     Ok(pruned)
+}
+
+/// How long before a key expires `key.expiring` is announced.
+pub const KEY_EXPIRY_NOTICE_DAYS: i64 = 7;
+
+/// Announces the keys expiring within [`KEY_EXPIRY_NOTICE_DAYS`] (the schedule's pass): a `key.expiring`
+/// event for each one's tenant, once per key. Returns how many.
+pub async fn announce_expiring_keys(db: &crate::store::Db) -> Result<usize> {
+    let keys =
+        crate::store::tenants::keys_expiring(db.owner(), chrono::Duration::days(KEY_EXPIRY_NOTICE_DAYS), 1000).await?;
+    for key in &keys {
+        let mut tx = db.begin_tenant(key.tenant_id).await?;
+        let data = json!({"key_id": key.id, "name": key.name, "expires_at": key.expires_at});
+        store::emit(&mut tx, "key.expiring", None, &data).await?;
+        tx.commit().await?;
+        crate::store::tenants::mark_expiry_announced(db.owner(), key.id).await?;
+    }
+    Ok(keys.len())
 }

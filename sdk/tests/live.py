@@ -2,7 +2,8 @@
 
 Every call goes through the generated client; every answer is checked. Input by environment:
 CAIRN_URL (e.g. http://127.0.0.1:4545), CAIRN_ADMIN_EMAIL, CAIRN_ADMIN_PASSWORD. The script signs in
-as that operator, creates a tenant and a key for it, exercises the memory API with the key, and deletes
+as that operator, creates a tenant and a key for it, exercises the memory API with the key, registers a webhook
+(a receiver on loopback: the server must allow it, CAIRN_WEBHOOK_ALLOW_NETWORKS=127.0.0.1) and deletes
 the tenant again (also when a step fails). One line per step; exit 1 naming the step that failed.
 
 Run it with the venv that `sdk/generate.sh --install` sets up:
@@ -11,15 +12,27 @@ Run it with the venv that `sdk/generate.sh --install` sets up:
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import json
 import os
 import sys
+import threading
+import time
 import traceback
 import uuid
-from typing import Any, NoReturn, TypeVar
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar, NoReturn, TypeVar
 
 try:
     from cairn_client import AuthenticatedClient, Client
-    from cairn_client.api.admin import admin_login, tenant_keys_create, tenants_create, tenants_delete
+    from cairn_client.api.admin import (
+        admin_login,
+        tenant_keys_create,
+        tenants_create,
+        tenants_delete,
+    )
     from cairn_client.api.graph import associations_create, memories_related
     from cairn_client.api.memories import (
         memories_delete,
@@ -30,6 +43,7 @@ try:
         memories_update,
     )
     from cairn_client.api.recall import recall_query
+    from cairn_client.api.webhooks import webhooks_create, webhooks_list_deliveries
     from cairn_client.models import (
         AssociationInput,
         AssociationInputType,
@@ -38,6 +52,8 @@ try:
         BatchStored,
         CreatedKey,
         Deleted,
+        EndpointParams,
+        EndpointParamsEventTypesType0Item,
         ErrorBody,
         Login,
         Memory,
@@ -54,6 +70,8 @@ try:
         TenantBody,
         TenantDetail,
         TokenPair,
+        Webhook,
+        WebhookDeliveryPage,
     )
     from cairn_client.types import Response
 except ImportError as error:  # pragma: no cover - a setup problem, not a failed step
@@ -167,8 +185,21 @@ def main() -> int:
         check(step, {"read", "write"} <= set(created.key.scopes), f"scopes {created.key.scopes}")
         ok(step, f"key {created.key.prefix} with scopes {','.join(created.key.scopes)}")
 
+        step = progress.begin("issue admin key")
+        admin_key = expect(
+            step,
+            tenant_keys_create.sync_detailed(
+                tenant.id, client=admin, body=NewKey(scopes=["admin"], name="sdk live webhooks")
+            ),
+            201,
+            CreatedKey,
+        )
+        ok(step, f"key {admin_key.key.prefix} with scopes {','.join(admin_key.key.scopes)}")
+
         with AuthenticatedClient(base_url=base_url, token=created.api_key) as api:
             tenant_steps(api, run, progress)
+            with AuthenticatedClient(base_url=base_url, token=admin_key.api_key) as admin_api:
+                webhook_steps(api, admin_api, run, progress)
     except StepFailed as error:
         failed = str(error)
     except Exception:  # an exception inside the SDK (e.g. a parse error) is a failed step too
@@ -193,6 +224,65 @@ def main() -> int:
         return 1
     print("live.py: every step passed")
     return 0
+
+
+class Receiver(BaseHTTPRequestHandler):
+    """A webhook receiver on loopback: keeps each request's headers and body."""
+
+    got: ClassVar[list[tuple[dict[str, str], bytes]]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("content-length", "0")))
+        Receiver.got.append(({k.lower(): v for k, v in self.headers.items()}, body))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def webhook_steps(api: AuthenticatedClient, admin_api: AuthenticatedClient, run: str, progress: Progress) -> None:
+    # A webhook: registered with the admin key, an event of a store arrives signed, and the log says so.
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        step = progress.begin("register webhook")
+        url = f"http://127.0.0.1:{server.server_address[1]}/hook"
+        body = EndpointParams(url=url, event_types=[EndpointParamsEventTypesType0Item.MEMORY_CREATED])
+        hook = expect(step, webhooks_create.sync_detailed(client=admin_api, body=body), 201, Webhook)
+        secret = hook.secret if isinstance(hook.secret, str) else ""
+        check(step, secret.startswith("whsec_"), "no whsec_ signing secret in the answer")
+        ok(step, f"{hook.id} -> {hook.url} for {','.join(hook.event_types)}")
+
+        step = progress.begin("webhook delivered")
+        content = f"A webhook announces this memory of run {run}"
+        stored = expect(step, memories_store.sync_detailed(client=api, body=MemoryInput(content=content)), 201, Memory)
+        deadline = time.monotonic() + 20
+        while not Receiver.got and time.monotonic() < deadline:
+            time.sleep(0.1)
+        check(step, bool(Receiver.got), "no webhook reached the receiver within 20 s")
+        headers, raw = Receiver.got[0]
+        signed = f"{headers['webhook-id']}.{headers['webhook-timestamp']}.".encode() + raw
+        key = base64.b64decode(secret.removeprefix("whsec_"))
+        expected = "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+        check(step, hmac.compare_digest(headers.get("webhook-signature", ""), expected), "the signature does not verify")
+        event = json.loads(raw)
+        check(step, event["type"] == "memory.created", f"event type {event['type']!r}")
+        check(step, event["data"]["memory_id"] == str(stored.id), f"event of memory {event['data']['memory_id']}")
+        check(step, event["id"] == headers["webhook-id"], "the body's id is not the webhook-id")
+        page = expect(
+            step, webhooks_list_deliveries.sync_detailed(hook.id, client=admin_api), 200, WebhookDeliveryPage
+        )
+        deadline = time.monotonic() + 10
+        while (not page.deliveries or page.deliveries[0].status != "delivered") and time.monotonic() < deadline:
+            time.sleep(0.1)
+            page = expect(
+                step, webhooks_list_deliveries.sync_detailed(hook.id, client=admin_api), 200, WebhookDeliveryPage
+            )
+        check(step, page.total == 1 and page.deliveries[0].status == "delivered", f"log {page.to_dict()}")
+        ok(step, f"{event['type']} signed and logged ({page.deliveries[0].attempts} attempt)")
+    finally:
+        server.shutdown()
 
 
 def tenant_steps(api: AuthenticatedClient, run: str, progress: Progress) -> None:

@@ -364,8 +364,6 @@ pub async fn deliver_due(svc: &Services, sender: &Sender, tenant_id: Uuid) -> Re
             disabled.push((id, reason));
         }
     }
-    let mut endpoints: HashMap<Uuid, EndpointRow> =
-        store::list_endpoints(&mut tx, 1000).await?.into_iter().map(|e| (e.id, e)).collect();
     tx.commit().await?;
     for (id, reason) in disabled {
         note_disabled(svc, tenant_id, id, &reason).await;
@@ -377,13 +375,14 @@ pub async fn deliver_due(svc: &Services, sender: &Sender, tenant_id: Uuid) -> Re
     while started.elapsed() < PASS_TIME && attempts < PASS_ATTEMPTS {
         let mut tx = db.begin_tenant(tenant_id).await?;
         let due = store::take_due(&mut tx, BATCH, lease).await?;
-        if due.iter().any(|d| !endpoints.contains_key(&d.endpoint_id)) {
-            endpoints = store::list_endpoints(&mut tx, 1000).await?.into_iter().map(|e| (e.id, e)).collect();
-        }
-        tx.commit().await?;
         if due.is_empty() {
+            tx.commit().await?;
             break;
         }
+        // Each batch with the endpoints as they stand now: a rotated secret signs from the next batch on.
+        let endpoints: HashMap<Uuid, EndpointRow> =
+            store::list_endpoints(&mut tx, 1000).await?.into_iter().map(|e| (e.id, e)).collect();
+        tx.commit().await?;
         let (mut failing, mut untried) = (HashSet::new(), Vec::new());
         for d in due {
             let Some(endpoint) = endpoints.get(&d.endpoint_id).filter(|_| !failing.contains(&d.endpoint_id)) else {

@@ -751,6 +751,17 @@ async function main() {
     await page.locator(`tr[data-key-prefix="${prefix}"]`).waitFor();
   });
 
+  // The tenant's top end users (admin-scoped key): the memories stored for user-e2e are counted
+  await step("end-users", async () => {
+    await go("#/overview");
+    await ready("overview");
+    await page.getByTestId("end-users-button").click();
+    const row = page.locator('[data-testid=end-users] tbody tr[data-end-user="user-e2e"]');
+    await row.waitFor();
+    const memories = Number(((await row.locator("td").nth(1).textContent()) ?? "0").replace(/[^0-9]/g, ""));
+    check(memories >= 1, `user-e2e holds ${memories} memories in the end-users table`);
+  });
+
   // Webhooks (tenant view, admin-scoped key): register a receiver on loopback (the signing secret shown once),
   // an event arrives signed with it, the delivery log shows it, and the endpoint can be paused
   await step("webhooks", async () => {

@@ -296,3 +296,61 @@ pub async fn own(svc: &Services, t: &Tenant, from: Option<NaiveDate>, to: Option
     t.require(Scope::Read)?;
     read(svc, t.id, from, to).await
 }
+
+pub use crate::store::usage::EndUserRow;
+
+/// Most end users in one page.
+pub const MAX_END_USERS_PAGE: i64 = 500;
+
+/// What the tenant stores per end user (`by` = `user_id`) or agent (`agent_id`).
+#[derive(Debug, Clone)]
+pub struct EndUsers {
+    pub by: &'static str,
+    pub from: NaiveDate,
+    pub to: NaiveDate,
+    pub page: super::Page<EndUserRow>,
+    /// The memories with no end user (or agent).
+    pub unattributed: EndUserRow,
+}
+
+/// The tenant's memories and bytes per end user or agent, most first, with how many each stored in the
+/// window (UTC days `from`..=`to`, default the last 30), for a customer's own billing. Admin scope: it names
+/// every end user of the tenant.
+pub async fn end_users(
+    svc: &Services,
+    t: &Tenant,
+    by: &str,
+    from: Option<NaiveDate>,
+    to: Option<NaiveDate>,
+    limit: Option<i64>,
+    offset: Option<i64>,
+) -> Result<EndUsers> {
+    t.require(Scope::Admin)?;
+    let by = match by {
+        "user_id" => "user_id",
+        "agent_id" => "agent_id",
+        other => return Err(crate::error::bad("group_by", format!("{other:?} is not user_id or agent_id"))),
+    };
+    let to = to.unwrap_or_else(|| Utc::now().date_naive());
+    let from = from.unwrap_or(to - Duration::days(29));
+    if from > to {
+        return Err(crate::error::bad("from", format!("must not be after to ({to})")));
+    }
+    if (to - from).num_days() >= MAX_USAGE_DAYS {
+        return Err(crate::error::bad("from", format!("the window is at most {MAX_USAGE_DAYS} days")));
+    }
+    let limit = limit.unwrap_or(50);
+    if !(1..=MAX_END_USERS_PAGE).contains(&limit) {
+        return Err(crate::error::bad("limit", format!("must be 1..={MAX_END_USERS_PAGE}")));
+    }
+    let offset = offset.unwrap_or(0);
+    if !(0..=1_000_000).contains(&offset) {
+        return Err(crate::error::bad("offset", "must be 0..=1000000"));
+    }
+    let start = from.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
+    let end = (to + Duration::days(1)).and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
+    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let (items, total, unattributed) = usage::end_users(&mut tx, by, start, end, limit, offset).await?;
+    tx.commit().await?;
+    Ok(EndUsers { by, from, to, page: super::Page { items, total, limit, offset }, unattributed })
+}

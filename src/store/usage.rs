@@ -113,3 +113,61 @@ pub async fn stored_in(tx: &mut TenantTx) -> Result<(i64, i64), Error> {
         .await?
         .unwrap_or((0, 0)))
 }
+
+/// One end user's (or agent's) share of what a tenant stores.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct EndUserRow {
+    /// The `user_id` (or `agent_id`); None for the memories without one.
+    pub end_user: Option<String>,
+    pub memories: i64,
+    /// Bytes of the memories' content and metadata.
+    pub storage_bytes: i64,
+    /// Memories stored from `from` (inclusive) to `to` (exclusive).
+    pub stored_in_window: i64,
+    pub last_stored_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// What the tenant stores per end user: grouped by `column` (`user_id` or `agent_id`, never input), most
+/// memories first, a page of `limit` from `offset`; how many end users there are; and the memories without
+/// one (a row with no `end_user`).
+pub async fn end_users(
+    tx: &mut TenantTx,
+    column: &'static str,
+    from: chrono::DateTime<chrono::Utc>,
+    to: chrono::DateTime<chrono::Utc>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<EndUserRow>, i64, EndUserRow), Error> {
+    debug_assert!(matches!(column, "user_id" | "agent_id"));
+    let tenant_id = tx.tenant_id();
+    let aggregates = "count(*) AS memories,
+        coalesce(sum(octet_length(content) + coalesce(octet_length(metadata::text), 0)), 0)::bigint AS storage_bytes,
+        count(*) FILTER (WHERE created_at >= $2 AND created_at < $3) AS stored_in_window,
+        max(created_at) AS last_stored_at";
+    let rows = sqlx::query_as(&format!(
+        "SELECT {column} AS end_user, {aggregates} FROM memories WHERE tenant_id = $1 AND {column} IS NOT NULL
+          GROUP BY {column} ORDER BY memories DESC, end_user LIMIT $4 OFFSET $5"
+    ))
+    .bind(tenant_id)
+    .bind(from)
+    .bind(to)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(tx.conn())
+    .await?;
+    let total = sqlx::query_scalar(&format!(
+        "SELECT count(DISTINCT {column}) FROM memories WHERE tenant_id = $1 AND {column} IS NOT NULL"
+    ))
+    .bind(tenant_id)
+    .fetch_one(tx.conn())
+    .await?;
+    let none = sqlx::query_as(&format!(
+        "SELECT NULL::text AS end_user, {aggregates} FROM memories WHERE tenant_id = $1 AND {column} IS NULL"
+    ))
+    .bind(tenant_id)
+    .bind(from)
+    .bind(to)
+    .fetch_one(tx.conn())
+    .await?;
+    Ok((rows, total, none))
+}

@@ -20,6 +20,7 @@ mod cost;
 mod counts;
 mod deploy;
 mod embedding;
+mod end_users;
 mod enrichment;
 mod entities;
 mod episodes;

@@ -1,7 +1,53 @@
 // The tenant view's start: its memories in numbers and its usage against its limits.
-import { tenant, unwrap } from "../api.ts";
+import { useState } from "preact/hooks";
+import { tenant, unwrap, type Schemas } from "../api.ts";
 import { UsagePanel } from "../usage.tsx";
-import { fmtNum, KeyValues, Loading, Page, useLoad } from "../ui.tsx";
+import { Empty, fmtBytes, fmtNum, KeyValues, Loading, Page, Table, Time, useAction, useLoad } from "../ui.tsx";
+
+/** The tenant's top end users (or agents) by memories held, loaded on a click (it needs an admin key). */
+function EndUsersPanel() {
+  const [page, setPage] = useState<Schemas["EndUserUsagePage"] | null>(null);
+  const [load, busy] = useAction(async (by: string) => {
+    const report = await unwrap(tenant.GET("/api/v1/usage", { params: { query: { group_by: by, limit: 10 } } }));
+    setPage(report.end_users ?? null);
+  });
+  return (
+    <>
+      <div class="row">
+        <button type="button" onClick={() => void load("user_id")} disabled={busy} data-testid="end-users-button">
+          Top end users
+        </button>
+        <button type="button" onClick={() => void load("agent_id")} disabled={busy} data-testid="agents-button">
+          Top agents
+        </button>
+        <span class="muted">Needs a key with the admin scope.</span>
+      </div>
+      {page &&
+        (page.end_users.length === 0 ? (
+          <Empty>No memory names a {page.group_by === "user_id" ? "user" : "agent"} yet.</Empty>
+        ) : (
+          <Table
+            testid="end-users"
+            caption={`By ${page.group_by}: ${page.total} in all; ${fmtNum(page.unattributed.memories)} memories name none`}
+            captionShown
+            columns={[page.group_by, ["Memories", "num"], ["Stored, last 30 days", "num"], ["Bytes", "num"], "Last stored"]}
+          >
+            {page.end_users.map((u) => (
+              <tr key={u.end_user ?? ""} data-end-user={u.end_user ?? ""}>
+                <td class="mono">{u.end_user}</td>
+                <td class="num">{fmtNum(u.memories)}</td>
+                <td class="num">{fmtNum(u.stored_in_window)}</td>
+                <td class="num">{fmtBytes(u.storage_bytes)}</td>
+                <td>
+                  <Time iso={u.last_stored_at} />
+                </td>
+              </tr>
+            ))}
+          </Table>
+        ))}
+    </>
+  );
+}
 
 export function OverviewPage() {
   const stats = useLoad(() => unwrap(tenant.GET("/api/v1/stats", {})), []);
@@ -55,6 +101,10 @@ export function OverviewPage() {
       <section class="card" aria-labelledby="o-usage">
         <h2 id="o-usage">Usage, last 30 days</h2>
         {usage.data ? <UsagePanel report={usage.data} /> : usage.loading ? <Loading what="usage" /> : null}
+      </section>
+      <section class="card" aria-labelledby="o-end-users">
+        <h2 id="o-end-users">End users</h2>
+        <EndUsersPanel />
       </section>
     </Page>
   );

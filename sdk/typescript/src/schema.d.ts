@@ -1411,6 +1411,9 @@ export interface paths {
         /**
          * The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls, daily
          *     budgets spent), what it stores now, and the limits in force.
+         * @description With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories and
+         *     bytes held now and memories stored in the window, most first (a page, with the total and the memories
+         *     that have no end user), for the tenant's own billing of its users.
          */
         get: operations["usage.get"];
         put?: never;
@@ -2370,6 +2373,48 @@ export interface components {
             pending: number;
             /** Format: int64 */
             failed: number;
+        };
+        /** @description One end user's (or agent's) share of what the tenant stores. */
+        EndUserUsage: {
+            /** @description The `user_id` (or `agent_id`); null in `unattributed`. */
+            end_user?: string | null;
+            /**
+             * Format: int64
+             * @description Memories it holds now (archived ones included).
+             */
+            memories: number;
+            /**
+             * Format: int64
+             * @description Bytes of those memories' content and metadata (the tenant's `storage_bytes` also counts history,
+             *     trash, associations and entities).
+             */
+            storage_bytes: number;
+            /**
+             * Format: int64
+             * @description Of those, the ones stored in the window (`from`..=`to`).
+             */
+            stored_in_window: number;
+            /** Format: date-time */
+            last_stored_at?: string | null;
+        };
+        /** @description A page of end users, most memories first. */
+        EndUserUsagePage: {
+            /** @description `user_id` or `agent_id`. */
+            group_by: string;
+            end_users: components["schemas"]["EndUserUsage"][];
+            count: number;
+            /**
+             * Format: int64
+             * @description How many end users hold memories.
+             */
+            total: number;
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            offset: number;
+            has_more: boolean;
+            /** @description The memories with no end user (or agent). */
+            unattributed: components["schemas"]["EndUserUsage"];
         };
         /** @description An endpoint to register. */
         EndpointParams: {
@@ -4723,6 +4768,7 @@ export interface components {
             storage_bytes: number;
             /** @description The limits in force (the tenant's over its plan's); absent ones are unlimited. */
             limits: Record<string, never>;
+            end_users?: null | components["schemas"]["EndUserUsagePage"];
         };
         VerboseEntity: {
             /** Format: uuid */
@@ -12073,6 +12119,14 @@ export interface operations {
                 from?: string;
                 /** @description Last UTC day (default today). */
                 to?: string;
+                /**
+                 * @description `user_id` or `agent_id` (admin scope): add `end_users`, what each end user or agent stores and stored
+                 *     in the window, for the tenant's own billing.
+                 */
+                group_by?: string;
+                /** @description End users per page with `group_by`, 1..=500 (default 50). */
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -12089,7 +12143,7 @@ export interface operations {
                     "application/json": components["schemas"]["UsageReport"];
                 };
             };
-            /** @description Invalid request; the message names the field */
+            /** @description A bad window, grouping or page */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12107,7 +12161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The key lacks the scope this call needs */
+            /** @description `group_by` without the admin scope */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -7,7 +7,7 @@ use utoipa_axum::routes;
 
 use crate::api::error::ApiResult;
 use crate::api::extract::ApiQuery;
-use crate::api::views::control::{UsageReport, UsageWindow};
+use crate::api::views::control::{UsageQuery, UsageReport};
 use crate::api::AppState;
 use crate::auth::Tenant;
 use crate::service::usage;
@@ -18,12 +18,28 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls, daily
 /// budgets spent), what it stores now, and the limits in force.
-#[utoipa::path(get, path = "/api/v1/usage", operation_id = "usage.get", tag = "usage", params(UsageWindow),
-    responses((status = 200, description = "Usage", body = UsageReport)))]
+///
+/// With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories and
+/// bytes held now and memories stored in the window, most first (a page, with the total and the memories
+/// that have no end user), for the tenant's own billing of its users.
+#[utoipa::path(get, path = "/api/v1/usage", operation_id = "usage.get", tag = "usage", params(UsageQuery),
+    responses(
+        (status = 200, description = "Usage", body = UsageReport),
+        (status = 400, description = "A bad window, grouping or page", body = crate::api::error::ErrorBody),
+        (status = 403, description = "`group_by` without the admin scope", body = crate::api::error::ErrorBody)
+    ))]
 async fn get_usage(
     State(services): State<AppState>,
     tenant: Tenant,
-    ApiQuery(window): ApiQuery<UsageWindow>,
+    ApiQuery(query): ApiQuery<UsageQuery>,
 ) -> ApiResult<Json<UsageReport>> {
-    Ok(Json(usage::own(&services, &tenant, window.from, window.to).await?.into()))
+    let end_users = match query.group_by.as_deref() {
+        Some(by) => Some(
+            usage::end_users(&services, &tenant, by, query.from, query.to, query.limit, query.offset).await?.into(),
+        ),
+        None => None,
+    };
+    let mut report: UsageReport = usage::own(&services, &tenant, query.from, query.to).await?.into();
+    report.end_users = end_users;
+    Ok(Json(report))
 }

@@ -118,6 +118,87 @@ pub struct UsageReport {
     /// The limits in force (the tenant's over its plan's); absent ones are unlimited.
     #[schema(value_type = Object)]
     pub limits: crate::tenancy::LimitOverrides,
+    /// With `group_by`: what each end user (or agent) stores, most first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_users: Option<EndUserUsagePage>,
+}
+
+/// One end user's (or agent's) share of what the tenant stores.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EndUserUsage {
+    /// The `user_id` (or `agent_id`); null in `unattributed`.
+    pub end_user: Option<String>,
+    /// Memories it holds now (archived ones included).
+    pub memories: i64,
+    /// Bytes of those memories' content and metadata (the tenant's `storage_bytes` also counts history,
+    /// trash, associations and entities).
+    pub storage_bytes: i64,
+    /// Of those, the ones stored in the window (`from`..=`to`).
+    pub stored_in_window: i64,
+    pub last_stored_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl From<crate::service::usage::EndUserRow> for EndUserUsage {
+    fn from(r: crate::service::usage::EndUserRow) -> Self {
+        Self {
+            end_user: r.end_user,
+            memories: r.memories,
+            storage_bytes: r.storage_bytes,
+            stored_in_window: r.stored_in_window,
+            last_stored_at: r.last_stored_at,
+        }
+    }
+}
+
+/// A page of end users, most memories first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EndUserUsagePage {
+    /// `user_id` or `agent_id`.
+    pub group_by: String,
+    pub end_users: Vec<EndUserUsage>,
+    pub count: usize,
+    /// How many end users hold memories.
+    pub total: i64,
+    pub limit: i64,
+    pub offset: i64,
+    pub has_more: bool,
+    /// The memories with no end user (or agent).
+    pub unattributed: EndUserUsage,
+}
+
+impl From<crate::service::usage::EndUsers> for EndUserUsagePage {
+    fn from(e: crate::service::usage::EndUsers) -> Self {
+        let has_more = e.page.has_more();
+        let crate::service::Page { items, total, limit, offset } = e.page;
+        let end_users: Vec<EndUserUsage> = items.into_iter().map(EndUserUsage::from).collect();
+        Self {
+            group_by: e.by.to_owned(),
+            count: end_users.len(),
+            end_users,
+            total,
+            limit,
+            offset,
+            has_more,
+            unattributed: e.unattributed.into(),
+        }
+    }
+}
+
+/// The tenant's usage query: the window, and optionally a grouping by end user.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct UsageQuery {
+    /// First UTC day (YYYY-MM-DD; default 29 days before `to`).
+    pub from: Option<NaiveDate>,
+    /// Last UTC day (default today).
+    pub to: Option<NaiveDate>,
+    /// `user_id` or `agent_id` (admin scope): add `end_users`, what each end user or agent stores and stored
+    /// in the window, for the tenant's own billing.
+    pub group_by: Option<String>,
+    /// End users per page with `group_by`, 1..=500 (default 50).
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -148,6 +229,7 @@ impl From<crate::service::usage::Usage> for UsageReport {
             memories: u.memories,
             storage_bytes: u.storage_bytes,
             limits: u.limits,
+            end_users: None,
         }
     }
 }

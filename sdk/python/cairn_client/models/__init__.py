@@ -50,6 +50,8 @@ from .created_key import CreatedKey
 from .deleted import Deleted
 from .deleted_by_tag import DeletedByTag
 from .embedding_counts import EmbeddingCounts
+from .end_user_usage import EndUserUsage
+from .end_user_usage_page import EndUserUsagePage
 from .endpoint_params import EndpointParams
 from .endpoint_params_event_types_type_0_item import EndpointParamsEventTypesType0Item
 from .endpoint_patch import EndpointPatch
@@ -260,6 +262,8 @@ __all__ = (
     "EndpointParamsEventTypesType0Item",
     "EndpointPatch",
     "EndpointPatchEventTypesType0Item",
+    "EndUserUsage",
+    "EndUserUsagePage",
     "Entity",
     "EntityDetail",
     "EntityPage",

@@ -2,13 +2,16 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from uuid import UUID
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
+    from ..models.end_user_usage_page import EndUserUsagePage
     from ..models.usage_day import UsageDay
     from ..models.usage_report_limits import UsageReportLimits
     from ..models.usage_report_totals import UsageReportTotals
@@ -42,6 +45,7 @@ class UsageReport:
             trash (each deleted memory's snapshot), associations (properties, and 64 bytes each) and entities (names
             and metadata, and 64 bytes each) — what the storage quota counts.
         limits (UsageReportLimits): The limits in force (the tenant's over its plan's); absent ones are unlimited.
+        end_users (EndUserUsagePage | None | Unset):
     """
 
     tenant_id: UUID
@@ -52,9 +56,12 @@ class UsageReport:
     memories: int
     storage_bytes: int
     limits: UsageReportLimits
+    end_users: EndUserUsagePage | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.end_user_usage_page import EndUserUsagePage  # noqa: PLC0415
+
         tenant_id = str(self.tenant_id)
 
         from_ = self.from_.isoformat()
@@ -74,6 +81,14 @@ class UsageReport:
 
         limits = self.limits.to_dict()
 
+        end_users: dict[str, Any] | None | Unset
+        if isinstance(self.end_users, Unset):
+            end_users = UNSET
+        elif isinstance(self.end_users, EndUserUsagePage):
+            end_users = self.end_users.to_dict()
+        else:
+            end_users = self.end_users
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -88,11 +103,14 @@ class UsageReport:
                 "limits": limits,
             }
         )
+        if end_users is not UNSET:
+            field_dict["end_users"] = end_users
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.end_user_usage_page import EndUserUsagePage  # noqa: PLC0415
         from ..models.usage_day import UsageDay  # noqa: PLC0415
         from ..models.usage_report_limits import UsageReportLimits  # noqa: PLC0415
         from ..models.usage_report_totals import UsageReportTotals  # noqa: PLC0415
@@ -119,6 +137,23 @@ class UsageReport:
 
         limits = UsageReportLimits.from_dict(d.pop("limits"))
 
+        def _parse_end_users(data: object) -> EndUserUsagePage | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                end_users_type_1 = EndUserUsagePage.from_dict(data)
+
+                return end_users_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EndUserUsagePage | None | Unset, data)
+
+        end_users = _parse_end_users(d.pop("end_users", UNSET))
+
         usage_report = cls(
             tenant_id=tenant_id,
             from_=from_,
@@ -128,6 +163,7 @@ class UsageReport:
             memories=memories,
             storage_bytes=storage_bytes,
             limits=limits,
+            end_users=end_users,
         )
 
         usage_report.additional_properties = d

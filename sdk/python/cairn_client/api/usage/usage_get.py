@@ -15,6 +15,9 @@ def _get_kwargs(
     *,
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
+    group_by: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -28,6 +31,12 @@ def _get_kwargs(
     if not isinstance(to, Unset):
         json_to = to.isoformat()
     params["to"] = json_to
+
+    params["group_by"] = group_by
+
+    params["limit"] = limit
+
+    params["offset"] = offset
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -95,14 +104,26 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
+    group_by: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[ErrorBody | UsageReport]:
     """The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls,
     daily
     budgets spent), what it stores now, and the limits in force.
 
+     With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
+    and
+    bytes held now and memories stored in the window, most first (a page, with the total and the
+    memories
+    that have no end user), for the tenant's own billing of its users.
+
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
+        group_by (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -115,6 +136,9 @@ def sync_detailed(
     kwargs = _get_kwargs(
         from_=from_,
         to=to,
+        group_by=group_by,
+        limit=limit,
+        offset=offset,
     )
 
     response = client.get_httpx_client().request(
@@ -129,14 +153,26 @@ def sync(
     client: AuthenticatedClient | Client,
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
+    group_by: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> ErrorBody | UsageReport | None:
     """The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls,
     daily
     budgets spent), what it stores now, and the limits in force.
 
+     With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
+    and
+    bytes held now and memories stored in the window, most first (a page, with the total and the
+    memories
+    that have no end user), for the tenant's own billing of its users.
+
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
+        group_by (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +186,9 @@ def sync(
         client=client,
         from_=from_,
         to=to,
+        group_by=group_by,
+        limit=limit,
+        offset=offset,
     ).parsed
 
 
@@ -158,14 +197,26 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
+    group_by: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> Response[ErrorBody | UsageReport]:
     """The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls,
     daily
     budgets spent), what it stores now, and the limits in force.
 
+     With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
+    and
+    bytes held now and memories stored in the window, most first (a page, with the total and the
+    memories
+    that have no end user), for the tenant's own billing of its users.
+
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
+        group_by (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -178,6 +229,9 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         from_=from_,
         to=to,
+        group_by=group_by,
+        limit=limit,
+        offset=offset,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -190,14 +244,26 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
+    group_by: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    offset: int | Unset = UNSET,
 ) -> ErrorBody | UsageReport | None:
     """The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls,
     daily
     budgets spent), what it stores now, and the limits in force.
 
+     With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
+    and
+    bytes held now and memories stored in the window, most first (a page, with the total and the
+    memories
+    that have no end user), for the tenant's own billing of its users.
+
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
+        group_by (str | Unset):
+        limit (int | Unset):
+        offset (int | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -212,5 +278,8 @@ async def asyncio(
             client=client,
             from_=from_,
             to=to,
+            group_by=group_by,
+            limit=limit,
+            offset=offset,
         )
     ).parsed

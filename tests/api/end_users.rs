@@ -1,0 +1,89 @@
+//! Usage per end user: `GET /api/v1/usage?group_by=user_id|agent_id` (admin scope) answers what each end user
+//! or agent of the tenant stores and stored in the window, for the tenant's own billing.
+
+use serde_json::json;
+
+use crate::helpers::{new_key, spawn};
+
+#[tokio::test]
+async fn usage_grouped_by_end_user_or_agent_answers_the_billing_question() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    for (content, user, agent) in [
+        ("Ann prefers tea", Some("ann"), Some("support-bot")),
+        ("Ann moved to Lisbon", Some("ann"), Some("support-bot")),
+        ("Ann's order shipped on Monday", Some("ann"), None),
+        ("Bo asked about invoices", Some("bo"), Some("billing-bot")),
+        ("A note with nobody behind it", None, None),
+    ] {
+        let mut body = json!({"content": content});
+        if let Some(u) = user {
+            body["user_id"] = json!(u);
+        }
+        if let Some(a) = agent {
+            body["agent_id"] = json!(a);
+        }
+        app.store(key, body).await;
+    }
+    // B's end users are B's own.
+    app.store(&app.b.key, json!({"content": "Cy is B's user", "user_id": "cy"})).await;
+
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let report = app.get(&admin, "/api/v1/usage?group_by=user_id").await.ok(200).clone();
+    let page = &report["end_users"];
+    assert_eq!(
+        (page["group_by"].clone(), page["total"].clone(), page["count"].clone()),
+        (json!("user_id"), json!(2), json!(2)),
+        "{report}"
+    );
+    let ann = &page["end_users"][0];
+    assert_eq!(
+        (ann["end_user"].clone(), ann["memories"].clone(), ann["stored_in_window"].clone()),
+        (json!("ann"), json!(3), json!(3))
+    );
+    assert!(ann["storage_bytes"].as_i64().unwrap() >= ("Ann prefers tea".len() * 3) as i64, "{ann}");
+    assert_eq!(
+        (page["end_users"][1]["end_user"].clone(), page["end_users"][1]["memories"].clone()),
+        (json!("bo"), json!(1))
+    );
+    assert_eq!(
+        (page["unattributed"]["end_user"].clone(), page["unattributed"]["memories"].clone()),
+        (json!(null), json!(1))
+    );
+    assert!(!report.to_string().contains("\"cy\""), "no end user of another tenant: {report}");
+    assert_eq!(report["memories"], 5, "the tenant's own figures are still there");
+
+    let agents = app.get(&admin, "/api/v1/usage?group_by=agent_id&limit=1").await.ok(200)["end_users"].clone();
+    assert_eq!(
+        (agents["end_users"][0]["end_user"].clone(), agents["end_users"][0]["memories"].clone()),
+        (json!("support-bot"), json!(2))
+    );
+    assert_eq!(
+        (agents["total"].clone(), agents["has_more"].clone(), agents["unattributed"]["memories"].clone()),
+        (json!(2), json!(true), json!(2))
+    );
+    let second = app.get(&admin, "/api/v1/usage?group_by=agent_id&limit=1&offset=1").await.ok(200)["end_users"].clone();
+    assert_eq!(
+        (second["end_users"][0]["end_user"].clone(), second["has_more"].clone()),
+        (json!("billing-bot"), json!(false))
+    );
+
+    // A window before any of it: held, but none stored in it.
+    let old = app.get(&admin, "/api/v1/usage?group_by=user_id&from=2020-01-01&to=2020-01-31").await.ok(200).clone();
+    assert_eq!(
+        (
+            old["end_users"]["end_users"][0]["memories"].clone(),
+            old["end_users"]["end_users"][0]["stored_in_window"].clone()
+        ),
+        (json!(3), json!(0))
+    );
+
+    // Without the grouping, no end users; with it, the admin scope and sane parameters are needed.
+    assert!(app.get(key, "/api/v1/usage").await.ok(200).get("end_users").is_none());
+    app.get(key, "/api/v1/usage?group_by=user_id").await.assert_error(403, "admin");
+    app.get(&admin, "/api/v1/usage?group_by=session_id").await.assert_error(400, "group_by");
+    app.get(&admin, "/api/v1/usage?group_by=user_id&limit=0").await.assert_error(400, "limit");
+    app.get(&admin, "/api/v1/usage?group_by=user_id&offset=-1").await.assert_error(400, "offset");
+    app.get(&admin, "/api/v1/usage?group_by=user_id&from=2026-12-31&to=2026-01-01").await.assert_error(400, "from");
+    app.get(&admin, "/api/v1/usage?grouped=user_id").await.assert_error(400, "grouped");
+}

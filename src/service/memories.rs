@@ -154,6 +154,9 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
         }
     }
     usage::check_storage(&mut tx, &t.limits, matches!(outcome, StoreOutcome::Stored(_))).await?;
+    if let StoreOutcome::Stored(m) = &outcome {
+        usage::check_end_users(&mut tx, &t.limits, &[m.id]).await?;
+    }
     tx.commit().await?;
     if matches!(outcome, StoreOutcome::Stored(_)) {
         svc.usage.add(t.id, usage::counter::STORED, 1);
@@ -383,6 +386,8 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     let stored: Vec<Memory> = stored.into_iter().flatten().collect();
     enqueue_after_insert(svc, &mut tx, &stored).await?;
     usage::check_storage(&mut tx, &t.limits, !stored.is_empty()).await?;
+    let stored_ids: Vec<Uuid> = stored.iter().map(|m| m.id).collect();
+    usage::check_end_users(&mut tx, &t.limits, &stored_ids).await?;
     tx.commit().await?;
     svc.usage.add(t.id, usage::counter::STORED, stored.len() as i64);
     Ok(BatchOutcome { stored, ids: ids.into_iter().flatten().collect(), deduplicated, created })
@@ -464,6 +469,10 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
     }
     // Every edit writes history (the row before and after), which counts towards what the tenant stores.
     usage::check_storage(&mut tx, &t.limits, true).await?;
+    // It may have moved to another end user or agent.
+    if updated.user_id != current.user_id || updated.agent_id != current.agent_id {
+        usage::check_end_users(&mut tx, &t.limits, &[id]).await?;
+    }
     tx.commit().await?;
     Ok(memory)
 }

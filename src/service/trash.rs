@@ -105,6 +105,7 @@ pub async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
         .pop()
         .ok_or_else(|| Error::not_found(format!("memory {id} not found (neither archived nor deleted)")))?;
     usage::check_storage(&mut tx, &t.limits, true).await?;
+    usage::check_end_users(&mut tx, &t.limits, &[memory.id]).await?;
     tx.commit().await?;
     Ok(memory)
 }
@@ -135,6 +136,7 @@ pub async fn restore_by_tag(svc: &Services, t: &Tenant, tags: &[String]) -> Resu
     let done =
         RestoredByTag { tags, restored: outcome.restored.iter().map(|m| m.id).collect(), conflicts, remaining: 0 };
     usage::check_storage(&mut tx, &t.limits, !done.restored.is_empty()).await?;
+    usage::check_end_users(&mut tx, &t.limits, &done.restored).await?;
     tx.commit().await?;
     Ok(RestoredByTag { remaining: total - done.restored.len() as i64, ..done })
 }

@@ -210,6 +210,32 @@ pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides, grew: boo
     Ok(())
 }
 
+/// Refuses (403, naming the quota, the end user and the limit) when a memory among `ids`, just written by the
+/// transaction, belongs to an end user (`user_id`) or agent (`agent_id`) that would then hold more memories
+/// than the tenant's `max_memories_per_user` / `max_memories_per_agent`. Call after writing, before committing.
+/// Writes of one end user wait for each other here, so concurrent ones cannot both pass the cap.
+pub async fn check_end_users(tx: &mut TenantTx, limits: &LimitOverrides, ids: &[Uuid]) -> Result<()> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    for (column, quota, cap) in [
+        ("user_id", "max_memories_per_user", limits.max_memories_per_user),
+        ("agent_id", "max_memories_per_agent", limits.max_memories_per_agent),
+    ] {
+        let Some(max) = cap else { continue };
+        let over = usage::end_users_over(tx, column, ids, i64::try_from(max).unwrap_or(i64::MAX)).await?;
+        if let Some((owner, held)) = over.into_iter().next() {
+            let message = format!(
+                "{column}: quota {quota} exceeded: {column} {owner:?} may hold {max} memories and this write would make \
+                 {held}"
+            );
+            note_quota(tx.tenant_id(), quota, &message);
+            return Err(Error::Forbidden(message));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses metadata larger than the tenant's `max_metadata_bytes` (64 KiB unless its plan says otherwise),
 /// naming `field` and the quota.
 pub fn check_metadata(t: &Tenant, metadata: &serde_json::Value, field: &str) -> Result<()> {

@@ -171,3 +171,45 @@ pub async fn end_users(
     .await?;
     Ok((rows, total, none))
 }
+
+/// The end users (`column` = `user_id` or `agent_id`, never input) of the memories `ids` that hold more than
+/// `max` memories, with how many, after serialising this tenant's writes for each of them until the
+/// transaction ends (a transaction-scoped advisory lock per end user, taken in order).
+pub async fn end_users_over(
+    tx: &mut TenantTx,
+    column: &'static str,
+    ids: &[uuid::Uuid],
+    max: i64,
+) -> Result<Vec<(String, i64)>, Error> {
+    debug_assert!(matches!(column, "user_id" | "agent_id"));
+    let tenant_id = tx.tenant_id();
+    let owners: Vec<String> = sqlx::query_scalar(&format!(
+        "SELECT DISTINCT {column} FROM memories WHERE tenant_id = $1 AND id = ANY($2) AND {column} IS NOT NULL
+          ORDER BY 1"
+    ))
+    .bind(tenant_id)
+    .bind(ids)
+    .fetch_all(tx.conn())
+    .await?;
+    if owners.is_empty() {
+        return Ok(Vec::new());
+    }
+    sqlx::query(
+        "SELECT pg_advisory_xact_lock(hashtextextended('cairn.end_user:' || $1::text || ':' || $2 || ':' || o, 0))
+           FROM unnest($3::text[]) WITH ORDINALITY AS x(o, n) ORDER BY n",
+    )
+    .bind(tenant_id)
+    .bind(column)
+    .bind(&owners)
+    .execute(tx.conn())
+    .await?;
+    Ok(sqlx::query_as(&format!(
+        "SELECT {column}, count(*) FROM memories WHERE tenant_id = $1 AND {column} = ANY($2)
+          GROUP BY {column} HAVING count(*) > $3 ORDER BY 1"
+    ))
+    .bind(tenant_id)
+    .bind(&owners)
+    .bind(max)
+    .fetch_all(tx.conn())
+    .await?)
+}

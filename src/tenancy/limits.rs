@@ -22,6 +22,12 @@ pub struct LimitOverrides {
     /// Bytes of content and metadata the tenant may hold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_storage_bytes: Option<u64>,
+    /// Memories one end user (`user_id`) of the tenant may hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_memories_per_user: Option<u64>,
+    /// Memories one agent (`agent_id`) of the tenant may hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_memories_per_agent: Option<u64>,
     /// Bytes of one memory's metadata (JSON text). Everyone has a cap: 64 KiB unless set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_metadata_bytes: Option<u32>,
@@ -57,6 +63,8 @@ impl LimitOverrides {
             key_requests_per_second,
             max_memories,
             max_storage_bytes,
+            max_memories_per_user,
+            max_memories_per_agent,
             max_metadata_bytes,
             max_batch,
             summaries_per_day,

@@ -87,3 +87,49 @@ async fn usage_grouped_by_end_user_or_agent_answers_the_billing_question() {
     app.get(&admin, "/api/v1/usage?group_by=user_id&from=2026-12-31&to=2026-01-01").await.assert_error(400, "from");
     app.get(&admin, "/api/v1/usage?grouped=user_id").await.assert_error(400, "grouped");
 }
+
+#[tokio::test]
+async fn an_end_user_or_agent_cannot_hold_more_than_its_cap() {
+    let app = spawn().await;
+    // Before any request, so that no instance has the tenant's limits cached.
+    sqlx::query(
+        "UPDATE tenants SET limits = '{\"max_memories_per_user\": 2, \"max_memories_per_agent\": 3}' WHERE id = $1",
+    )
+    .bind(app.a.id)
+    .execute(&mut app.superuser_conn().await)
+    .await
+    .unwrap();
+    let key = &app.a.key;
+    let first = app.store(key, json!({"content": "Ann one", "user_id": "ann", "agent_id": "bot"})).await;
+    app.store(key, json!({"content": "Ann two", "user_id": "ann", "agent_id": "bot"})).await;
+    let refused = app.post(key, "/api/v1/memories", &json!({"content": "Ann three", "user_id": "ann"})).await;
+    refused.assert_error(403, "user_id: quota max_memories_per_user exceeded");
+    refused.assert_error(403, "\"ann\" may hold 2");
+    let bo = app.store(key, json!({"content": "Bo one", "user_id": "bo"})).await;
+
+    // A batch that would take Bo over is refused whole; nothing of it is written.
+    let batch = json!({"memories": [{"content": "Bo two", "user_id": "bo"}, {"content": "Bo three", "user_id": "bo"}]});
+    app.post(key, "/api/v1/memories/batch", &batch).await.assert_error(403, "max_memories_per_user");
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let held = app.get(&admin, "/api/v1/usage?group_by=user_id").await.ok(200)["end_users"].clone();
+    assert_eq!(
+        (held["end_users"][1]["end_user"].clone(), held["end_users"][1]["memories"].clone()),
+        (json!("bo"), json!(1)),
+        "{held}"
+    );
+
+    // Moving a memory to a full end user is refused too; the agent has its own cap.
+    let bo_id = bo["id"].as_str().unwrap();
+    app.patch(key, &format!("/api/v1/memories/{bo_id}"), &json!({"user_id": "ann"})).await.assert_error(403, "user_id");
+    app.store(key, json!({"content": "Cy one", "user_id": "cy", "agent_id": "bot"})).await;
+    app.post(key, "/api/v1/memories", &json!({"content": "Dee one", "user_id": "dee", "agent_id": "bot"}))
+        .await
+        .assert_error(403, "agent_id: quota max_memories_per_agent exceeded");
+
+    // Room again once one is deleted.
+    let first_id = first["id"].as_str().unwrap();
+    app.delete(key, &format!("/api/v1/memories/{first_id}?hard=true")).await.ok(200);
+    app.store(key, json!({"content": "Ann three", "user_id": "ann"})).await;
+    // Another tenant's end user of the same name is not counted here.
+    app.store(&app.b.key, json!({"content": "B's Ann", "user_id": "ann"})).await;
+}

@@ -4442,7 +4442,8 @@ export interface components {
             plan?: string | null;
             /**
              * @description The tenant's own limits, replacing its previous ones: requests_per_second, burst,
-             *     key_requests_per_second, max_memories, max_storage_bytes, max_metadata_bytes, max_batch,
+             *     key_requests_per_second, max_memories, max_storage_bytes, max_memories_per_user, max_memories_per_agent,
+             *     max_metadata_bytes, max_batch,
              *     summaries_per_day, reenrich_per_day, consolidations_per_day, reembeds_per_day.
              */
             limits?: Record<string, never> | null;

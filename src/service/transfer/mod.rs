@@ -452,6 +452,7 @@ async fn import_lines(
     let mut tx = svc.db.begin_tenant(t.id).await?;
     let mut done = Vec::new();
     let mut to_embed: Vec<Uuid> = Vec::new();
+    let mut new_memories: Vec<Uuid> = Vec::new();
     for (order, parsed) in by_table {
         let table = TABLES[order];
         let keep_vector: std::collections::HashSet<Uuid> = parsed
@@ -461,6 +462,9 @@ async fn import_lines(
             .collect();
         let rows: Vec<Value> = parsed.into_iter().map(|r| Value::Object(r.row)).collect();
         let (counts, inserted_ids) = transfer::insert(&mut tx, t.id, table, rows).await?;
+        if table == "memories" {
+            new_memories.extend(inserted_ids.iter().copied());
+        }
         to_embed.extend(inserted_ids.into_iter().filter(|id| !keep_vector.contains(id)));
         done.push((table, counts));
     }
@@ -471,6 +475,7 @@ async fn import_lines(
     let stored = done.iter().find(|(t, _)| *t == "memories").map_or(0, |(_, c)| c.inserted);
     let grew = done.iter().any(|(_, c)| c.inserted > 0);
     usage::check_storage(&mut tx, &t.limits, grew).await?;
+    usage::check_end_users(&mut tx, &t.limits, &new_memories).await?;
     tx.commit().await?;
     svc.usage.add(t.id, usage::counter::STORED, stored as i64);
     Ok(done)

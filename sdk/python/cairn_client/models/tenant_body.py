@@ -27,7 +27,8 @@ class TenantBody:
         plan (None | str | Unset): A plan from `GET /admin/v1/plans` (default on create: the deployment's default plan).
         limits (None | TenantBodyLimits | Unset): The tenant's own limits, replacing its previous ones:
             requests_per_second, burst,
-            key_requests_per_second, max_memories, max_storage_bytes, max_metadata_bytes, max_batch,
+            key_requests_per_second, max_memories, max_storage_bytes, max_memories_per_user, max_memories_per_agent,
+            max_metadata_bytes, max_batch,
             summaries_per_day, reenrich_per_day, consolidations_per_day, reembeds_per_day.
         settings (None | SettingsPatch | Unset):
     """

@@ -519,3 +519,44 @@ async fn quotas_reached_jobs_failed_and_keys_expiring_are_announced() {
     let quota_events = receiver.received().iter().filter(|g| g.json()["type"] == "quota.reached").count();
     assert_eq!(quota_events, 1, "one notice per quota and hour");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_delivering_jobs_send_each_event_once_and_in_order_per_memory() {
+    // No webhook worker in this server: the test runs three delivering passes of the tenant at once.
+    let receiver = Receiver::start().await;
+    let app = crate::helpers::spawn_with_queues(loopback_allowed(3600), Workers::None).await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let body = json!({"url": receiver.url, "event_types": ["memory.created", "memory.updated"]});
+    app.post(&admin, "/api/v1/webhooks", &body).await.ok(201);
+    let mut ids = Vec::new();
+    for i in 0..20 {
+        let id = app.store_text(&app.a.key, &format!("Event source number {i}")).await;
+        app.patch(&app.a.key, &format!("/api/v1/memories/{id}"), &json!({"importance": 0.9})).await.ok(200);
+        ids.push(id);
+    }
+    let sender = cairn::service::webhooks::Sender::new(&app.services.config.webhooks).unwrap();
+    let pass = || cairn::service::webhooks::deliver_due(&app.services, &sender, app.a.id);
+    let (a, b, c) = tokio::join!(pass(), pass(), pass());
+    let (a, b, c) = (a.unwrap(), b.unwrap(), c.unwrap());
+    // A memory's update waits for its creation to be delivered: passes again until all is out.
+    let mut delivered = a.delivered + b.delivered + c.delivered;
+    for _ in 0..10 {
+        if delivered >= 40 {
+            break;
+        }
+        delivered += pass().await.unwrap().delivered;
+    }
+    let got = receiver.received();
+    assert_eq!((delivered, got.len()), (40, 40), "each event once");
+    let unique: std::collections::HashSet<&str> = got.iter().map(|g| g.id.as_str()).collect();
+    assert_eq!(unique.len(), 40, "no event sent twice");
+    for id in &ids {
+        let kinds: Vec<Value> = got
+            .iter()
+            .map(Received::json)
+            .filter(|e| e["data"]["memory_id"] == *id)
+            .map(|e| e["type"].clone())
+            .collect();
+        assert_eq!(kinds, [json!("memory.created"), json!("memory.updated")], "memory {id} in order");
+    }
+}

@@ -107,7 +107,10 @@ async fn verified(parts: &Parts, services: &Services, admin: bool) -> Result<Ten
         )
     })?;
     let client = client_ip(&parts.headers, &parts.extensions, services.config.client_ip_header.as_deref());
-    let auth = services.keys.verify(&key, client).await?;
+    let auth = match key.strip_prefix(crate::auth::token::TOKEN_PREFIX) {
+        Some(jwt) => services.keys.verify_token(&services.tokens, jwt, client).await?,
+        None => services.keys.verify(&key, client).await?,
+    };
     tracing::Span::current().record("tenant_id", tracing::field::display(auth.tenant.id));
     let observed = parts.extensions.get::<Observed>();
     match services.keys.rates.check(&auth.access, auth.tenant.key_id(), auth.key_rate) {

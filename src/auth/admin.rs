@@ -133,15 +133,32 @@ impl TokenKeys {
             exp: now + self.access_ttl.as_secs() as i64,
             jti: Uuid::new_v4(),
         };
+        self.sign(&claims)
+    }
+
+    /// `claims` signed with the current secret (HS256, the secret's id in the header).
+    pub fn sign<C: Serialize>(&self, claims: &C) -> Result<String, Error> {
         let mut header = Header::new(Algorithm::HS256);
         header.kid = Some(self.current.kid.clone());
-        jsonwebtoken::encode(&header, &claims, &self.current.encoding)
+        jsonwebtoken::encode(&header, claims, &self.current.encoding)
             .map_err(|e| Error::internal(format!("signing a token: {e}")))
     }
 
-    /// The claims of a valid token: HS256 only, signed by a known key, not expired, ours (issuer, audience).
+    /// The claims of a valid admin token: HS256 only, signed by a known key, not expired, ours (issuer,
+    /// audience).
     pub fn verify(&self, token: &str) -> Result<Claims, Error> {
-        let invalid = |why: &str| Error::Unauthenticated(format!("invalid admin token: {why}"));
+        self.decode(token, &self.audience, "admin token", 5)
+    }
+
+    /// The claims of a valid token of `audience` (named `what` in errors), expiry checked with `leeway_secs`.
+    pub fn decode<C: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        audience: &str,
+        what: &str,
+        leeway_secs: u64,
+    ) -> Result<C, Error> {
+        let invalid = |why: &str| Error::Unauthenticated(format!("invalid {what}: {why}"));
         let header = jsonwebtoken::decode_header(token).map_err(|_| invalid("malformed"))?;
         if header.alg != Algorithm::HS256 {
             return Err(invalid("unexpected algorithm"));
@@ -155,11 +172,11 @@ impl TokenKeys {
         };
         let mut validation = Validation::new(Algorithm::HS256);
         validation.algorithms = vec![Algorithm::HS256];
-        validation.leeway = 5;
+        validation.leeway = leeway_secs;
         validation.set_issuer(&[&self.issuer]);
-        validation.set_audience(&[&self.audience]);
+        validation.set_audience(&[audience]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-        jsonwebtoken::decode::<Claims>(token, &key.decoding, &validation).map(|d| d.claims).map_err(|e| {
+        jsonwebtoken::decode::<C>(token, &key.decoding, &validation).map(|d| d.claims).map_err(|e| {
             use jsonwebtoken::errors::ErrorKind;
             match e.kind() {
                 ErrorKind::ExpiredSignature => invalid("expired"),

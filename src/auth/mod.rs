@@ -12,6 +12,7 @@
 
 pub mod admin;
 pub mod limits;
+pub mod token;
 
 use std::net::IpAddr;
 use std::sync::{Arc, OnceLock};
@@ -31,7 +32,7 @@ pub use self::limits::{RateLimits, RateState};
 use crate::config::VerifierSettings;
 use crate::error::Error;
 use crate::store::tenants;
-use crate::tenancy::{ApiKeyInfo, LimitOverrides, NewKey, TenantAccess};
+use crate::tenancy::{ApiKeyInfo, KeyScope, LimitOverrides, NewKey, TenantAccess};
 
 /// Who acts for a tenant: one of its API keys, or a background job of the service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +55,8 @@ pub struct Tenant {
     /// The WAL position a read must see (the client's `Cairn-Consistency-Token`, from a write of its own
     /// through another instance); none for jobs and the CLI.
     pub read_after: Option<crate::tenancy::consistency::Lsn>,
+    /// What a scoped key or token is limited to (end users, agents, tag prefixes); None: the whole tenant.
+    pub scope: Option<Arc<KeyScope>>,
 }
 
 impl Tenant {
@@ -66,6 +69,17 @@ impl Tenant {
             limits: Arc::default(),
             turn: None,
             read_after: None,
+            scope: None,
+        }
+    }
+
+    /// Forbidden for a scoped key or token: `what` covers the whole tenant.
+    pub fn require_unscoped(&self, what: &str) -> Result<(), Error> {
+        match &self.scope {
+            None => Ok(()),
+            Some(_) => Err(Error::Forbidden(format!(
+                "this key is scoped to some end users, agents or tags; {what} covers the whole tenant and needs an unscoped key"
+            ))),
         }
     }
 
@@ -101,6 +115,12 @@ impl Tenant {
             Actor::Key(id) => Some(id),
             Actor::System(_) => None,
         }
+    }
+}
+
+impl From<&Tenant> for crate::store::TxFor {
+    fn from(t: &Tenant) -> Self {
+        Self { tenant_id: t.id, scope: t.scope.as_ref().map(|s| s.setting()) }
     }
 }
 
@@ -510,6 +530,84 @@ impl KeyVerifier {
         }
     }
 
+    /// The tenant context behind a tenant token (`cairn_tok_` + JWT, [`token`]), from the client at `client`:
+    /// the signature and expiry checked, then the key that minted it, which must still be a live admin key of
+    /// the token's tenant (its state cached like a key's, and forgotten with it). The context acts as that
+    /// key, with the token's scopes and scope; its requests count against that key's rate.
+    pub async fn verify_token(
+        &self,
+        keys: &admin::TokenKeys,
+        jwt: &str,
+        client: Option<IpAddr>,
+    ) -> Result<Authenticated, Error> {
+        if self.blocked.contains_key(&client.map(network)) {
+            return Err(Error::RateLimited {
+                message: "too many invalid API keys from this address; retry in a second".into(),
+                retry_after_secs: 1,
+            });
+        }
+        let claims: token::TokenClaims = keys.decode(jwt, token::TOKEN_AUDIENCE, "token", 0).inspect_err(|_| {
+            self.count_failure(client);
+        })?;
+        let refuse = |why: &str| {
+            self.count_failure(client);
+            Error::Unauthenticated(format!("invalid token: {why}"))
+        };
+        let parent = match self.minting_key(claims.sub).await? {
+            Some(parent) if parent.tenant.id == claims.tid => parent,
+            _ => return Err(refuse("the key that minted it no longer exists")),
+        };
+        if parent.expires_at.is_some_and(|t| t <= Utc::now()) {
+            return Err(refuse("the key that minted it expired"));
+        }
+        if !parent.tenant.has(Scope::Admin) {
+            return Err(refuse("the key that minted it is not an admin key"));
+        }
+        let scopes: Vec<Scope> =
+            claims.scp.iter().filter_map(|s| Scope::parse(s)).filter(|s| *s != Scope::Admin).collect();
+        if scopes.is_empty() {
+            return Err(refuse("it grants no scope"));
+        }
+        let tenant = Tenant { scopes, scope: claims.scope().map(Arc::new), ..parent.tenant.clone() };
+        self.standing(tenant, parent.key_rate, client).await
+    }
+
+    /// A live key by id, for the tokens it minted: cached with the keys (so forgotten with them), None when it
+    /// is unknown or revoked.
+    async fn minting_key(&self, id: Uuid) -> Result<Option<Arc<Verified>>, Error> {
+        let fingerprint: [u8; 32] = Sha256::digest(format!("minting-key:{id}").as_bytes()).into();
+        if let Some(verified) = self.cache.as_ref().and_then(|c| c.get(&fingerprint)) {
+            return Ok(Some(verified));
+        }
+        let generation = self.generation();
+        let Some(record) = self.breaker.guard(&self.pool, tenants::find_key_by_id(&self.pool, id)).await? else {
+            return Ok(None);
+        };
+        if record.revoked_at.is_some() {
+            return Ok(None);
+        }
+        let verified = Arc::new(Verified {
+            tenant: Tenant {
+                id: record.tenant_id,
+                actor: Actor::Key(record.id),
+                scopes: record.scopes.iter().filter_map(|s| Scope::parse(s)).collect(),
+                limits: Arc::new(LimitOverrides::default()),
+                turn: None,
+                read_after: None,
+                scope: None,
+            },
+            expires_at: record.expires_at,
+            key_rate: record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok()),
+        });
+        if let Some(cache) = &self.cache {
+            cache.insert(fingerprint, verified.clone());
+            if self.generation() != generation {
+                cache.invalidate(&fingerprint);
+            }
+        }
+        Ok(Some(verified))
+    }
+
     /// The one verification of a key not seen before: requests presenting it meanwhile wait for its outcome
     /// instead of running argon2 each. (A verification whose caller went away is taken over by the next.)
     ///
@@ -583,6 +681,7 @@ impl KeyVerifier {
             return Ok(Lookup::Invalid("API key expired".into()));
         }
         let scopes = record.scopes.iter().filter_map(|s| Scope::parse(s)).collect();
+        let scope = KeyScope::stored(record.scope_user_ids, record.scope_agent_ids, record.scope_tag_prefixes);
         let tenant = Tenant {
             id: record.tenant_id,
             actor: Actor::Key(record.id),
@@ -590,6 +689,7 @@ impl KeyVerifier {
             limits: Arc::new(LimitOverrides::default()),
             turn: None,
             read_after: None,
+            scope: scope.map(Arc::new),
         };
         let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
         let verified = Arc::new(Verified { tenant, expires_at: record.expires_at, key_rate });

@@ -315,6 +315,7 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
                 name,
                 expires_in_days: expires_in_days.map(i64::from),
                 rate_limit_per_second: None,
+                ..KeyRequest::default()
             };
             let (key, secret) = service::keys::create_for(&svc, &op, tenant, &request).await?;
             if json {

@@ -26,7 +26,7 @@ pub async fn associate(svc: &Services, t: &Tenant, body: &Value) -> Result<Assoc
     t.require(Scope::Write)?;
     let new = NewAssociation::parse(body, "")?;
     super::usage::check_metadata(t, &new.properties, "properties")?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let found = relations::existing(&mut tx, &[new.source, new.target]).await?;
     if let Some(err) = missing("", &new, &found) {
         return Err(err);
@@ -58,7 +58,7 @@ pub async fn associate_batch(svc: &Services, t: &Tenant, items: &[Value]) -> Res
             Ok(a)
         })
         .collect();
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let ids: Vec<Uuid> = parsed.iter().flatten().flat_map(|a| [a.source, a.target]).collect();
     let found = relations::existing(&mut tx, &ids).await?;
     let mut outcomes = Vec::with_capacity(items.len());
@@ -84,7 +84,7 @@ pub async fn associate_batch(svc: &Services, t: &Tenant, items: &[Value]) -> Res
 /// Deletes one association.
 pub async fn delete(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
     t.require(Scope::Write)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     if !relations::delete(&mut tx, id).await? {
         return Err(Error::not_found(format!("association {id} not found")));
     }
@@ -95,7 +95,7 @@ pub async fn delete(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
 /// Deletes every association from `source` to `target`; returns how many (not found when none).
 pub async fn delete_between(svc: &Services, t: &Tenant, source: Uuid, target: Uuid) -> Result<u64> {
     t.require(Scope::Write)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let deleted = relations::delete_between(&mut tx, source, target).await?;
     if deleted == 0 {
         return Err(Error::not_found(format!("no connection from {source} to {target}")));
@@ -114,7 +114,7 @@ pub async fn list(
 ) -> Result<Page<Association>> {
     t.require(Scope::Read)?;
     let (limit, offset) = validate::page(limit, offset, MAX_RELATED, DEFAULT_RELATED)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let (items, total) = relations::list(&mut tx, memory_id, limit, offset).await?;
     tx.commit().await?;
     Ok(Page { items, total, limit, offset })
@@ -125,7 +125,7 @@ pub async fn list(
 pub async fn related(svc: &Services, t: &Tenant, id: Uuid, params: RelatedParams) -> Result<Vec<Reached>> {
     t.require(Scope::Read)?;
     let walk = params.parse()?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     if relations::existing(&mut tx, &[id]).await?.is_empty() {
         return Err(Error::not_found(format!("memory {id} not found")));
     }
@@ -148,7 +148,7 @@ pub async fn episode(
         return Err(Error::invalid(format!("episode_id: must be 1..={MAX_ID_CHARS} characters")));
     }
     let (limit, offset) = validate::page(limit, offset, MAX_RELATED, DEFAULT_RELATED)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let (items, total) = relations::episode(&mut tx, &episode_id, limit, offset).await?;
     tx.commit().await?;
     Ok((episode_id, Page { items, total, limit, offset }))

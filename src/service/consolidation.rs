@@ -81,8 +81,9 @@ pub enum Requested {
 /// deployment's patience (`CAIRN_CONSOLIDATE_WAIT_MS`, 25 s). A run that failed is an error.
 pub async fn request(svc: &Services, t: &Tenant, req: RunRequest) -> Result<Requested> {
     t.require(Scope::Write)?;
+    t.require_unscoped("consolidation")?;
     super::usage::spend(svc, t, crate::tenancy::Budget::Consolidations, 1).await?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let id = enqueue(&mut tx, req, "manual", Utc::now()).await?;
     tx.commit().await?;
     // The wait ends before the request's own timeout, so a slow run is a 202, never a timed-out request.
@@ -121,7 +122,8 @@ async fn enqueue(tx: &mut TenantTx, req: RunRequest, trigger: &str, at: DateTime
 /// One run of the tenant.
 pub async fn get_run(svc: &Services, t: &Tenant, id: Uuid) -> Result<RunRecord> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    t.require_unscoped("consolidation")?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let run = store::run(&mut tx, id).await?;
     tx.commit().await?;
     run.ok_or_else(|| Error::not_found(format!("consolidation run {id} not found")))
@@ -140,7 +142,8 @@ pub struct Scheduled {
 /// The tenant's schedule and its latest runs, newest first.
 pub async fn status(svc: &Services, t: &Tenant) -> Result<(Vec<Scheduled>, Vec<RunRecord>)> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    t.require_unscoped("consolidation")?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let last: std::collections::HashMap<String, DateTime<Utc>> =
         store::last_scheduled(&mut tx).await?.into_iter().collect();
     let history = store::recent_runs(&mut tx, HISTORY).await?;

@@ -39,7 +39,7 @@ pub async fn list(
     if q.is_some_and(|q| q.chars().count() > MAX_NAME_CHARS) {
         return Err(bad("q", format!("at most {MAX_NAME_CHARS} characters")));
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let (items, total) = store::list(&mut tx, kind, q, limit, offset).await?;
     tx.commit().await?;
     Ok(Page { items, total, limit, offset })
@@ -67,7 +67,7 @@ pub async fn get(
 ) -> Result<EntityDetail> {
     t.require(Scope::Read)?;
     let (limit, offset) = validate::page(limit, offset, MAX_MEMORIES, 20)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let entity = store::get(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     let mut memories = store::memories_of(&mut tx, id, include_archived, limit + 1, offset).await?;
     tx.commit().await?;
@@ -80,6 +80,7 @@ pub async fn get(
 /// become its aliases, and they are deleted. Returns the merged entity.
 pub async fn merge(svc: &Services, t: &Tenant, id: Uuid, sources: Vec<Uuid>) -> Result<Entity> {
     t.require(Scope::Write)?;
+    t.require_unscoped("merging entities")?;
     crate::validate::check_len("entity_ids", sources.len(), MAX_MERGE)?;
     let mut ids = sources;
     ids.sort();
@@ -90,7 +91,7 @@ pub async fn merge(svc: &Services, t: &Tenant, id: Uuid, sources: Vec<Uuid>) -> 
     if ids.contains(&id) {
         return Err(bad("entity_ids", format!("cannot merge entity {id} into itself")));
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let all: Vec<Uuid> = ids.iter().copied().chain([id]).collect();
     let locked = store::lock(&mut tx, &all).await?;
     if !locked.contains(&id) {

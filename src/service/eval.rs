@@ -238,7 +238,7 @@ async fn run_and_record(
         "keyword" => None,
         _ => svc.embedder.get().map(|e| e.model().to_owned()),
     };
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let run = store::insert_run(
         &mut tx,
         &NewRun {
@@ -280,6 +280,7 @@ async fn load_set(svc: &Services, tenant_id: Uuid, name: &str) -> Result<ProbeSe
 /// `POST /api/v1/eval`: runs the probes sent (or the stored set named) and records the run.
 pub async fn run(svc: &Services, t: &Tenant, params: EvalParams) -> Result<Report> {
     t.require(Scope::Write)?;
+    t.require_unscoped("a quality report")?;
     match (params.probes, params.probe_set) {
         (Some(probes), None) => {
             let probes = parse_probes(probes, params.k, params.mode)?;
@@ -335,11 +336,12 @@ pub async fn schedule_due(db: &Db, now: DateTime<Utc>) -> Result<usize> {
 /// `PUT /api/v1/eval/probe-sets/{name}`: stores (or replaces) a probe set.
 pub async fn put_set(svc: &Services, t: &Tenant, name: &str, params: ProbeSetParams) -> Result<ProbeSetRow> {
     t.require(Scope::Write)?;
+    t.require_unscoped("a probe set")?;
     let name = parse_name(name)?;
     let probes = parse_probes(params.probes, params.k, params.mode)?;
     let every_hours = crate::validate::bounded("every_hours", params.every_hours, 1, 8760, 24)?;
     let every_hours = params.every_hours.map(|_| every_hours as i32);
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     store::lock_sets(&mut tx).await?;
     let exists = store::get_set(&mut tx, &name).await?.is_some();
     if !exists && store::count_sets(&mut tx).await? >= MAX_SETS {
@@ -354,7 +356,8 @@ pub async fn put_set(svc: &Services, t: &Tenant, name: &str, params: ProbeSetPar
 /// The tenant's probe sets, by name.
 pub async fn list_sets(svc: &Services, t: &Tenant) -> Result<Vec<ProbeSetRow>> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+    t.require_unscoped("probe sets")?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
     let sets = store::list_sets(&mut tx, MAX_SETS).await?;
     tx.commit().await?;
     Ok(sets)
@@ -363,8 +366,9 @@ pub async fn list_sets(svc: &Services, t: &Tenant) -> Result<Vec<ProbeSetRow>> {
 /// Deletes a probe set (its runs stay in the history).
 pub async fn delete_set(svc: &Services, t: &Tenant, name: &str) -> Result<()> {
     t.require(Scope::Write)?;
+    t.require_unscoped("a probe set")?;
     let name = parse_name(name)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let deleted = store::delete_set(&mut tx, &name).await?;
     tx.commit().await?;
     if !deleted {
@@ -390,9 +394,10 @@ pub async fn runs(
     offset: Option<i64>,
 ) -> Result<RunsPage> {
     t.require(Scope::Read)?;
+    t.require_unscoped("quality reports")?;
     let (limit, offset) = crate::validate::page(limit, offset, MAX_RUNS_PAGE, 50)?;
     let probe_set = probe_set.map(|n| parse_name(&n).map_err(|e| e.renamed(&[("name", "probe_set")]))).transpose()?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
     let (runs, total) = store::list_runs(&mut tx, probe_set.as_deref(), limit, offset).await?;
     tx.commit().await?;
     Ok(RunsPage { runs, total, limit, offset })
@@ -414,7 +419,8 @@ pub async fn runs_of(
 /// One run, with its per-probe results.
 pub async fn get_run(svc: &Services, t: &Tenant, id: Uuid) -> Result<RunRow> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+    t.require_unscoped("a quality report")?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
     let run = store::get_run(&mut tx, id).await?;
     tx.commit().await?;
     run.ok_or_else(|| Error::not_found(format!("id: no quality report run {id}")))

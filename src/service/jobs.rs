@@ -70,7 +70,8 @@ fn pipeline(rows: &[(String, i64)]) -> PipelineCounts {
 /// never counted.
 pub async fn status(svc: &Services, t: &Tenant) -> Result<JobStatus> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    t.require_unscoped("the job queues' status")?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let counts = queue::job_counts(&mut tx).await?;
     let recent_failures = queue::job_failures(&mut tx, RECENT_FAILURES).await?;
     let embedding = pipeline(&stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?);
@@ -125,7 +126,8 @@ pub async fn across_tenants(svc: &Services, _op: &Operator, limit: Option<i64>) 
 /// The tenant's memories by enrichment state.
 pub async fn enrichment_status(svc: &Services, t: &Tenant) -> Result<PipelineCounts> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    t.require_unscoped("the enrichment status")?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let counts = pipeline(&stats::pipeline_counts(&mut tx, Pipeline::Enrichment).await?);
     tx.commit().await?;
     Ok(counts)
@@ -134,6 +136,7 @@ pub async fn enrichment_status(svc: &Services, t: &Tenant) -> Result<PipelineCou
 /// Enriches memories again (after a model or rule change, or a failure); returns how many were queued.
 pub async fn reprocess(svc: &Services, t: &Tenant, ids: Vec<Uuid>) -> Result<usize> {
     t.require(Scope::Write)?;
+    t.require_unscoped("reprocessing")?;
     crate::validate::check_len("ids", ids.len(), MAX_REPROCESS)?;
     let mut ids = ids;
     ids.sort();
@@ -141,7 +144,7 @@ pub async fn reprocess(svc: &Services, t: &Tenant, ids: Vec<Uuid>) -> Result<usi
     if ids.is_empty() || ids.len() > MAX_REPROCESS {
         return Err(bad("ids", format!("must list 1..={MAX_REPROCESS} memories (got {})", ids.len())));
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let found = relations::existing(&mut tx, &ids).await?;
     if let Some(missing) = ids.iter().find(|id| !found.contains(id)) {
         return Err(Error::not_found(format!("ids: memory {missing} not found")));
@@ -162,7 +165,7 @@ pub async fn reembed(svc: &Services, t: &Tenant, limit: Option<i64>, batch_size:
     if svc.embedder.state() == SlotState::Disabled {
         return Err(Error::Unavailable("no embedding model is configured (CAIRN_EMBEDDER=none)".into()));
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let ids = vectors::mark_for_reembedding(&mut tx, limit).await?;
     super::usage::spend(svc, t, crate::tenancy::Budget::Reembeds, ids.len() as u64).await?;
     for chunk in ids.chunks(batch as usize) {

@@ -8,10 +8,11 @@ use uuid::Uuid;
 
 use super::{audit, Services};
 use crate::auth::admin::Operator;
+use crate::auth::token::{TokenClaims, DEFAULT_TOKEN_TTL_SECS, MAX_TOKEN_TTL_SECS, TOKEN_PREFIX};
 use crate::auth::{self, Scope, Tenant};
 use crate::error::{bad, Error, Result};
 use crate::store::tenants;
-use crate::tenancy::{ApiKeyInfo, NewKey};
+use crate::tenancy::{ApiKeyInfo, KeyScope, NewKey};
 
 /// Longest key name, in characters.
 pub const MAX_NAME_CHARS: usize = 200;
@@ -32,6 +33,10 @@ pub struct KeyRequest {
     pub expires_in_days: Option<i64>,
     /// The key's own requests-per-second limit (its plan's if absent).
     pub rate_limit_per_second: Option<i64>,
+    /// Limits the key to these end users, agents, tag prefixes ([`KeyScope`]); absent: not restricted.
+    pub user_ids: Option<Vec<String>>,
+    pub agent_ids: Option<Vec<String>>,
+    pub tag_prefixes: Option<Vec<String>>,
 }
 
 impl KeyRequest {
@@ -56,7 +61,18 @@ impl KeyRequest {
             }
             None => None,
         };
-        Ok(NewKey { scopes, name: name.map(str::to_owned), expires_at, rate_limit_per_second, rotated_from: None })
+        let scope = KeyScope::parse(self.user_ids.clone(), self.agent_ids.clone(), self.tag_prefixes.clone())?;
+        if scope.is_some() && scopes.iter().any(|s| s == "admin") {
+            return Err(bad("scopes", "a key scoped to end users, agents or tags cannot hold the admin scope"));
+        }
+        Ok(NewKey {
+            scopes,
+            name: name.map(str::to_owned),
+            expires_at,
+            rate_limit_per_second,
+            rotated_from: None,
+            scope,
+        })
     }
 }
 
@@ -66,7 +82,7 @@ async fn issue(svc: &Services, actor: &str, tenant_id: Uuid, req: &KeyRequest) -
     live_tenant(svc, tenant_id).await?;
     let (key, secret) = svc.keys.create_key(tenant_id, &new).await?;
     let details = json!({"prefix": key.prefix, "scopes": key.scopes, "name": key.name, "expires_at": key.expires_at,
-        "rate_limit_per_second": key.rate_limit_per_second});
+        "rate_limit_per_second": key.rate_limit_per_second, "scope": key.scope()});
     audit::record(svc, actor, Some(tenant_id), "key.create", Some(key.id.to_string()), details).await;
     Ok((key, secret))
 }
@@ -144,6 +160,52 @@ pub async fn revoke(svc: &Services, t: &Tenant, id: Uuid) -> Result<ApiKeyInfo> 
 pub async fn rotate(svc: &Services, t: &Tenant, id: Uuid, grace_secs: i64) -> Result<(ApiKeyInfo, String, ApiKeyInfo)> {
     t.require(Scope::Admin)?;
     rotate_as(svc, &t.actor(), Some(t.id), id, grace_secs).await
+}
+
+/// What a caller asks of a new token; validated by [`mint`].
+#[derive(Debug, Clone, Default)]
+pub struct TokenRequest {
+    /// read, or read and write (default both).
+    pub scopes: Option<Vec<String>>,
+    /// Seconds it lives (default [`DEFAULT_TOKEN_TTL_SECS`]).
+    pub ttl_seconds: Option<i64>,
+    pub user_ids: Option<Vec<String>>,
+    pub agent_ids: Option<Vec<String>>,
+    pub tag_prefixes: Option<Vec<String>>,
+}
+
+/// A minted token and what it grants.
+#[derive(Debug, Clone)]
+pub struct Minted {
+    pub token: String,
+    pub expires_at: chrono::DateTime<Utc>,
+    pub ttl_seconds: i64,
+    pub scopes: Vec<String>,
+    pub scope: Option<KeyScope>,
+}
+
+/// Mints a short-lived token from the acting admin key ([`crate::auth::token`]): read or write, limited to
+/// the scope asked, dying with the key. Nothing is stored; each mint is counted (`cairn_tokens_minted_total`).
+pub async fn mint(svc: &Services, t: &Tenant, req: &TokenRequest) -> Result<Minted> {
+    t.require(Scope::Admin)?;
+    let Some(key_id) = t.key_id() else {
+        return Err(Error::Forbidden("only an API key mints tokens".into()));
+    };
+    let scopes = auth::parse_scopes(&req.scopes.clone().unwrap_or_else(|| vec!["read".into(), "write".into()]))
+        .map_err(|e| bad("scopes", e))?;
+    if scopes.iter().any(|s| s == "admin") {
+        return Err(bad("scopes", "a token cannot hold the admin scope; mint it with read or write"));
+    }
+    let ttl_seconds = req.ttl_seconds.unwrap_or(DEFAULT_TOKEN_TTL_SECS);
+    if !(1..=MAX_TOKEN_TTL_SECS).contains(&ttl_seconds) {
+        return Err(bad("ttl_seconds", format!("must be between 1 and {MAX_TOKEN_TTL_SECS} (got {ttl_seconds})")));
+    }
+    let scope = KeyScope::parse(req.user_ids.clone(), req.agent_ids.clone(), req.tag_prefixes.clone())?;
+    let claims = TokenClaims::new(key_id, t.id, scopes.clone(), scope.as_ref(), &svc.tokens.issuer, ttl_seconds);
+    let jwt = svc.tokens.sign(&claims)?;
+    metrics::counter!("cairn_tokens_minted_total").increment(1);
+    let expires_at = chrono::DateTime::from_timestamp(claims.exp, 0).unwrap_or_else(Utc::now);
+    Ok(Minted { token: format!("{TOKEN_PREFIX}{jwt}"), expires_at, ttl_seconds, scopes, scope })
 }
 
 // ---- Operators (admin API, CLI) --------------------------------------------------------------------------

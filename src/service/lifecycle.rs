@@ -33,7 +33,7 @@ pub async fn change(svc: &Services, t: &Tenant, id: Uuid, change: Change) -> Res
     if matches!(change, Change::Restore) {
         return restore(svc, t, id).await;
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let actor = t.actor();
     let memory = match change {
         Change::Promote => lifecycle::promote(&mut tx, id, &actor).await?,
@@ -50,7 +50,7 @@ pub async fn change(svc: &Services, t: &Tenant, id: Uuid, change: Change) -> Res
 
 /// Restores an archived memory, or else a deleted one from the trash.
 async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     if let Some(memory) = lifecycle::restore(&mut tx, id, &t.actor()).await? {
         super::usage::check_storage(&mut tx, &t.limits, true).await?;
         tx.commit().await?;

@@ -99,6 +99,18 @@ async fn enqueue_after_insert(svc: &Services, tx: &mut TenantTx, stored: &[Memor
     Ok(())
 }
 
+/// A memory a scoped key writes, admitted ([`crate::tenancy::KeyScope::admit`]): the end user, agent or tag
+/// it leaves out filled in from the scope where the scope names one, anything outside the scope refused (403
+/// naming `{at}user_id`, `{at}agent_id` or `{at}tags`). Unscoped keys write anything.
+pub(crate) fn admit(t: &Tenant, new: &mut NewMemory, at: &str) -> Result<()> {
+    if let Some(scope) = &t.scope {
+        if scope.admit(&mut new.user_id, &mut new.agent_id, &mut new.tags, &new.tag_prefixes, at)? {
+            new.tag_prefixes = crate::memory::tag_prefixes(&new.tags);
+        }
+    }
+    Ok(())
+}
+
 /// Stores one memory (with supersede mode). With [`Duplicates::Reject`] content the tenant already holds
 /// is a conflict carrying `existing_id` and nothing is written; with [`Duplicates::Reuse`] the existing
 /// memory stands in for the new one, in the same transaction: brought back if it was archived, and made
@@ -108,10 +120,11 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
     let duplicates = Duplicates::parse(input.on_duplicate.take().as_deref(), "on_duplicate", duplicates)?;
     let supersede = Supersede::take(&mut input)?;
     let mut new = NewMemory::parse(input, &parse_ctx(svc))?;
+    admit(t, &mut new, "")?;
     summarize::check_reserved(&new.metadata, "metadata")?;
     usage::check_metadata(t, &new.metadata, "metadata")?;
     summarize::govern(&mut new);
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let actor = t.actor();
     // A memory that held the content may be deleted between the insert that met it and its reuse: then the
     // content is free again and the insert is tried once more.
@@ -287,6 +300,7 @@ fn parse_batch(t: &Tenant, ctx: &ParseCtx, values: Vec<Value>, duplicates: Dupli
             )));
         }
         let mut new = NewMemory::parse(input, &ctx.item("memories", index))?;
+        admit(t, &mut new, &format!("memories[{index}]."))?;
         summarize::check_reserved(&new.metadata, &format!("memories[{index}].metadata"))?;
         usage::check_metadata(t, &new.metadata, &format!("memories[{index}].metadata"))?;
         summarize::govern(&mut new);
@@ -326,7 +340,7 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     // their unique-index locks in the same order and cannot deadlock.
     let mut order: Vec<usize> = (0..parsed.len()).filter(|i| !repeats.contains_key(i)).collect();
     order.sort_by(|a, b| parsed[*a].content_hash.cmp(&parsed[*b].content_hash));
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let actor = t.actor();
     let mut stored: Vec<Option<Memory>> = vec![None; parsed.len()];
     let mut ids: Vec<Option<Uuid>> = vec![None; parsed.len()];
@@ -396,8 +410,12 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
 /// A page of memories matching `filter`, newest first, with the total.
 pub async fn list(svc: &Services, t: &Tenant, filter: &ListFilter, limit: i64, offset: i64) -> Result<Page<Memory>> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
-    let (items, total) = memories::list(&mut tx, filter, limit, offset).await?;
+    let mut filter = filter.clone();
+    if let Some(scope) = &t.scope {
+        scope.narrow(&mut filter.user_id, &mut filter.agent_id);
+    }
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
+    let (items, total) = memories::list(&mut tx, &filter, limit, offset).await?;
     tx.commit().await?;
     Ok(Page { items, total, limit, offset })
 }
@@ -420,12 +438,12 @@ pub async fn list_of(
 pub async fn get(svc: &Services, t: &Tenant, id: Uuid, touch: bool) -> Result<Memory> {
     t.require(Scope::Read)?;
     if !touch {
-        let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+        let mut tx = svc.db.begin_read(t, t.read_after).await?;
         let memory = memories::get(&mut tx, id, false).await?.ok_or_else(|| not_found(id))?;
         tx.commit().await?;
         return Ok(memory);
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let memory = memories::get_and_touch(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     tx.commit().await?;
     Ok(memory)
@@ -435,7 +453,7 @@ pub async fn get(svc: &Services, t: &Tenant, id: Uuid, touch: bool) -> Result<Me
 /// embedding, is summarised when long, and re-enriches; new tags re-enrich.
 pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) -> Result<Memory> {
     t.require(Scope::Write)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     // The episode it is in and the one it moves to, before its row (store::memories::lock_episodes).
     let target: Vec<String> = patch.episode_id.clone().flatten().into_iter().collect();
     memories::lock_episodes_and(&mut tx, &[id], &target).await?;
@@ -445,6 +463,7 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
         usage::check_metadata(t, metadata, "metadata")?;
     }
     let (mut updated, embedding) = patch.apply(&current, &parse_ctx(svc))?;
+    admit(t, &mut updated, "")?;
     let content_changed = updated.content != current.content;
     summarize::carry_original(&current, &mut updated, content_changed);
     let summarized = content_changed && summarize::govern(&mut updated);
@@ -454,6 +473,11 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
                 message: format!("content: a memory with the same content already exists ({existing_id})"),
                 existing_id: Some(existing_id),
             });
+        }
+        // A memory outside a scoped key's scope may hold the content unseen: the edited one becomes a repeat,
+        // which no other memory's content conflicts with (nor betrays).
+        if tx.is_scoped() {
+            updated.repeated = true;
         }
     }
     let reembed = embedding == EmbeddingChange::Reset;
@@ -481,7 +505,7 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
 /// undo window (`service::trash`), then erased.
 pub async fn delete(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
     t.require(Scope::Write)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     if !memories::delete(&mut tx, id, &t.actor()).await? {
         return Err(not_found(id));
     }
@@ -501,7 +525,7 @@ pub async fn by_tag(
     t.require(Scope::Read)?;
     let tags = required_tags(tags)?;
     let (limit, offset) = validate::page(limit, offset, MAX_PAGE, DEFAULT_PAGE)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
     let (items, total) = memories::list_by_tags(&mut tx, &tags, limit, offset).await?;
     tx.commit().await?;
     Ok((tags, Page { items, total, limit, offset }))
@@ -513,7 +537,7 @@ pub async fn by_tag(
 pub async fn remove_by_tag(svc: &Services, t: &Tenant, tags: &[String], confirm: bool) -> Result<(Vec<String>, i64)> {
     t.require(Scope::Write)?;
     let tags = required_tags(tags)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     super::trash::check_cap(memories::count_with_tags(&mut tx, &tags).await?, confirm, "delete")?;
     let deleted = memories::delete_by_tags(&mut tx, &tags, &t.actor()).await?;
     tx.commit().await?;
@@ -524,7 +548,7 @@ pub async fn remove_by_tag(svc: &Services, t: &Tenant, tags: &[String], confirm:
 /// none.
 pub async fn history(svc: &Services, t: &Tenant, id: Uuid) -> Result<Vec<MemoryEvent>> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
     let events = events::history(&mut tx, id).await?;
     tx.commit().await?;
     if events.is_empty() {

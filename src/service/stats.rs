@@ -13,8 +13,12 @@ pub const MAX_TAGS_LISTED: i64 = 10_000;
 /// associations, entities and distinct tags.
 pub async fn stats(svc: &Services, t: &Tenant) -> Result<TenantStats> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
-    let stats = stats::tenant_stats(&mut tx).await?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
+    // A scoped key's figures are of what it sees; the maintained counts are the whole tenant's.
+    let stats = match t.scope {
+        Some(_) => stats::scoped_stats(&mut tx).await?,
+        None => stats::tenant_stats(&mut tx).await?,
+    };
     tx.commit().await?;
     Ok(stats)
 }
@@ -23,8 +27,11 @@ pub async fn stats(svc: &Services, t: &Tenant) -> Result<TenantStats> {
 /// are in all.
 pub async fn tags(svc: &Services, t: &Tenant) -> Result<(Vec<String>, i64)> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
-    let tags = stats::tags(&mut tx, MAX_TAGS_LISTED).await?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
+    let tags = match t.scope {
+        Some(_) => stats::scoped_tags(&mut tx, MAX_TAGS_LISTED).await?,
+        None => stats::tags(&mut tx, MAX_TAGS_LISTED).await?,
+    };
     tx.commit().await?;
     Ok(tags)
 }

@@ -225,5 +225,6 @@ pub(crate) async fn look(svc: &Services, op: &Operator, tenant_id: Uuid, action:
         limits: std::sync::Arc::default(),
         turn: None,
         read_after: None,
+        scope: None,
     })
 }

@@ -80,7 +80,7 @@ async fn restore_in(t: &Tenant, tx: &mut TenantTx, ids: &[Uuid], since: DateTime
 pub async fn restore(svc: &Services, t: &Tenant, id: Uuid) -> Result<Memory> {
     t.require(Scope::Write)?;
     let since = window_start(svc, t, Utc::now()).await?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     trash::lock_episodes(&mut tx, &[id]).await?;
     let mut outcome = restore_in(t, &mut tx, &[id], since).await?;
     if let Some((_, deleted_at)) = outcome.expired.first() {
@@ -127,7 +127,7 @@ pub async fn restore_by_tag(svc: &Services, t: &Tenant, tags: &[String]) -> Resu
     t.require(Scope::Write)?;
     let tags = required_tags(tags)?;
     let since = window_start(svc, t, Utc::now()).await?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let (ids, total) = trash::ids_by_tags(&mut tx, &tags, since, BY_TAG_CAP).await?;
     trash::lock_episodes(&mut tx, &ids).await?;
     let outcome = restore_in(t, &mut tx, &ids, since).await?;
@@ -164,7 +164,7 @@ pub async fn list(
     let (limit, offset) = validate::page(limit, offset, super::memories::MAX_PAGE, super::memories::DEFAULT_PAGE)?;
     let now = Utc::now();
     let since = window_start(svc, t, now).await?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let (items, total) = trash::list(&mut tx, since, limit, offset).await?;
     tx.commit().await?;
     Ok((Page { items, total, limit, offset }, now - since))
@@ -174,7 +174,7 @@ pub async fn list(
 /// in its history. A memory already deleted (in the trash) is erased too; not found when neither.
 pub async fn purge(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
     t.require(Scope::Admin)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let live = memories::delete(&mut tx, id, &t.actor()).await?;
     let erased = trash::erase(&mut tx, Erase::Ids(&[id])).await?;
     if !live && erased == 0 {
@@ -189,7 +189,7 @@ pub async fn purge(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
 /// Erases everything in the tenant's trash now (admin scope); returns how many memories.
 pub async fn purge_all(svc: &Services, t: &Tenant) -> Result<u64> {
     t.require(Scope::Admin)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let erased = trash::erase(&mut tx, Erase::All).await?;
     tx.commit().await?;
     let details = serde_json::json!({"erased_count": erased});

@@ -375,7 +375,7 @@ pub async fn end_users(
     }
     let start = from.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
     let end = (to + Duration::days(1)).and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
-    let mut tx = svc.db.begin_snapshot(t.id).await?;
+    let mut tx = svc.db.begin_snapshot(t).await?;
     let (items, total, unattributed) = usage::end_users(&mut tx, by, start, end, limit, offset).await?;
     tx.commit().await?;
     Ok(EndUsers { by, from, to, page: super::Page { items, total, limit, offset }, unattributed })

@@ -32,6 +32,10 @@ pub enum Inserted {
 /// Inserts one memory; a duplicate of the tenant's existing content is reported, not an error.
 #[tracing::instrument(skip_all, fields(tenant_id = %tx.tenant_id()))]
 pub async fn insert(tx: &mut TenantTx, m: &NewMemory, actor: &str) -> Result<Inserted, Error> {
+    if tx.is_scoped() {
+        let mut out = insert_scoped(tx, &[m], actor).await?;
+        return out.pop().ok_or_else(|| Error::internal("a scoped insert without an outcome"));
+    }
     insert_attempt(tx, m, actor, 3).await
 }
 
@@ -104,6 +108,13 @@ async fn insert_attempt(tx: &mut TenantTx, m: &NewMemory, actor: &str, attempts_
 /// per item, Stored or Duplicate. One row at a time cost two round trips per memory, most of a batch
 /// store's time. Items not `repeated` must not repeat a content hash among themselves.
 pub async fn insert_many(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -> Result<Vec<Inserted>, Error> {
+    if tx.is_scoped() {
+        return insert_scoped(tx, items, actor).await;
+    }
+    insert_rows(tx, items, actor).await
+}
+
+async fn insert_rows(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -> Result<Vec<Inserted>, Error> {
     tx.note_memory_writes();
     if items.is_empty() {
         return Ok(Vec::new());
@@ -206,6 +217,51 @@ pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -
     .await?)
 }
 
+/// For each content hash, the memory holding it that the transaction sees (the canonical one first, else the
+/// oldest repeat): a scoped key's duplicates are found among what it sees, never through the unique index,
+/// which would betray memories outside its scope.
+async fn find_visible(tx: &mut TenantTx, hashes: &[String]) -> Result<std::collections::HashMap<String, Uuid>, Error> {
+    if hashes.is_empty() {
+        return Ok(Default::default());
+    }
+    let tenant_id = tx.tenant_id();
+    let rows: Vec<(String, Uuid)> = sqlx::query_as(
+        "SELECT DISTINCT ON (content_hash) content_hash, id FROM memories
+          WHERE tenant_id = $1 AND content_hash = ANY($2) ORDER BY content_hash, repeated, created_at, id",
+    )
+    .bind(tenant_id)
+    .bind(hashes)
+    .fetch_all(tx.conn())
+    .await?;
+    Ok(rows.into_iter().collect())
+}
+
+/// A scoped key's inserts: each item deduplicated against the memories the key sees, the rest stored as
+/// repeats (outside the unique index), so neither a conflict nor a flag tells it that a memory outside its
+/// scope holds the same content. Outcomes in the items' order.
+async fn insert_scoped(tx: &mut TenantTx, items: &[&NewMemory], actor: &str) -> Result<Vec<Inserted>, Error> {
+    let hashes: Vec<String> = items.iter().filter(|m| !m.repeated).map(|m| m.content_hash.clone()).collect();
+    let visible = find_visible(tx, &hashes).await?;
+    let seen = |m: &NewMemory| (!m.repeated).then(|| visible.get(&m.content_hash).copied()).flatten();
+    let own: Vec<NewMemory> =
+        items.iter().filter(|m| seen(m).is_none()).map(|m| NewMemory { repeated: true, ..(*m).clone() }).collect();
+    let refs: Vec<&NewMemory> = own.iter().collect();
+    let mut stored = match refs.as_slice() {
+        [] => Vec::new(),
+        [one] => vec![insert_attempt(tx, one, actor, 0).await?],
+        _ => Box::pin(insert_rows(tx, &refs, actor)).await?,
+    }
+    .into_iter();
+    let mut out = Vec::with_capacity(items.len());
+    for m in items {
+        out.push(match seen(m) {
+            Some(existing_id) => Inserted::Duplicate { existing_id },
+            None => stored.next().ok_or_else(|| Error::internal("a scoped insert without its row"))?,
+        });
+    }
+    Ok(out)
+}
+
 /// One memory, without counting an access. `lock` takes a row lock for a following update.
 pub async fn get(tx: &mut TenantTx, id: Uuid, lock: bool) -> Result<Option<Memory>, Error> {
     let tenant_id = tx.tenant_id();
@@ -291,8 +347,10 @@ pub async fn update(
     qb.push("), upd AS (UPDATE memories SET updated_at = now()");
     qb.push(", content = ").push_bind(&m.content);
     qb.push(", content_hash = ").push_bind(&m.content_hash);
-    // A repeat whose content changes becomes an ordinary memory (the caller checked no other holds the content).
-    qb.push(", repeated = repeated AND content_hash = ").push_bind(&m.content_hash);
+    // A repeat whose content changes becomes an ordinary memory (the caller checked no other holds the content),
+    // unless the caller makes it a repeat (a scoped key, which cannot see every holder).
+    qb.push(", repeated = (repeated AND content_hash = ").push_bind(&m.content_hash);
+    qb.push(") OR ").push_bind(m.repeated);
     qb.push(", type = ").push_bind(&m.kind);
     qb.push(", confidence = ").push_bind(m.confidence);
     qb.push(", memory_type = ").push_bind(m.memory_type.as_str());

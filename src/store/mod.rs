@@ -335,43 +335,47 @@ impl Db {
         Ok(())
     }
 
-    /// Opens a transaction scoped to one tenant. The only way to reach tenant data.
-    #[tracing::instrument(skip(self), err(Debug))]
-    pub async fn begin_tenant(&self, tenant_id: Uuid) -> Result<TenantTx, Error> {
-        self.begin_as(tenant_id, None).await
+    /// Opens a transaction scoped to one tenant (and to the acting key's scope, when `who` has one). The only
+    /// way to reach tenant data.
+    #[tracing::instrument(skip_all, fields(tenant_id), err(Debug))]
+    pub async fn begin_tenant(&self, who: impl Into<TxFor>) -> Result<TenantTx, Error> {
+        self.begin_as(who.into(), None).await
     }
 
     /// A tenant transaction for writes no client reads back at once (recall's access counts): with read
     /// replicas its commit is not recorded, so the tenant's next reads are not held to the primary waiting for
     /// a replica to replay it.
-    pub async fn begin_tenant_unobserved(&self, tenant_id: Uuid) -> Result<TenantTx, Error> {
-        let mut tx = self.begin_as(tenant_id, None).await?;
+    pub async fn begin_tenant_unobserved(&self, who: impl Into<TxFor>) -> Result<TenantTx, Error> {
+        let mut tx = self.begin_as(who.into(), None).await?;
         tx.written = None;
         Ok(tx)
     }
 
     /// A read-only tenant transaction on one consistent snapshot (repeatable read): every query of a
     /// recall sees the tenant as it was at its first query, whatever commits meanwhile.
-    #[tracing::instrument(skip(self), err(Debug))]
-    pub async fn begin_snapshot(&self, tenant_id: Uuid) -> Result<TenantTx, Error> {
-        self.begin_as(tenant_id, Some("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await
+    #[tracing::instrument(skip_all, err(Debug))]
+    pub async fn begin_snapshot(&self, who: impl Into<TxFor>) -> Result<TenantTx, Error> {
+        self.begin_as(who.into(), Some("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await
     }
 
     /// A read-only snapshot of the tenant for a read that may be served by a replica: one that has replayed
     /// this instance's last commit for the tenant and the client's consistency token (`after`), else the
     /// primary ([`Db::begin_snapshot`]). Only for reads that write nothing.
-    #[tracing::instrument(skip(self), err(Debug))]
-    pub async fn begin_read(&self, tenant_id: Uuid, after: Option<replica::Lsn>) -> Result<TenantTx, Error> {
+    #[tracing::instrument(skip_all, err(Debug))]
+    pub async fn begin_read(&self, who: impl Into<TxFor>, after: Option<replica::Lsn>) -> Result<TenantTx, Error> {
+        let who = who.into();
+        let tenant_id = who.tenant_id;
         if let Some(replicas) = self.replicas.as_ref().filter(|r| !r.pinned(tenant_id)) {
             let needed = replicas.written(tenant_id).max(after.unwrap_or(0));
-            let settings = self.tenant_settings(tenant_id, true);
+            let settings = self.tenant_settings(&who, true);
             if let Some(tx) = replicas.begin(needed, &settings).await {
                 self.opened.tenant.fetch_add(1, Ordering::Relaxed);
                 self.opened.snapshots.fetch_add(1, Ordering::Relaxed);
-                return Ok(TenantTx { tx, tenant_id, embeds_noted: false, written: None });
+                let scoped = who.scope.is_some();
+                return Ok(TenantTx { tx, tenant_id, embeds_noted: false, written: None, scoped });
             }
         }
-        self.begin_snapshot(tenant_id).await
+        self.begin_snapshot(who).await
     }
 
     /// The read replicas, when there are any.
@@ -393,11 +397,12 @@ impl Db {
 
     /// Opens a transaction (with `begin`, a BEGIN statement of its own: one round trip, not two) and sets
     /// its tenant.
-    async fn begin_as(&self, tenant_id: Uuid, begin: Option<&'static str>) -> Result<TenantTx, Error> {
-        self.breaker.guard(&self.app, self.open_tenant_tx(tenant_id, begin)).await
+    async fn begin_as(&self, who: TxFor, begin: Option<&'static str>) -> Result<TenantTx, Error> {
+        tracing::Span::current().record("tenant_id", tracing::field::display(who.tenant_id));
+        self.breaker.guard(&self.app, self.open_tenant_tx(who, begin)).await
     }
 
-    async fn open_tenant_tx(&self, tenant_id: Uuid, begin: Option<&'static str>) -> Result<TenantTx, sqlx::Error> {
+    async fn open_tenant_tx(&self, who: TxFor, begin: Option<&'static str>) -> Result<TenantTx, sqlx::Error> {
         self.opened.tenant.fetch_add(1, Ordering::Relaxed);
         let mut tx = match begin {
             Some(statement) => {
@@ -406,17 +411,18 @@ impl Db {
             }
             None => crate::store::begin(&self.app, None).await?,
         };
-        set_local(&mut tx, &self.tenant_settings(tenant_id, begin.is_some())).await?;
+        set_local(&mut tx, &self.tenant_settings(&who, begin.is_some())).await?;
         // A read-write transaction on the primary records where its commit ends, for the replicas.
         let written = match (&self.replicas, begin) {
             (Some(replicas), None) => Some((replicas.clone(), self.app.clone())),
             _ => None,
         };
-        Ok(TenantTx { tx, tenant_id, embeds_noted: false, written })
+        let (tenant_id, scoped) = (who.tenant_id, who.scope.is_some());
+        Ok(TenantTx { tx, tenant_id, embeds_noted: false, written, scoped })
     }
 
     /// The settings of a tenant transaction (`snapshot`: a read-only one).
-    fn tenant_settings(&self, tenant_id: Uuid, snapshot: bool) -> Vec<(&'static str, Local)> {
+    fn tenant_settings(&self, who: &TxFor, snapshot: bool) -> Vec<(&'static str, Local)> {
         // A snapshot serves recall, whose statements' best plans depend on their values (how many memories
         // a word selects, a LIMIT): a generic plan chose a sequential scan of the tenant for a keyword search
         // a custom plan answers from the index (22 ms against 6.5 ms at 10k memories, pipeline bench).
@@ -424,9 +430,14 @@ impl Db {
         // 503), so it stops working for a client that is gone.
         let mut settings = vec![
             PROPAGATE,
-            ("app.tenant_id", Local::Uuid(tenant_id)),
+            ("app.tenant_id", Local::Uuid(who.tenant_id)),
             ("statement_timeout", Local::Number(self.statement_timeout_ms)),
         ];
+        // Row-level security hides what lies outside a scoped key's scope (migration 0037); without a scope the
+        // setting stays empty (a pooled connection's earlier value died with its transaction).
+        if let Some(scope) = &who.scope {
+            settings.push(("app.scope", Local::Hex(scope.clone())));
+        }
         if snapshot {
             settings.push(("plan_cache_mode", Local::Word("force_custom_plan")));
         }
@@ -445,26 +456,31 @@ impl Db {
 pub(crate) const PROPAGATE: (&str, Local) = ("citus.propagate_set_commands", Local::Word("local"));
 
 /// A value [`set_local`] writes. `SET` takes no bind parameter, so the value is written into the statement,
-/// and only these can be: a parsed UUID (its text is hex digits and hyphens), a number, or a word of the
-/// code's own (a constant, never text from a request).
-#[derive(Debug, Clone, Copy)]
+/// and only these can be: a parsed UUID (its text is hex digits and hyphens), a number, a word of the
+/// code's own (a constant, never text from a request), or hex digits (anything else, encoded).
+#[derive(Debug, Clone)]
 pub enum Local {
     Uuid(Uuid),
     Number(u64),
     Word(&'static str),
+    Hex(String),
 }
 
 impl Local {
-    fn literal(self) -> String {
+    fn literal(&self) -> String {
         match self {
             Self::Uuid(id) => format!("'{}'", id.hyphenated()),
             Self::Number(n) => n.to_string(),
+            Self::Hex(hex) => {
+                assert!(hex.bytes().all(|b| b.is_ascii_hexdigit()), "a SET LOCAL hex value must be hex digits");
+                format!("'{hex}'")
+            }
             Self::Word(word) => {
                 assert!(
                     !word.is_empty() && word.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
                     "a SET LOCAL word must be plain: {word:?}"
                 );
-                word.to_owned()
+                (*word).to_owned()
             }
         }
     }
@@ -621,11 +637,34 @@ pub struct TenantTx {
     /// With read replicas, a read-write transaction on the primary: where its commit ends is recorded (with
     /// the primary's tenant pool, which tells it).
     written: Option<(Arc<replica::Replicas>, PgPool)>,
+    /// A scoped key's transaction: rows outside its scope are hidden.
+    scoped: bool,
+}
+
+/// Whose transaction a [`TenantTx`] is: a tenant, and the scope of the key acting for it ([`KeyScope::setting`]),
+/// None for the whole tenant (the service's own jobs, unscoped keys). `auth::Tenant` converts into one.
+///
+/// [`KeyScope::setting`]: crate::tenancy::KeyScope::setting
+#[derive(Debug, Clone)]
+pub struct TxFor {
+    pub tenant_id: Uuid,
+    pub scope: Option<String>,
+}
+
+impl From<Uuid> for TxFor {
+    fn from(tenant_id: Uuid) -> Self {
+        Self { tenant_id, scope: None }
+    }
 }
 
 impl TenantTx {
     pub fn tenant_id(&self) -> Uuid {
         self.tenant_id
+    }
+
+    /// Whether a scoped key acts: rows outside its scope are hidden from this transaction.
+    pub fn is_scoped(&self) -> bool {
+        self.scoped
     }
 
     /// The connection, for queries inside this transaction.

@@ -26,6 +26,15 @@ pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
     .bind(tx.tenant_id())
     .fetch_all(tx.conn())
     .await?;
+    let tags: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM ({LIVE_TAGS}) t"))
+        .bind(tx.tenant_id())
+        .fetch_one(tx.conn())
+        .await?;
+    Ok(stats_of(&rows, tags))
+}
+
+/// Statistics from (kind, key, count) rows as the counts keep them, and the number of distinct tags.
+fn stats_of(rows: &[(String, String, i64)], tags: i64) -> TenantStats {
     let count = |kind: &str, key: &str| rows.iter().find(|r| r.0 == kind && r.1 == key).map_or(0, |r| r.2);
     let mut by_type: Vec<TypeCount> = rows
         .iter()
@@ -33,11 +42,7 @@ pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
         .map(|r| TypeCount { memory_type: r.1.clone(), count: r.2 })
         .collect();
     by_type.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.memory_type.cmp(&b.memory_type)));
-    let tags: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM ({LIVE_TAGS}) t"))
-        .bind(tx.tenant_id())
-        .fetch_one(tx.conn())
-        .await?;
-    Ok(TenantStats {
+    TenantStats {
         total_memories: count("active", ""),
         memories_last_7_days: rows.iter().filter(|r| r.0 == "hour").map(|r| r.2).sum(),
         archived: count("archived", ""),
@@ -52,7 +57,51 @@ pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
         associations: count("relations", ""),
         entities: count("entities", ""),
         tags,
-    })
+    }
+}
+
+/// The statistics of what a scoped key sees (the transaction's scope hides the rest): counted from the
+/// memories themselves, with the counts' own rules, since the maintained counts are the whole tenant's.
+/// Bounded like any statement by the transaction's timeout.
+pub async fn scoped_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
+    let rows: Vec<(String, String, i64)> = sqlx::query_as(&format!(
+        "SELECT c.kind, c.key, sum(c.n)::bigint
+           FROM memories m,
+                cairn_memory_count_keys(m.archived_at, m.memory_type, m.type, m.embedding_status, m.created_at, m.tags, 1) c
+          WHERE m.tenant_id = $1 AND c.kind <> 'tag' AND (c.kind <> 'hour' OR c.key >= {})
+          GROUP BY 1, 2",
+        hour_ago("7 days")
+    ))
+    .bind(tx.tenant_id())
+    .fetch_all(tx.conn())
+    .await?;
+    let (associations, entities, tags): (i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM relations WHERE tenant_id = $1),
+                (SELECT count(*) FROM entities WHERE tenant_id = $1),
+                (SELECT count(DISTINCT t) FROM memories m, unnest(m.tags) t WHERE m.tenant_id = $1 AND m.archived_at IS NULL)",
+    )
+    .bind(tx.tenant_id())
+    .fetch_one(tx.conn())
+    .await?;
+    let mut rows = rows;
+    rows.push(("relations".into(), String::new(), associations));
+    rows.push(("entities".into(), String::new(), entities));
+    Ok(stats_of(&rows, tags))
+}
+
+/// The distinct tags of the active memories a scoped key sees, alphabetically, at most `limit`, and their total.
+pub async fn scoped_tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), Error> {
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "WITH t AS (SELECT DISTINCT t AS key FROM memories m, unnest(m.tags) t
+                     WHERE m.tenant_id = $1 AND m.archived_at IS NULL)
+         SELECT key, count(*) OVER () FROM t ORDER BY key LIMIT $2",
+    )
+    .bind(tx.tenant_id())
+    .bind(limit)
+    .fetch_all(tx.conn())
+    .await?;
+    let total = rows.first().map_or(0, |r| r.1);
+    Ok((rows.into_iter().map(|r| r.0).collect(), total))
 }
 
 /// Every distinct tag on the tenant's active memories, alphabetically, at most `limit`, with the total (from

@@ -23,10 +23,16 @@ pub struct KeyRecord {
     pub expires_at: Option<DateTime<Utc>>,
     pub revoked_at: Option<DateTime<Utc>>,
     pub rate_limit_per_second: Option<i32>,
+    pub scope_user_ids: Option<Vec<String>>,
+    pub scope_agent_ids: Option<Vec<String>>,
+    pub scope_tag_prefixes: Option<Vec<String>>,
 }
 
 const KEY_INFO_COLUMNS: &str =
-    "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at, rate_limit_per_second, rotated_from";
+    "id, tenant_id, prefix, name, scopes, created_at, expires_at, revoked_at, last_used_at, \
+     rate_limit_per_second, rotated_from, scope_user_ids, scope_agent_ids, scope_tag_prefixes";
+const KEY_RECORD_COLUMNS: &str = "id, tenant_id, key_hash, scopes, expires_at, revoked_at, rate_limit_per_second, \
+     scope_user_ids, scope_agent_ids, scope_tag_prefixes";
 const TENANT_COLUMNS: &str =
     "id, name, plan, limits, status, status_reason, status_changed_at, created_at, deletion_report";
 
@@ -340,8 +346,9 @@ async fn insert_key_in<'e>(
     new: &NewKey,
 ) -> sqlx::Result<ApiKeyInfo> {
     let sql = format!(
-        "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at, rate_limit_per_second, rotated_from)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {KEY_INFO_COLUMNS}"
+        "INSERT INTO api_keys (tenant_id, prefix, key_hash, name, scopes, expires_at, rate_limit_per_second, rotated_from,
+                               scope_user_ids, scope_agent_ids, scope_tag_prefixes)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING {KEY_INFO_COLUMNS}"
     );
     sqlx::query_as(&sql)
         .bind(tenant_id)
@@ -352,6 +359,9 @@ async fn insert_key_in<'e>(
         .bind(new.expires_at)
         .bind(new.rate_limit_per_second)
         .bind(new.rotated_from)
+        .bind(new.scope.as_ref().and_then(|s| s.users.clone()))
+        .bind(new.scope.as_ref().and_then(|s| s.agents.clone()))
+        .bind(new.scope.as_ref().and_then(|s| s.tags.clone()))
         .fetch_one(executor)
         .await
 }
@@ -402,6 +412,7 @@ pub async fn rotate_key(
         expires_at: old.expires_at,
         rate_limit_per_second: old.rate_limit_per_second,
         rotated_from: Some(old.id),
+        scope: old.scope(),
     };
     let new = insert_key_in(&mut *tx, old.tenant_id, prefix, key_hash, &successor).await?;
     let sql = format!(
@@ -418,10 +429,16 @@ pub async fn rotate_key(
 }
 
 pub async fn find_key(pool: &PgPool, prefix: &str) -> sqlx::Result<Option<KeyRecord>> {
-    sqlx::query_as(
-        "SELECT id, tenant_id, key_hash, scopes, expires_at, revoked_at, rate_limit_per_second FROM api_keys WHERE prefix = $1",
-    )
+    sqlx::query_as(&format!("SELECT {KEY_RECORD_COLUMNS} FROM api_keys WHERE prefix = $1"))
         .bind(prefix)
+        .fetch_optional(pool)
+        .await
+}
+
+/// A key by its id (the key behind a token).
+pub async fn find_key_by_id(pool: &PgPool, id: Uuid) -> sqlx::Result<Option<KeyRecord>> {
+    sqlx::query_as(&format!("SELECT {KEY_RECORD_COLUMNS} FROM api_keys WHERE id = $1"))
+        .bind(id)
         .fetch_optional(pool)
         .await
 }

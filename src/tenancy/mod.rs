@@ -4,12 +4,14 @@
 
 pub mod consistency;
 mod limits;
+pub mod scope;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 pub use self::limits::{Budget, LimitOverrides, DEFAULT_MAX_METADATA_BYTES};
+pub use self::scope::KeyScope;
 use crate::error::Error;
 
 /// A tenant, as the control plane records it.
@@ -46,6 +48,17 @@ pub struct ApiKeyInfo {
     pub rate_limit_per_second: Option<i32>,
     /// The key this one replaced by rotation.
     pub rotated_from: Option<Uuid>,
+    /// The key's scope ([`KeyScope`]): the end users, agents and tag prefixes it is limited to (None: any).
+    pub scope_user_ids: Option<Vec<String>>,
+    pub scope_agent_ids: Option<Vec<String>>,
+    pub scope_tag_prefixes: Option<Vec<String>>,
+}
+
+impl ApiKeyInfo {
+    /// The key's scope, when it has one.
+    pub fn scope(&self) -> Option<KeyScope> {
+        KeyScope::stored(self.scope_user_ids.clone(), self.scope_agent_ids.clone(), self.scope_tag_prefixes.clone())
+    }
 }
 
 /// What a new key is: its scopes (parsed), name, expiry, own rate limit, and the key it replaces.
@@ -56,6 +69,8 @@ pub struct NewKey {
     pub expires_at: Option<DateTime<Utc>>,
     pub rate_limit_per_second: Option<i32>,
     pub rotated_from: Option<Uuid>,
+    /// Limits the key to some end users, agents or tag prefixes.
+    pub scope: Option<KeyScope>,
 }
 
 /// A tenant's standing, as authentication needs it: cached per instance.

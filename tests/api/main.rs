@@ -50,6 +50,7 @@ mod replica;
 mod rerank;
 mod robustness;
 mod roles;
+mod scoped;
 mod sdk;
 mod shodh;
 mod storage;

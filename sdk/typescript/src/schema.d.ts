@@ -1376,6 +1376,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a short-lived token from this admin key, for a browser or device that must not hold a key: read or
+         *     write (never admin), limited to end users, agents and/or tag prefixes, living up to an hour. It acts as
+         *     this key (its rate limit, its authorship) and stops working when this key is revoked or expires.
+         */
+        post: operations["tokens.mint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/trash": {
         parameters: {
             query?: never;
@@ -1812,6 +1833,12 @@ export interface components {
              * @description The key this one replaced by rotation.
              */
             rotated_from?: string | null;
+            /** @description The end users the key is limited to (absent: any). */
+            user_ids?: string[] | null;
+            /** @description The agents the key is limited to (absent: any). */
+            agent_ids?: string[] | null;
+            /** @description The tag prefixes the key is limited to (absent: any). */
+            tag_prefixes?: string[] | null;
         };
         Associated: {
             status: string;
@@ -3369,12 +3396,50 @@ export interface components {
             entity_ids: string[];
         };
         /**
+         * @description A minted token: send it as `Authorization: Bearer <token>` (or `X-API-Key`) until `expires_at`.
          * @example {
+         *       "agent_ids": null,
+         *       "expires_at": "2026-12-04T10:15:00Z",
+         *       "expires_in": 900,
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "tag_prefixes": null,
+         *       "token": "cairn_tok_eyJ...",
+         *       "token_type": "Bearer",
+         *       "user_ids": [
+         *         "user-42"
+         *       ]
+         *     }
+         */
+        MintedToken: {
+            token: string;
+            /** @description Always `Bearer`. */
+            token_type: string;
+            /** Format: date-time */
+            expires_at: string;
+            /**
+             * Format: int64
+             * @description Seconds from now until it expires.
+             */
+            expires_in: number;
+            scopes: string[];
+            user_ids?: string[] | null;
+            agent_ids?: string[] | null;
+            tag_prefixes?: string[] | null;
+        };
+        /**
+         * @example {
+         *       "agent_ids": [
+         *         "support-bot"
+         *       ],
          *       "expires_in_days": 90,
-         *       "name": "dashboard",
+         *       "name": "support-bot",
          *       "rate_limit_per_second": 20,
          *       "scopes": [
-         *         "read"
+         *         "read",
+         *         "write"
          *       ]
          *     }
          */
@@ -3393,6 +3458,46 @@ export interface components {
              * @description The key's own requests-per-second limit, 1..=100000 (absent: the plan's).
              */
             rate_limit_per_second?: number | null;
+            /**
+             * @description Limits the key to memories of these end users (`user_id`), 1 to 100 of them; absent: any. A scoped key
+             *     sees nothing outside its scope on any surface, and may not hold the admin scope.
+             */
+            user_ids?: string[] | null;
+            /** @description Limits the key to memories of these agents (`agent_id`). */
+            agent_ids?: string[] | null;
+            /**
+             * @description Limits the key to memories with a tag at or under one of these prefixes (`project:x` covers
+             *     `project:x/notes`).
+             */
+            tag_prefixes?: string[] | null;
+        };
+        /**
+         * @description A short-lived token to mint (`POST /api/v1/tokens`), for a browser or device that must not hold a key.
+         * @example {
+         *       "scopes": [
+         *         "read",
+         *         "write"
+         *       ],
+         *       "ttl_seconds": 900,
+         *       "user_ids": [
+         *         "user-42"
+         *       ]
+         *     }
+         */
+        NewToken: {
+            /** @description read, or read and write (admin is never granted to a token). Default: read, write. */
+            scopes?: string[] | null;
+            /**
+             * Format: int64
+             * @description Seconds the token lives, 1..=3600 (default 900).
+             */
+            ttl_seconds?: number | null;
+            /** @description Limits the token to memories of these end users; absent: any. */
+            user_ids?: string[] | null;
+            /** @description Limits the token to memories of these agents; absent: any. */
+            agent_ids?: string[] | null;
+            /** @description Limits the token to memories with a tag at or under one of these prefixes; absent: any. */
+            tag_prefixes?: string[] | null;
         };
         /** @description One step of a traversal path. */
         PathStep: {
@@ -11952,6 +12057,93 @@ export interface operations {
             };
             /** @description The key lacks the scope this call needs */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A rate limit or a daily quota is spent; `Retry-After` says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Database unavailable; retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "tokens.mint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewToken"];
+            };
+        };
+        responses: {
+            /** @description Minted; send `token` as a bearer token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MintedToken"];
+                };
+            };
+            /** @description A field is invalid (named in the message) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Missing, invalid, revoked or expired API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Key lacks the admin scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body over the size limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Body is not JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,13 +10,17 @@ use utoipa_axum::routes;
 use crate::api::auth::Admin;
 use crate::api::error::ApiResult;
 use crate::api::extract::{ApiJson, OptionalJson, PathId};
-use crate::api::views::control::{CreatedKey, KeyList, NewKey, RotateKey, RotatedKey};
+use crate::api::views::control::{CreatedKey, KeyList, MintedToken, NewKey, NewToken, RotateKey, RotatedKey};
 use crate::api::views::ApiKeyInfo;
 use crate::api::AppState;
 use crate::service::keys;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list_keys, create_key)).routes(routes!(revoke_key)).routes(routes!(rotate_key))
+    OpenApiRouter::new()
+        .routes(routes!(list_keys, create_key))
+        .routes(routes!(revoke_key))
+        .routes(routes!(rotate_key))
+        .routes(routes!(mint_token))
 }
 
 /// List the tenant's API keys (never their secrets).
@@ -78,4 +82,22 @@ async fn rotate_key(
 ) -> ApiResult<(StatusCode, Json<RotatedKey>)> {
     let (key, api_key, previous) = keys::rotate(&services, &tenant, id, body.grace_period_secs).await?;
     Ok((StatusCode::CREATED, Json(RotatedKey { key: key.into(), api_key, previous: previous.into() })))
+}
+
+/// Mint a short-lived token from this admin key, for a browser or device that must not hold a key: read or
+/// write (never admin), limited to end users, agents and/or tag prefixes, living up to an hour. It acts as
+/// this key (its rate limit, its authorship) and stops working when this key is revoked or expires.
+#[utoipa::path(post, path = "/api/v1/tokens", operation_id = "tokens.mint", tag = "keys", request_body = NewToken,
+    responses(
+        (status = 201, description = "Minted; send `token` as a bearer token", body = MintedToken),
+        (status = 400, description = "A field is invalid (named in the message)", body = crate::api::error::ErrorBody),
+        (status = 403, description = "Key lacks the admin scope", body = crate::api::error::ErrorBody)
+    ))]
+async fn mint_token(
+    State(services): State<AppState>,
+    Admin(tenant): Admin,
+    OptionalJson(body): OptionalJson<NewToken>,
+) -> ApiResult<(StatusCode, Json<MintedToken>)> {
+    let minted = keys::mint(&services, &tenant, &body.into()).await?;
+    Ok((StatusCode::CREATED, Json(minted.into())))
 }

@@ -12,7 +12,8 @@ use super::ApiKeyInfo;
 use crate::service::lifecycle::SettingsChange;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
-#[schema(example = json!({"scopes": ["read"], "name": "dashboard", "expires_in_days": 90, "rate_limit_per_second": 20}))]
+#[schema(example = json!({"scopes": ["read", "write"], "name": "support-bot", "expires_in_days": 90, "rate_limit_per_second": 20,
+    "agent_ids": ["support-bot"]}))]
 pub struct NewKey {
     /// read, write (implies read), admin (implies both). Default: read, write.
     pub scopes: Option<Vec<String>>,
@@ -22,6 +23,14 @@ pub struct NewKey {
     pub expires_in_days: Option<i64>,
     /// The key's own requests-per-second limit, 1..=100000 (absent: the plan's).
     pub rate_limit_per_second: Option<i64>,
+    /// Limits the key to memories of these end users (`user_id`), 1 to 100 of them; absent: any. A scoped key
+    /// sees nothing outside its scope on any surface, and may not hold the admin scope.
+    pub user_ids: Option<Vec<String>>,
+    /// Limits the key to memories of these agents (`agent_id`).
+    pub agent_ids: Option<Vec<String>>,
+    /// Limits the key to memories with a tag at or under one of these prefixes (`project:x` covers
+    /// `project:x/notes`).
+    pub tag_prefixes: Option<Vec<String>>,
 }
 
 impl From<NewKey> for crate::service::keys::KeyRequest {
@@ -31,6 +40,71 @@ impl From<NewKey> for crate::service::keys::KeyRequest {
             name: b.name,
             expires_in_days: b.expires_in_days,
             rate_limit_per_second: b.rate_limit_per_second,
+            user_ids: b.user_ids,
+            agent_ids: b.agent_ids,
+            tag_prefixes: b.tag_prefixes,
+        }
+    }
+}
+
+/// A short-lived token to mint (`POST /api/v1/tokens`), for a browser or device that must not hold a key.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"scopes": ["read", "write"], "user_ids": ["user-42"], "ttl_seconds": 900}))]
+pub struct NewToken {
+    /// read, or read and write (admin is never granted to a token). Default: read, write.
+    pub scopes: Option<Vec<String>>,
+    /// Seconds the token lives, 1..=3600 (default 900).
+    pub ttl_seconds: Option<i64>,
+    /// Limits the token to memories of these end users; absent: any.
+    pub user_ids: Option<Vec<String>>,
+    /// Limits the token to memories of these agents; absent: any.
+    pub agent_ids: Option<Vec<String>>,
+    /// Limits the token to memories with a tag at or under one of these prefixes; absent: any.
+    pub tag_prefixes: Option<Vec<String>>,
+}
+
+impl From<NewToken> for crate::service::keys::TokenRequest {
+    fn from(b: NewToken) -> Self {
+        Self {
+            scopes: b.scopes,
+            ttl_seconds: b.ttl_seconds,
+            user_ids: b.user_ids,
+            agent_ids: b.agent_ids,
+            tag_prefixes: b.tag_prefixes,
+        }
+    }
+}
+
+/// A minted token: send it as `Authorization: Bearer <token>` (or `X-API-Key`) until `expires_at`.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"token": "cairn_tok_eyJ...", "token_type": "Bearer", "expires_at": "2026-12-04T10:15:00Z",
+    "expires_in": 900, "scopes": ["read", "write"], "user_ids": ["user-42"], "agent_ids": null, "tag_prefixes": null}))]
+pub struct MintedToken {
+    pub token: String,
+    /// Always `Bearer`.
+    pub token_type: String,
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+    /// Seconds from now until it expires.
+    pub expires_in: i64,
+    pub scopes: Vec<String>,
+    pub user_ids: Option<Vec<String>>,
+    pub agent_ids: Option<Vec<String>>,
+    pub tag_prefixes: Option<Vec<String>>,
+}
+
+impl From<crate::service::keys::Minted> for MintedToken {
+    fn from(m: crate::service::keys::Minted) -> Self {
+        let scope = m.scope.unwrap_or_default();
+        Self {
+            token: m.token,
+            token_type: "Bearer".into(),
+            expires_at: m.expires_at,
+            expires_in: m.ttl_seconds,
+            scopes: m.scopes,
+            user_ids: scope.users,
+            agent_ids: scope.agents,
+            tag_prefixes: scope.tags,
         }
     }
 }

@@ -22,6 +22,12 @@ pub struct ApiKeyInfo {
     pub rate_limit_per_second: Option<i32>,
     /// The key this one replaced by rotation.
     pub rotated_from: Option<Uuid>,
+    /// The end users the key is limited to (absent: any).
+    pub user_ids: Option<Vec<String>>,
+    /// The agents the key is limited to (absent: any).
+    pub agent_ids: Option<Vec<String>>,
+    /// The tag prefixes the key is limited to (absent: any).
+    pub tag_prefixes: Option<Vec<String>>,
 }
 
 impl From<crate::tenancy::ApiKeyInfo> for ApiKeyInfo {
@@ -38,6 +44,9 @@ impl From<crate::tenancy::ApiKeyInfo> for ApiKeyInfo {
             last_used_at,
             rate_limit_per_second,
             rotated_from,
+            scope_user_ids,
+            scope_agent_ids,
+            scope_tag_prefixes,
         } = k;
         Self {
             id,
@@ -51,6 +60,9 @@ impl From<crate::tenancy::ApiKeyInfo> for ApiKeyInfo {
             last_used_at,
             rate_limit_per_second,
             rotated_from,
+            user_ids: scope_user_ids,
+            agent_ids: scope_agent_ids,
+            tag_prefixes: scope_tag_prefixes,
         }
     }
 }

@@ -180,10 +180,18 @@ async fn in_snapshot(
         true => Some(stage("statistics", term_stats(svc, t.id)).await?),
         false => None,
     };
-    let mut tx = stage("begin", svc.db.begin_read(t.id, t.read_after)).await?;
+    let mut tx = stage("begin", svc.db.begin_read(t, t.read_after)).await?;
     let mut answers = Vec::with_capacity(requests.len());
     for req in requests {
-        answers.push(run(svc, &mut tx, req, stats.as_deref()).await?);
+        let answer = match &t.scope {
+            Some(scope) => {
+                let mut req = req.clone();
+                scope.narrow(&mut req.filter.user_id, &mut req.filter.agent_id);
+                run(svc, &mut tx, &req, stats.as_deref()).await?
+            }
+            None => run(svc, &mut tx, req, stats.as_deref()).await?,
+        };
+        answers.push(answer);
     }
     Ok((tx, answers))
 }

@@ -159,7 +159,7 @@ pub async fn imported(svc: &Services, t: &Tenant, report: &ImportReport, stopped
     // And an `import.finished` event for the webhooks that want one (a failure to record it is logged: the
     // import itself is done).
     let event = async {
-        let mut tx = svc.db.begin_tenant(t.id).await?;
+        let mut tx = svc.db.begin_tenant(t).await?;
         let mut data = details;
         data["actor"] = json!(t.actor());
         data["status"] = json!(if stopped.is_some() { "stopped" } else { "finished" });
@@ -262,7 +262,7 @@ pub async fn export(
     _slot: Slot,
 ) -> Result<Exported> {
     t.require(Scope::Read)?;
-    let mut tx = svc.db.begin_read(t.id, t.read_after).await?;
+    let mut tx = svc.db.begin_read(t, t.read_after).await?;
     transfer::bound_idle(&mut tx).await?;
     let header = json!({"type": "cairn_export", "version": VERSION, "tenant_id": t.id, "exported_at": Utc::now(),
         "vectors": opts.vectors, "history": opts.history, "tables": TABLES});
@@ -449,7 +449,7 @@ async fn import_lines(
         Ok(by_table)
     })
     .await?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let mut done = Vec::new();
     let mut to_embed: Vec<Uuid> = Vec::new();
     let mut new_memories: Vec<Uuid> = Vec::new();

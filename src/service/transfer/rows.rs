@@ -261,6 +261,7 @@ fn memory(svc: &Services, t: &Tenant, ctx: &ParseCtx, r: MemoryRow) -> Result<Pa
         ..MemoryInput::default()
     };
     let mut m = NewMemory::parse(input, ctx)?;
+    crate::service::memories::admit(t, &mut m, &ctx.prefix)?;
     let mut own = m.metadata.clone();
     if let Some(map) = own.as_object_mut() {
         map.retain(|k, _| !SERVICE_KEYS.contains(&k.as_str()));

@@ -180,7 +180,7 @@ pub async fn create(svc: &Services, t: &Tenant, params: EndpointParams) -> Resul
     let description = check_description(params.description)?.filter(|d| !d.trim().is_empty());
     let secret = send::new_secret();
     let max = svc.config.webhooks.max_endpoints;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     store::lock_endpoints(&mut tx).await?;
     if store::count_endpoints(&mut tx).await? >= max {
         return Err(Error::Forbidden(format!("the tenant has {max} webhook endpoints already, the most it may have")));
@@ -207,7 +207,7 @@ pub async fn create(svc: &Services, t: &Tenant, params: EndpointParams) -> Resul
 /// The tenant's endpoints, oldest first.
 pub async fn list(svc: &Services, t: &Tenant) -> Result<Vec<EndpointRow>> {
     t.require(Scope::Admin)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let rows = store::list_endpoints(&mut tx, 1000).await?;
     tx.commit().await?;
     Ok(rows)
@@ -215,7 +215,7 @@ pub async fn list(svc: &Services, t: &Tenant) -> Result<Vec<EndpointRow>> {
 
 pub async fn get(svc: &Services, t: &Tenant, id: Uuid) -> Result<EndpointRow> {
     t.require(Scope::Admin)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let row = store::get_endpoint(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     tx.commit().await?;
     Ok(row)
@@ -241,7 +241,7 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: EndpointPatch) 
         enabled: patch.enabled,
         secret: None,
     };
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let row = store::update_endpoint(&mut tx, id, &change).await?.ok_or_else(|| not_found(id))?;
     if patch.enabled == Some(true) {
         store::wake(&mut tx, Utc::now()).await?;
@@ -264,7 +264,7 @@ pub async fn rotate_secret(svc: &Services, t: &Tenant, id: Uuid) -> Result<Endpo
     t.require(Scope::Admin)?;
     let secret = send::new_secret();
     let change = EndpointChange { secret: Some(&secret), ..Default::default() };
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let row = store::update_endpoint(&mut tx, id, &change).await?.ok_or_else(|| not_found(id))?;
     tx.commit().await?;
     super::audit::record(svc, &t.actor(), Some(t.id), "webhook.rotate_secret", Some(id.to_string()), json!({})).await;
@@ -274,7 +274,7 @@ pub async fn rotate_secret(svc: &Services, t: &Tenant, id: Uuid) -> Result<Endpo
 /// Deletes an endpoint and its delivery log.
 pub async fn delete(svc: &Services, t: &Tenant, id: Uuid) -> Result<()> {
     t.require(Scope::Admin)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     if !store::delete_endpoint(&mut tx, id).await? {
         return Err(not_found(id));
     }
@@ -309,7 +309,7 @@ pub async fn deliveries(
     if !(0..=1_000_000).contains(&offset) {
         return Err(bad("offset", "must be 0..=1000000"));
     }
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     if store::get_endpoint(&mut tx, id).await?.is_none() {
         return Err(not_found(id));
     }
@@ -321,7 +321,7 @@ pub async fn deliveries(
 /// Sends an event of the log again: a new delivery of the same event (same `webhook-id`), due now.
 pub async fn redeliver(svc: &Services, t: &Tenant, id: Uuid, delivery_id: Uuid) -> Result<DeliveryRow> {
     t.require(Scope::Admin)?;
-    let mut tx = svc.db.begin_tenant(t.id).await?;
+    let mut tx = svc.db.begin_tenant(t).await?;
     let endpoint = store::get_endpoint(&mut tx, id).await?.ok_or_else(|| not_found(id))?;
     let row = store::redeliver(&mut tx, endpoint.id, delivery_id)
         .await?

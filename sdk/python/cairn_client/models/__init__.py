@@ -110,7 +110,9 @@ from .memory_patch_type import MemoryPatchType
 from .memory_relation import MemoryRelation
 from .memory_with_relations import MemoryWithRelations
 from .merge_request import MergeRequest
+from .minted_token import MintedToken
 from .new_key import NewKey
+from .new_token import NewToken
 from .path_step import PathStep
 from .periodic_job import PeriodicJob
 from .pipeline_counts import PipelineCounts
@@ -318,7 +320,9 @@ __all__ = (
     "MemoryRelation",
     "MemoryWithRelations",
     "MergeRequest",
+    "MintedToken",
     "NewKey",
+    "NewToken",
     "PathStep",
     "PeriodicJob",
     "PipelineCounts",

@@ -29,6 +29,9 @@ class ApiKeyInfo:
         last_used_at (datetime.datetime | None | Unset):
         rate_limit_per_second (int | None | Unset): The key's own requests-per-second limit (absent: its plan's).
         rotated_from (None | Unset | UUID): The key this one replaced by rotation.
+        user_ids (list[str] | None | Unset): The end users the key is limited to (absent: any).
+        agent_ids (list[str] | None | Unset): The agents the key is limited to (absent: any).
+        tag_prefixes (list[str] | None | Unset): The tag prefixes the key is limited to (absent: any).
     """
 
     id: UUID
@@ -42,6 +45,9 @@ class ApiKeyInfo:
     last_used_at: datetime.datetime | None | Unset = UNSET
     rate_limit_per_second: int | None | Unset = UNSET
     rotated_from: None | Unset | UUID = UNSET
+    user_ids: list[str] | None | Unset = UNSET
+    agent_ids: list[str] | None | Unset = UNSET
+    tag_prefixes: list[str] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,6 +105,33 @@ class ApiKeyInfo:
         else:
             rotated_from = self.rotated_from
 
+        user_ids: list[str] | None | Unset
+        if isinstance(self.user_ids, Unset):
+            user_ids = UNSET
+        elif isinstance(self.user_ids, list):
+            user_ids = self.user_ids
+
+        else:
+            user_ids = self.user_ids
+
+        agent_ids: list[str] | None | Unset
+        if isinstance(self.agent_ids, Unset):
+            agent_ids = UNSET
+        elif isinstance(self.agent_ids, list):
+            agent_ids = self.agent_ids
+
+        else:
+            agent_ids = self.agent_ids
+
+        tag_prefixes: list[str] | None | Unset
+        if isinstance(self.tag_prefixes, Unset):
+            tag_prefixes = UNSET
+        elif isinstance(self.tag_prefixes, list):
+            tag_prefixes = self.tag_prefixes
+
+        else:
+            tag_prefixes = self.tag_prefixes
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -122,6 +155,12 @@ class ApiKeyInfo:
             field_dict["rate_limit_per_second"] = rate_limit_per_second
         if rotated_from is not UNSET:
             field_dict["rotated_from"] = rotated_from
+        if user_ids is not UNSET:
+            field_dict["user_ids"] = user_ids
+        if agent_ids is not UNSET:
+            field_dict["agent_ids"] = agent_ids
+        if tag_prefixes is not UNSET:
+            field_dict["tag_prefixes"] = tag_prefixes
 
         return field_dict
 
@@ -224,6 +263,57 @@ class ApiKeyInfo:
 
         rotated_from = _parse_rotated_from(d.pop("rotated_from", UNSET))
 
+        def _parse_user_ids(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                user_ids_type_0 = cast(list[str], data)
+
+                return user_ids_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        user_ids = _parse_user_ids(d.pop("user_ids", UNSET))
+
+        def _parse_agent_ids(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                agent_ids_type_0 = cast(list[str], data)
+
+                return agent_ids_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        agent_ids = _parse_agent_ids(d.pop("agent_ids", UNSET))
+
+        def _parse_tag_prefixes(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tag_prefixes_type_0 = cast(list[str], data)
+
+                return tag_prefixes_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        tag_prefixes = _parse_tag_prefixes(d.pop("tag_prefixes", UNSET))
+
         api_key_info = cls(
             id=id,
             tenant_id=tenant_id,
@@ -236,6 +326,9 @@ class ApiKeyInfo:
             last_used_at=last_used_at,
             rate_limit_per_second=rate_limit_per_second,
             rotated_from=rotated_from,
+            user_ids=user_ids,
+            agent_ids=agent_ids,
+            tag_prefixes=tag_prefixes,
         )
 
         api_key_info.additional_properties = d

@@ -108,8 +108,8 @@ def sync_detailed(
 
     Args:
         id (UUID):
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,8 +141,8 @@ def sync(
 
     Args:
         id (UUID):
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,8 +169,8 @@ async def asyncio_detailed(
 
     Args:
         id (UUID):
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,8 +200,8 @@ async def asyncio(
 
     Args:
         id (UUID):
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -96,8 +96,8 @@ def sync_detailed(
     """Create an API key for this tenant.
 
     Args:
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -126,8 +126,8 @@ def sync(
     """Create an API key for this tenant.
 
     Args:
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -151,8 +151,8 @@ async def asyncio_detailed(
     """Create an API key for this tenant.
 
     Args:
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,8 +179,8 @@ async def asyncio(
     """Create an API key for this tenant.
 
     Args:
-        body (NewKey):  Example: {'expires_in_days': 90, 'name': 'dashboard',
-            'rate_limit_per_second': 20, 'scopes': ['read']}.
+        body (NewKey):  Example: {'agent_ids': ['support-bot'], 'expires_in_days': 90, 'name':
+            'support-bot', 'rate_limit_per_second': 20, 'scopes': ['read', 'write']}.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

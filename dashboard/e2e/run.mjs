@@ -751,6 +751,32 @@ async function main() {
     await page.locator(`tr[data-key-prefix="${prefix}"]`).waitFor();
   });
 
+  // A key scoped to one end user, issued from the keys page: it lists that end user's memories only
+  await step("scoped-key", async () => {
+    await page.getByTestId("key-name").fill("user-e2e only");
+    await page.getByTestId("scope-admin").uncheck();
+    await page.getByTestId("scope-write").uncheck();
+    await page.getByTestId("key-user-ids").fill("user-e2e");
+    await page.getByTestId("issue-key").click();
+    await page.waitForFunction((first) => {
+      const v = document.querySelector("[data-testid=new-key-secret]")?.value;
+      return v && v !== first;
+    }, secret);
+    const scoped = await page.getByTestId("new-key-secret").inputValue();
+    const row = page.locator(`tr[data-key-prefix="${scoped.split("_")[1]}"]`);
+    await row.waitFor();
+    check(((await row.getByTestId("key-scopes").textContent()) ?? "").includes("users: user-e2e"), "the table does not show the key's scope");
+    const client = sdk.createCairnClient({ baseUrl: BASE, token: scoped });
+    const listed = await client.GET("/api/v1/memories", { params: { query: { limit: 100 } } });
+    check(listed.response.status === 200, `the scoped key cannot list: ${listed.response.status}`);
+    const mems = listed.data.memories;
+    check(mems.length > 0 && mems.every((m) => m.user_id === "user-e2e"), `the scoped key sees other end users' memories: ${JSON.stringify(mems.map((m) => m.user_id))}`);
+    const all = await sdk.createCairnClient({ baseUrl: BASE, token: secret }).GET("/api/v1/memories", { params: { query: { limit: 1 } } });
+    check(all.data.total > listed.data.total, "the tenant holds no memory outside user-e2e to hide");
+    await page.getByRole("button", { name: "Done (hide the secret)" }).click();
+    await page.getByTestId("new-key").waitFor({ state: "detached" });
+  });
+
   // The tenant's top end users (admin-scoped key): the memories stored for user-e2e are counted
   await step("end-users", async () => {
     await go("#/overview");

@@ -28,6 +28,15 @@ export interface KeyOps {
   rotate(id: string, graceSecs: number): Promise<Schemas["RotatedKey"]>;
 }
 
+/// What a scoped key is limited to, or "" for the whole tenant.
+function scopeText(k: Key): string {
+  const parts: string[] = [];
+  if (k.user_ids?.length) parts.push(`users: ${k.user_ids.join(", ")}`);
+  if (k.agent_ids?.length) parts.push(`agents: ${k.agent_ids.join(", ")}`);
+  if (k.tag_prefixes?.length) parts.push(`tags: ${k.tag_prefixes.join(", ")}`);
+  return parts.join(" · ");
+}
+
 function keyState(k: Key): string {
   if (k.revoked_at) return "revoked";
   if (k.expires_at && new Date(k.expires_at).getTime() < Date.now()) return "expired";
@@ -47,6 +56,9 @@ export function KeysPanel(props: { ops: KeyOps; tenantLabel: string; tenantId?: 
   const [scopes, setScopes] = useState<Record<string, boolean>>({ read: true, write: true, admin: false });
   const [expires, setExpires] = useState("");
   const [rate, setRate] = useState("");
+  const [users, setUsers] = useState("");
+  const [agents, setAgents] = useState("");
+  const [tagPrefixes, setTagPrefixes] = useState("");
   const [revoking, setRevoking] = useState<Key | null>(null);
   const [rotating, setRotating] = useState<Key | null>(null);
   const [grace, setGrace] = useState("0");
@@ -58,9 +70,16 @@ export function KeysPanel(props: { ops: KeyOps; tenantLabel: string; tenantId?: 
     const body: Schemas["NewKey"] = { scopes: chosen, name: name.trim() || null };
     if (expires.trim()) body.expires_in_days = Number(expires);
     if (rate.trim()) body.rate_limit_per_second = Number(rate);
+    const list = (text: string) => text.split(",").map((v) => v.trim()).filter((v) => v.length > 0);
+    if (list(users).length) body.user_ids = list(users);
+    if (list(agents).length) body.agent_ids = list(agents);
+    if (list(tagPrefixes).length) body.tag_prefixes = list(tagPrefixes);
     const created = await props.ops.create(body);
     setSecret({ secret: created.api_key, key: created.key });
     setName("");
+    setUsers("");
+    setAgents("");
+    setTagPrefixes("");
     showStatus(`Key ${created.key.prefix} issued. Copy its secret now: it is not shown again.`);
     keys.reload();
   });
@@ -164,6 +183,21 @@ export function KeysPanel(props: { ops: KeyOps; tenantLabel: string; tenantId?: 
             <input id={id} aria-describedby={hint} type="number" min={1} max={100000} value={rate} onInput={(e) => setRate(e.currentTarget.value)} class="narrow" />
           )}
         </Field>
+        <Field label="Only end users" hint="Comma-separated user_ids; empty: any">
+          {(id, hint) => (
+            <input id={id} aria-describedby={hint} value={users} placeholder="e.g. user-42" onInput={(e) => setUsers(e.currentTarget.value)} data-testid="key-user-ids" />
+          )}
+        </Field>
+        <Field label="Only agents" hint="Comma-separated agent_ids; empty: any">
+          {(id, hint) => (
+            <input id={id} aria-describedby={hint} value={agents} onInput={(e) => setAgents(e.currentTarget.value)} data-testid="key-agent-ids" />
+          )}
+        </Field>
+        <Field label="Only tags under" hint="Comma-separated tag prefixes; empty: any">
+          {(id, hint) => (
+            <input id={id} aria-describedby={hint} value={tagPrefixes} onInput={(e) => setTagPrefixes(e.currentTarget.value)} data-testid="key-tag-prefixes" />
+          )}
+        </Field>
         <button type="submit" class="primary" disabled={issuing} data-testid="issue-key">
           Issue key
         </button>
@@ -185,7 +219,10 @@ export function KeysPanel(props: { ops: KeyOps; tenantLabel: string; tenantId?: 
               <tr key={k.id} data-key-prefix={k.prefix} class={state === "active" ? "" : "dim"}>
                 <td>{k.name ?? <span class="muted">—</span>}</td>
                 <td class="mono">{k.prefix}</td>
-                <td>{k.scopes.join(", ")}</td>
+                <td data-testid="key-scopes">
+                  {k.scopes.join(", ")}
+                  {scopeText(k) && <div class="muted small">{scopeText(k)}</div>}
+                </td>
                 <td>
                   <StatusBadge status={state} />
                 </td>

@@ -43,6 +43,7 @@ try:
         memories_update,
     )
     from cairn_client.api.recall import recall_query
+    from cairn_client.api.keys import tokens_mint
     from cairn_client.api.webhooks import webhooks_create, webhooks_list_deliveries
     from cairn_client.models import (
         AssociationInput,
@@ -56,6 +57,8 @@ try:
         EndpointParamsEventTypesType0Item,
         ErrorBody,
         Login,
+        MintedToken,
+        NewToken,
         Memory,
         MemoryInput,
         MemoryInputMetadata,
@@ -200,6 +203,7 @@ def main() -> int:
             tenant_steps(api, run, progress)
             with AuthenticatedClient(base_url=base_url, token=admin_key.api_key) as admin_api:
                 webhook_steps(api, admin_api, run, progress)
+                token_steps(api, admin_api, base_url, run, progress)
     except StepFailed as error:
         failed = str(error)
     except Exception:  # an exception inside the SDK (e.g. a parse error) is a failed step too
@@ -283,6 +287,31 @@ def webhook_steps(api: AuthenticatedClient, admin_api: AuthenticatedClient, run:
         ok(step, f"{event['type']} signed and logged ({page.deliveries[0].attempts} attempt)")
     finally:
         server.shutdown()
+
+
+def token_steps(api: AuthenticatedClient, admin_api: AuthenticatedClient, base_url: str, run: str, progress: Progress) -> None:
+    # A short-lived token scoped to one end user, as a browser would hold: it stores for that end user and
+    # sees nothing of the tenant's other memories.
+    step = progress.begin("mint scoped token")
+    end_user = f"sdk-user-{run}"
+    minted = expect(
+        step,
+        tokens_mint.sync_detailed(client=admin_api, body=NewToken(scopes=["read", "write"], user_ids=[end_user], ttl_seconds=300)),
+        201,
+        MintedToken,
+    )
+    check(step, minted.token.startswith("cairn_tok_") and minted.expires_in == 300, f"token {minted.to_dict()}")
+    ok(step, f"token for {end_user}, {minted.expires_in} s")
+
+    step = progress.begin("scoped token stores and lists its end user only")
+    outside = expect(step, memories_store.sync_detailed(client=api, body=MemoryInput(content=f"Not {end_user}'s memory, run {run}")), 201, Memory)
+    with AuthenticatedClient(base_url=base_url, token=minted.token) as scoped:
+        mine = expect(step, memories_store.sync_detailed(client=scoped, body=MemoryInput(content=f"{end_user} likes jasmine tea")), 201, Memory)
+        check(step, mine.user_id == end_user, f"user_id {mine.user_id!r}, not the token's end user")
+        page = expect(step, memories_list.sync_detailed(client=scoped, limit=50, offset=0), 200, MemoryPage)
+        check(step, page.total == 1 and page.memories[0].id == mine.id, f"the token lists {page.total} memories")
+        expect_error(step, memories_get.sync_detailed(outside.id, client=scoped), 404)
+    ok(step, f"stored {mine.id} for {end_user}; the tenant's other memory is not found")
 
 
 def tenant_steps(api: AuthenticatedClient, run: str, progress: Progress) -> None:

@@ -201,6 +201,22 @@ async fn a_scoped_key_lists_recalls_and_writes_inside_its_scope() {
         2,
         "nothing written for Bob"
     );
+    // An import of Bob's exact words lands as Alice's own (no "skipped" betrays his); entities are the
+    // tenant's and not a scoped key's to import.
+    let header = json!({"type": "cairn_export", "version": 1});
+    let words = json!({"type": "memories", "data": {"id": uuid::Uuid::new_v4(), "content": "Bob's secret zebra launch plan for Tuesday"}});
+    let entity =
+        json!({"type": "entities", "data": {"id": uuid::Uuid::new_v4(), "name": "Zebra", "entity_type": "project"}});
+    let imported = app.import(k, format!("{header}\n{entity}\n")).await.ok(200).clone();
+    assert!(imported.to_string().contains("imports memories, memory_events and relations only"), "{imported}");
+    let imported = app.import(k, format!("{header}\n{words}\n")).await.ok(200).clone();
+    assert_eq!(
+        (imported["inserted"]["memories"].clone(), imported["skipped"]["memories"].clone()),
+        (json!(1), json!(0)),
+        "{imported}"
+    );
+    let copy = words["data"]["id"].as_str().unwrap().to_owned();
+    app.delete(k, &format!("/api/v1/memories/{copy}")).await.ok(200);
 
     // The same words as one of Bob's: Alice gets a memory of her own, and learns nothing of his.
     let same = app.store(k, json!({"content": "Bob keeps the zebra codename between us"})).await;

@@ -41,6 +41,13 @@ pub struct ParsedRow {
 pub fn parse(svc: &Services, t: &Tenant, number: u64, table: &str, data: Value) -> Result<ParsedRow> {
     let field = format!("line {number}");
     let ctx = ParseCtx { prefix: format!("line {number}: "), ..ParseCtx::new(Utc::now(), svc.config.embedding_dim) };
+    if t.scope.is_some() && matches!(table, "entities" | "entity_aliases" | "memory_entities") {
+        // Entities are the tenant's, shared by every end user: a scoped key imports its memories, their
+        // history and associations, and enrichment finds their entities again.
+        return Err(Error::Forbidden(format!(
+            "{field}: a key scoped to end users, agents or tags imports memories, memory_events and relations only, not {table}"
+        )));
+    }
     let parsed = match table {
         "memories" => return memory(svc, t, &ctx, validate::from_json(data, &field)?),
         "memory_events" => event(t, &ctx, validate::from_json(data, &field)?)?,
@@ -299,7 +306,9 @@ fn memory(svc: &Services, t: &Tenant, ctx: &ParseCtx, r: MemoryRow) -> Result<Pa
         "id": id_or_new(r.id),
         "content": m.content,
         "content_hash": m.content_hash,
-        "repeated": r.repeated.unwrap_or(false),
+        // A scoped key's memories are repeats: the content index spans memories it cannot see, and a row
+        // skipped as a duplicate of one would betray it.
+        "repeated": r.repeated.unwrap_or(false) || t.scope.is_some(),
         "type": m.kind,
         "confidence": m.confidence,
         "memory_type": memory_type.as_str(),

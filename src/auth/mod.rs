@@ -132,6 +132,26 @@ struct Verified {
     key_rate: Option<u32>,
 }
 
+impl Verified {
+    /// The context of a stored key (its tenant's limits are filled in per request).
+    fn of(record: tenants::KeyRecord) -> Self {
+        let scope = KeyScope::stored(record.scope_user_ids, record.scope_agent_ids, record.scope_tag_prefixes);
+        Self {
+            tenant: Tenant {
+                id: record.tenant_id,
+                actor: Actor::Key(record.id),
+                scopes: record.scopes.iter().filter_map(|s| Scope::parse(s)).collect(),
+                limits: Arc::new(LimitOverrides::default()),
+                turn: None,
+                read_after: None,
+                scope: scope.map(Arc::new),
+            },
+            expires_at: record.expires_at,
+            key_rate: record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok()),
+        }
+    }
+}
+
 const KEY_PREFIX_LEN: usize = 12;
 const KEY_SECRET_LEN: usize = 40;
 
@@ -586,25 +606,8 @@ impl KeyVerifier {
         if record.revoked_at.is_some() {
             return Ok(None);
         }
-        let verified = Arc::new(Verified {
-            tenant: Tenant {
-                id: record.tenant_id,
-                actor: Actor::Key(record.id),
-                scopes: record.scopes.iter().filter_map(|s| Scope::parse(s)).collect(),
-                limits: Arc::new(LimitOverrides::default()),
-                turn: None,
-                read_after: None,
-                scope: None,
-            },
-            expires_at: record.expires_at,
-            key_rate: record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok()),
-        });
-        if let Some(cache) = &self.cache {
-            cache.insert(fingerprint, verified.clone());
-            if self.generation() != generation {
-                cache.invalidate(&fingerprint);
-            }
-        }
+        let verified = Arc::new(Verified::of(record));
+        self.remember(fingerprint, &verified, generation);
         Ok(Some(verified))
     }
 
@@ -680,19 +683,14 @@ impl KeyVerifier {
         if record.expires_at.is_some_and(|t| t <= Utc::now()) {
             return Ok(Lookup::Invalid("API key expired".into()));
         }
-        let scopes = record.scopes.iter().filter_map(|s| Scope::parse(s)).collect();
-        let scope = KeyScope::stored(record.scope_user_ids, record.scope_agent_ids, record.scope_tag_prefixes);
-        let tenant = Tenant {
-            id: record.tenant_id,
-            actor: Actor::Key(record.id),
-            scopes,
-            limits: Arc::new(LimitOverrides::default()),
-            turn: None,
-            read_after: None,
-            scope: scope.map(Arc::new),
-        };
-        let key_rate = record.rate_limit_per_second.and_then(|r| u32::try_from(r).ok());
-        let verified = Arc::new(Verified { tenant, expires_at: record.expires_at, key_rate });
+        let id = record.id;
+        let verified = Arc::new(Verified::of(record));
+        self.remember(fingerprint, &verified, generation);
+        Ok(Lookup::Valid(verified, id))
+    }
+
+    /// Caches a key verified by a lookup that began at `generation`.
+    fn remember(&self, fingerprint: [u8; 32], verified: &Arc<Verified>, generation: u64) {
         if let Some(cache) = &self.cache {
             cache.insert(fingerprint, verified.clone());
             // A change announced since the lookup began may have missed this entry: drop it again.
@@ -700,7 +698,6 @@ impl KeyVerifier {
                 cache.invalidate(&fingerprint);
             }
         }
-        Ok(Lookup::Valid(verified, record.id))
     }
 
     /// Checks an admin's password under the passwords' own argon2 budget (`hash` None: the account does not

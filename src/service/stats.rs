@@ -28,10 +28,8 @@ pub async fn stats(svc: &Services, t: &Tenant) -> Result<TenantStats> {
 pub async fn tags(svc: &Services, t: &Tenant) -> Result<(Vec<String>, i64)> {
     t.require(Scope::Read)?;
     let mut tx = svc.db.begin_read(t, t.read_after).await?;
-    let tags = match t.scope {
-        Some(_) => stats::scoped_tags(&mut tx, MAX_TAGS_LISTED).await?,
-        None => stats::tags(&mut tx, MAX_TAGS_LISTED).await?,
-    };
+    // A scoped key's tags are those of what it sees; the maintained counts are the whole tenant's.
+    let tags = stats::tags(&mut tx, MAX_TAGS_LISTED, t.scope.is_some()).await?;
     tx.commit().await?;
     Ok(tags)
 }

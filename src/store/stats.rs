@@ -75,11 +75,11 @@ pub async fn scoped_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
     .bind(tx.tenant_id())
     .fetch_all(tx.conn())
     .await?;
-    let (associations, entities, tags): (i64, i64, i64) = sqlx::query_as(
+    let (associations, entities, tags): (i64, i64, i64) = sqlx::query_as(&format!(
         "SELECT (SELECT count(*) FROM relations WHERE tenant_id = $1),
                 (SELECT count(*) FROM entities WHERE tenant_id = $1),
-                (SELECT count(DISTINCT t) FROM memories m, unnest(m.tags) t WHERE m.tenant_id = $1 AND m.archived_at IS NULL)",
-    )
+                (SELECT count(*) FROM ({VISIBLE_TAGS}) t)"
+    ))
     .bind(tx.tenant_id())
     .fetch_one(tx.conn())
     .await?;
@@ -89,26 +89,17 @@ pub async fn scoped_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
     Ok(stats_of(&rows, tags))
 }
 
-/// The distinct tags of the active memories a scoped key sees, alphabetically, at most `limit`, and their total.
-pub async fn scoped_tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), Error> {
-    let rows: Vec<(String, i64)> = sqlx::query_as(
-        "WITH t AS (SELECT DISTINCT t AS key FROM memories m, unnest(m.tags) t
-                     WHERE m.tenant_id = $1 AND m.archived_at IS NULL)
-         SELECT key, count(*) OVER () FROM t ORDER BY key LIMIT $2",
-    )
-    .bind(tx.tenant_id())
-    .bind(limit)
-    .fetch_all(tx.conn())
-    .await?;
-    let total = rows.first().map_or(0, |r| r.1);
-    Ok((rows.into_iter().map(|r| r.0).collect(), total))
-}
+/// The distinct tags of the active memories a scoped key sees (counted from the memories: the maintained
+/// counts are the whole tenant's).
+const VISIBLE_TAGS: &str =
+    "SELECT DISTINCT t AS key FROM memories m, unnest(m.tags) t WHERE m.tenant_id = $1 AND m.archived_at IS NULL";
 
-/// Every distinct tag on the tenant's active memories, alphabetically, at most `limit`, with the total (from
-/// the maintained counts).
-pub async fn tags(tx: &mut TenantTx, limit: i64) -> Result<(Vec<String>, i64), Error> {
+/// Every distinct tag on the active memories the transaction sees, alphabetically, at most `limit`, with the
+/// total: from the maintained counts, or (`scoped`: a scoped key's) from the memories it sees.
+pub async fn tags(tx: &mut TenantTx, limit: i64, scoped: bool) -> Result<(Vec<String>, i64), Error> {
+    let source = if scoped { VISIBLE_TAGS } else { LIVE_TAGS };
     let rows: Vec<(String, i64)> =
-        sqlx::query_as(&format!("WITH t AS ({LIVE_TAGS}) SELECT key, count(*) OVER () FROM t ORDER BY key LIMIT $2"))
+        sqlx::query_as(&format!("WITH t AS ({source}) SELECT key, count(*) OVER () FROM t ORDER BY key LIMIT $2"))
             .bind(tx.tenant_id())
             .bind(limit)
             .fetch_all(tx.conn())

@@ -786,6 +786,13 @@ async function main() {
     await row.waitFor();
     const memories = Number(((await row.locator("td").nth(1).textContent()) ?? "0").replace(/[^0-9]/g, ""));
     check(memories >= 1, `user-e2e holds ${memories} memories in the end-users table`);
+    // By requests: the stores and the scoped key's listing above were made for user-e2e
+    await page.getByTestId("end-users-requests-button").click();
+    await page.locator("[data-testid=end-users] caption", { hasText: "most requests first" }).waitFor();
+    const busiest = page.locator('[data-testid=end-users] tbody tr[data-end-user="user-e2e"]');
+    await busiest.waitFor();
+    const requests = Number(((await busiest.locator("td").nth(4).textContent()) ?? "0").replace(/[^0-9]/g, ""));
+    check(requests >= 2, `user-e2e made ${requests} requests in the end-users table`);
   });
 
   // Webhooks (tenant view, admin-scoped key): register a receiver on loopback (the signing secret shown once),

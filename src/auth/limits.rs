@@ -111,23 +111,35 @@ impl Concurrency {
     }
 }
 
-/// Every key's and tenant's limiter on this instance (idle ones are dropped after ten minutes).
+/// An end user of a tenant: (tenant, `user_id` or `agent_id`, the end user).
+type EndUser = (Uuid, &'static str, String);
+
+/// Every key's, tenant's and end user's limiter on this instance (idle ones are dropped after ten minutes; at
+/// most 200,000 of each kind are kept, the least recently used dropped first).
 #[derive(Clone)]
 pub struct RateLimits {
     keys: moka::sync::Cache<Uuid, Arc<Bucket>>,
     tenants: moka::sync::Cache<Uuid, Arc<Bucket>>,
+    end_users: moka::sync::Cache<EndUser, Arc<Bucket>>,
+}
+
+fn limiter_cache<K: std::hash::Hash + Eq + Send + Sync + 'static>() -> moka::sync::Cache<K, Arc<Bucket>> {
+    moka::sync::Cache::builder().max_capacity(200_000).time_to_idle(Duration::from_secs(600)).build()
 }
 
 impl Default for RateLimits {
     fn default() -> Self {
-        let cache =
-            || moka::sync::Cache::builder().max_capacity(200_000).time_to_idle(Duration::from_secs(600)).build();
-        Self { keys: cache(), tenants: cache() }
+        Self { keys: limiter_cache(), tenants: limiter_cache(), end_users: limiter_cache() }
     }
 }
 
 impl RateLimits {
-    fn bucket(cache: &moka::sync::Cache<Uuid, Arc<Bucket>>, id: Uuid, rate: u32, burst: u32) -> Arc<Bucket> {
+    fn bucket<K: std::hash::Hash + Eq + Send + Sync + 'static>(
+        cache: &moka::sync::Cache<K, Arc<Bucket>>,
+        id: K,
+        rate: u32,
+        burst: u32,
+    ) -> Arc<Bucket> {
         match cache.get(&id) {
             Some(bucket) if bucket.rate == rate && bucket.burst == burst => bucket,
             _ => {
@@ -135,6 +147,32 @@ impl RateLimits {
                 cache.insert(id, bucket.clone());
                 bucket
             }
+        }
+    }
+
+    /// Counts one request of `tenant` for an end user (`kind` is `user_id` or `agent_id`) limited to `rate`
+    /// requests per second (bursts of twice that), whichever key or token makes it. A refusal is a 429 naming
+    /// `field`, the end user and the limit.
+    pub fn check_end_user(
+        &self,
+        tenant: Uuid,
+        kind: &'static str,
+        end_user: &str,
+        rate: u32,
+        field: &str,
+    ) -> Result<(), Error> {
+        let state =
+            Self::bucket(&self.end_users, (tenant, kind, end_user.to_owned()), rate, rate.saturating_mul(2)).check();
+        match state.retry_after_secs {
+            None => Ok(()),
+            Some(wait) => Err(Error::RateLimited {
+                message: format!(
+                    "{field}: rate limit exceeded: {kind} {end_user:?} may make {rate} requests per second (bursts of {}); \
+                     retry after {wait} s",
+                    state.limit
+                ),
+                retry_after_secs: wait,
+            }),
         }
     }
 

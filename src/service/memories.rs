@@ -123,6 +123,7 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
     admit(t, &mut new, "")?;
     summarize::check_reserved(&new.metadata, "metadata")?;
     usage::check_metadata(t, &new.metadata, "metadata")?;
+    usage::end_user_call(svc, t, &usage::acting_for(new.user_id.as_deref(), new.agent_id.as_deref(), ""), None)?;
     summarize::govern(&mut new);
     let mut tx = svc.db.begin_tenant(t).await?;
     let actor = t.actor();
@@ -336,6 +337,14 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     // Parsing 500 items (classification, summaries, hashes) is CPU work: off the request's executor thread.
     let tenant = t.clone();
     let (mut parsed, repeats) = super::offload(move || parse_batch(&tenant, &ctx, values, duplicates)).await?;
+    let acting: usage::Acting = parsed
+        .iter()
+        .enumerate()
+        .flat_map(|(i, new)| {
+            usage::acting_for(new.user_id.as_deref(), new.agent_id.as_deref(), &format!("memories[{i}]."))
+        })
+        .collect();
+    usage::end_user_call(svc, t, &acting, None)?;
     // Insert in content-hash order: two batches holding the same items in different orders then take
     // their unique-index locks in the same order and cannot deadlock.
     let mut order: Vec<usize> = (0..parsed.len()).filter(|i| !repeats.contains_key(i)).collect();
@@ -414,6 +423,7 @@ pub async fn list(svc: &Services, t: &Tenant, filter: &ListFilter, limit: i64, o
     if let Some(scope) = &t.scope {
         scope.narrow(&mut filter.user_id, &mut filter.agent_id);
     }
+    usage::end_user_call(svc, t, &usage::acting_for(filter.user_id.as_deref(), filter.agent_id.as_deref(), ""), None)?;
     let mut tx = svc.db.begin_read(t, t.read_after).await?;
     let (items, total) = memories::list(&mut tx, &filter, limit, offset).await?;
     tx.commit().await?;

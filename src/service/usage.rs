@@ -26,15 +26,21 @@ pub mod counter {
     pub const STORED: &str = "memories_stored";
     pub const EMBEDDINGS: &str = "embeddings";
     pub const CHAT_CALLS: &str = "chat_calls";
+    /// Per end user: the requests that stored, listed or recalled for it.
+    pub const REQUESTS: &str = "requests";
 }
 
 /// A tenant's counter on one UTC day.
 type CounterKey = (Uuid, NaiveDate, &'static str);
 
-/// Counts not yet flushed, per tenant, day and counter. Cheap to clone (shared).
+/// An end user's counter on one UTC day: (tenant, day, `user_id` or `agent_id`, the end user, counter).
+type EndUserKey = (Uuid, NaiveDate, &'static str, String, &'static str);
+
+/// Counts not yet flushed, per tenant (and per end user), day and counter. Cheap to clone (shared).
 #[derive(Clone, Default)]
 pub struct Meter {
     pending: Arc<Mutex<HashMap<CounterKey, i64>>>,
+    end_users: Arc<Mutex<HashMap<EndUserKey, i64>>>,
 }
 
 impl Meter {
@@ -49,23 +55,106 @@ impl Meter {
         }
     }
 
+    /// Adds `n` to an end user's counter for today (`kind` is `user_id` or `agent_id`).
+    pub fn add_end_user(&self, tenant_id: Uuid, kind: &'static str, end_user: &str, counter: &'static str, n: i64) {
+        if n == 0 {
+            return;
+        }
+        let day = Utc::now().date_naive();
+        if let Ok(mut pending) = self.end_users.lock() {
+            *pending.entry((tenant_id, day, kind, end_user.to_owned(), counter)).or_default() += n;
+        }
+    }
+
     /// Writes the pending counts; on failure they are kept for the next flush.
     pub async fn flush(&self, db: &Db) -> Result<()> {
-        let taken: Vec<_> = match self.pending.lock() {
-            Ok(mut pending) => pending.drain().collect(),
-            Err(_) => return Ok(()),
-        };
+        let taken = drain(&self.pending);
         let rows: Vec<(Uuid, NaiveDate, &str, i64)> = taken.iter().map(|((t, d, c), n)| (*t, *d, *c, *n)).collect();
         if let Err(err) = usage::add(db.owner(), &rows).await {
-            if let Ok(mut pending) = self.pending.lock() {
-                for (key, n) in taken {
-                    *pending.entry(key).or_default() += n;
-                }
-            }
+            keep(&self.pending, taken);
+            return Err(err);
+        }
+        let taken = drain(&self.end_users);
+        let rows: Vec<usage::EndUserCount> = taken
+            .iter()
+            .map(|((t, d, kind, who, c), n)| usage::EndUserCount {
+                tenant_id: *t,
+                day: *d,
+                kind,
+                end_user: who,
+                counter: c,
+                value: *n,
+            })
+            .collect();
+        if let Err(err) = usage::add_end_users(db.owner(), &rows).await {
+            keep(&self.end_users, taken);
             return Err(err);
         }
         Ok(())
     }
+}
+
+fn drain<K: std::hash::Hash + Eq>(pending: &Mutex<HashMap<K, i64>>) -> Vec<(K, i64)> {
+    match pending.lock() {
+        Ok(mut pending) => pending.drain().collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Puts counts that could not be written back, for the next flush.
+fn keep<K: std::hash::Hash + Eq>(pending: &Mutex<HashMap<K, i64>>, taken: Vec<(K, i64)>) {
+    if let Ok(mut pending) = pending.lock() {
+        for (key, n) in taken {
+            *pending.entry(key).or_default() += n;
+        }
+    }
+}
+
+/// The end users a call acts for: `(kind, end user, field)`, `kind` being `user_id` or `agent_id` and `field`
+/// the request's field that names it (for errors).
+pub type Acting<'a> = Vec<(&'static str, &'a str, String)>;
+
+/// The end user and agent one memory is for, as [`Acting`] entries naming `{at}user_id` / `{at}agent_id`.
+pub fn acting_for<'a>(user_id: Option<&'a str>, agent_id: Option<&'a str>, at: &str) -> Acting<'a> {
+    let mut acting = Vec::with_capacity(2);
+    if let Some(user) = user_id {
+        acting.push(("user_id", user, format!("{at}user_id")));
+    }
+    if let Some(agent) = agent_id {
+        acting.push(("agent_id", agent, format!("{at}agent_id")));
+    }
+    acting
+}
+
+/// Admits one call of a tenant's key or token for the end users it acts for (each once): against the
+/// tenant's `user_requests_per_second` / `agent_requests_per_second` (a 429 naming the field and the end user),
+/// then counted as a request of each, plus `counter` when given (`recalls`). The service's own jobs and
+/// operators' looks are neither limited nor counted.
+pub fn end_user_call(svc: &Services, t: &Tenant, acting: &Acting<'_>, counter: Option<&'static str>) -> Result<()> {
+    if t.key_id().is_none() || acting.is_empty() {
+        return Ok(());
+    }
+    let mut seen = std::collections::HashSet::with_capacity(acting.len());
+    let acting: Vec<_> = acting.iter().filter(|(kind, who, _)| seen.insert((*kind, *who))).collect();
+    for (kind, who, field) in &acting {
+        let rate = match *kind {
+            "user_id" => t.limits.user_requests_per_second,
+            _ => t.limits.agent_requests_per_second,
+        };
+        if let Some(rate) = rate {
+            if let Err(err) = svc.keys.rates.check_end_user(t.id, kind, who, rate, field) {
+                note_quota(t.id, &format!("{}_requests_per_second", kind.trim_end_matches("_id")), &err.to_string());
+                return Err(err);
+            }
+        }
+    }
+    for (kind, who, _) in acting {
+        svc.usage.add_end_user(t.id, kind, who, counter::REQUESTS, 1);
+        if let Some(counter) = counter {
+            svc.usage.add_end_user(t.id, kind, who, counter, 1);
+        }
+    }
+    Ok(())
 }
 
 /// How often one quota of one tenant is announced (`quota.reached`) at most, per instance.
@@ -212,26 +301,40 @@ pub async fn check_storage(tx: &mut TenantTx, limits: &LimitOverrides, grew: boo
 
 /// Refuses (403, naming the quota, the end user and the limit) when a memory among `ids`, just written by the
 /// transaction, belongs to an end user (`user_id`) or agent (`agent_id`) that would then hold more memories
-/// than the tenant's `max_memories_per_user` / `max_memories_per_agent`. Call after writing, before committing.
-/// Writes of one end user wait for each other here, so concurrent ones cannot both pass the cap.
+/// than the tenant's `max_memories_per_user` / `max_memories_per_agent`, or more bytes of content and metadata
+/// than its `max_storage_bytes_per_user` / `max_storage_bytes_per_agent`. Call after writing, before
+/// committing. Writes of one end user wait for each other here, so concurrent ones cannot both pass the cap.
 pub async fn check_end_users(tx: &mut TenantTx, limits: &LimitOverrides, ids: &[Uuid]) -> Result<()> {
     if ids.is_empty() {
         return Ok(());
     }
-    for (column, quota, cap) in [
-        ("user_id", "max_memories_per_user", limits.max_memories_per_user),
-        ("agent_id", "max_memories_per_agent", limits.max_memories_per_agent),
-    ] {
-        let Some(max) = cap else { continue };
-        let over = usage::end_users_over(tx, column, ids, i64::try_from(max).unwrap_or(i64::MAX)).await?;
-        if let Some((owner, held)) = over.into_iter().next() {
-            let message = format!(
-                "{column}: quota {quota} exceeded: {column} {owner:?} may hold {max} memories and this write would make \
-                 {held}"
-            );
-            note_quota(tx.tenant_id(), quota, &message);
-            return Err(Error::Forbidden(message));
+    let caps = [
+        ("user_id", "user", limits.max_memories_per_user, limits.max_storage_bytes_per_user),
+        ("agent_id", "agent", limits.max_memories_per_agent, limits.max_storage_bytes_per_agent),
+    ];
+    for (column, per, max_memories, max_bytes) in caps {
+        if max_memories.is_none() && max_bytes.is_none() {
+            continue;
         }
+        let cap = |max: Option<u64>| max.map_or(i64::MAX, |m| i64::try_from(m).unwrap_or(i64::MAX));
+        let over = usage::end_users_over(tx, column, ids, cap(max_memories), cap(max_bytes)).await?;
+        let Some((owner, held, bytes)) = over.into_iter().next() else { continue };
+        let (quota, message) = match max_memories.filter(|max| held > cap(Some(*max))) {
+            Some(max) => (
+                format!("max_memories_per_{per}"),
+                format!("{column} {owner:?} may hold {max} memories and this write would make {held}"),
+            ),
+            None => (
+                format!("max_storage_bytes_per_{per}"),
+                format!(
+                    "{column} {owner:?} may hold {} bytes of content and metadata and this write would make {bytes}",
+                    max_bytes.unwrap_or_default()
+                ),
+            ),
+        };
+        let message = format!("{column}: quota {quota} exceeded: {message}");
+        note_quota(tx.tenant_id(), &quota, &message);
+        return Err(Error::Forbidden(message));
     }
     Ok(())
 }
@@ -332,6 +435,8 @@ pub const MAX_END_USERS_PAGE: i64 = 500;
 #[derive(Debug, Clone)]
 pub struct EndUsers {
     pub by: &'static str,
+    /// `memories` or `requests`: what the page is ordered by.
+    pub sort: &'static str,
     pub from: NaiveDate,
     pub to: NaiveDate,
     pub page: super::Page<EndUserRow>,
@@ -339,13 +444,16 @@ pub struct EndUsers {
     pub unattributed: EndUserRow,
 }
 
-/// The tenant's memories and bytes per end user or agent, most first, with how many each stored in the
-/// window (UTC days `from`..=`to`, default the last 30), for a customer's own billing. Admin scope: it names
-/// every end user of the tenant.
+/// The tenant's memories and bytes per end user or agent, with how many each stored in the window (UTC days
+/// `from`..=`to`, default the last 30) and the requests and recalls made for it then, for a customer's own
+/// billing: most memories first, or (`sort` = `requests`) most requests first, which lists the end users that
+/// only asked too. Admin scope: it names every end user of the tenant.
+#[allow(clippy::too_many_arguments)]
 pub async fn end_users(
     svc: &Services,
     t: &Tenant,
     by: &str,
+    sort: Option<&str>,
     from: Option<NaiveDate>,
     to: Option<NaiveDate>,
     limit: Option<i64>,
@@ -356,6 +464,11 @@ pub async fn end_users(
         "user_id" => "user_id",
         "agent_id" => "agent_id",
         other => return Err(crate::error::bad("group_by", format!("{other:?} is not user_id or agent_id"))),
+    };
+    let sort = match sort.unwrap_or("memories") {
+        "memories" => "memories",
+        "requests" => "requests",
+        other => return Err(crate::error::bad("sort", format!("{other:?} is not memories or requests"))),
     };
     let to = to.unwrap_or_else(|| Utc::now().date_naive());
     let from = from.unwrap_or(to - Duration::days(29));
@@ -373,10 +486,40 @@ pub async fn end_users(
     if !(0..=1_000_000).contains(&offset) {
         return Err(crate::error::bad("offset", "must be 0..=1000000"));
     }
+    if let Err(err) = svc.usage.flush(&svc.db).await {
+        tracing::warn!(error = %err, "could not flush usage counts before a read");
+    }
     let start = from.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
     let end = (to + Duration::days(1)).and_hms_opt(0, 0, 0).unwrap_or_default().and_utc();
+    let pool = svc.db.owner();
     let mut tx = svc.db.begin_snapshot(t).await?;
-    let (items, total, unattributed) = usage::end_users(&mut tx, by, start, end, limit, offset).await?;
+    let (items, total) = if sort == "memories" {
+        let (mut items, total) = usage::end_users(&mut tx, by, start, end, limit, offset).await?;
+        let names: Vec<String> = items.iter().filter_map(|r| r.end_user.clone()).collect();
+        let (calls, _) = usage::end_user_calls(pool, t.id, by, from, to, Some(&names), limit, 0).await?;
+        let calls: HashMap<String, usage::EndUserCalls> = calls.into_iter().map(|c| (c.end_user.clone(), c)).collect();
+        for row in &mut items {
+            if let Some(c) = row.end_user.as_ref().and_then(|name| calls.get(name)) {
+                (row.requests, row.recalls) = (c.requests, c.recalls);
+            }
+        }
+        (items, total)
+    } else {
+        let (calls, total) = usage::end_user_calls(pool, t.id, by, from, to, None, limit, offset).await?;
+        let names: Vec<String> = calls.iter().map(|c| c.end_user.clone()).collect();
+        let held = usage::end_users_held(&mut tx, by, &names, start, end).await?;
+        let mut held: HashMap<String, EndUserRow> =
+            held.into_iter().filter_map(|r| Some((r.end_user.clone()?, r))).collect();
+        let items = calls
+            .into_iter()
+            .map(|c| {
+                let row = held.remove(&c.end_user).unwrap_or_default();
+                EndUserRow { end_user: Some(c.end_user), requests: c.requests, recalls: c.recalls, ..row }
+            })
+            .collect();
+        (items, total)
+    };
+    let unattributed = usage::unattributed(&mut tx, by, start, end).await?;
     tx.commit().await?;
-    Ok(EndUsers { by, from, to, page: super::Page { items, total, limit, offset }, unattributed })
+    Ok(EndUsers { by, sort, from, to, page: super::Page { items, total, limit, offset }, unattributed })
 }

@@ -246,6 +246,7 @@ pub async fn erase_tenant(pool: &PgPool, id: Uuid, queues: &[&str]) -> Result<De
         "webhook_endpoints",
         "tenant_usage_delta",
         "tenant_usage",
+        "usage_daily_end_users",
         "api_keys",
     ];
     // Passes until one finds nothing: a write that raced the first pass (a job finishing, an import's last

@@ -28,6 +28,19 @@ pub struct LimitOverrides {
     /// Memories one agent (`agent_id`) of the tenant may hold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_memories_per_agent: Option<u64>,
+    /// Bytes of content and metadata one end user's (`user_id`'s) memories may hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_storage_bytes_per_user: Option<u64>,
+    /// Bytes of content and metadata one agent's (`agent_id`'s) memories may hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_storage_bytes_per_agent: Option<u64>,
+    /// Requests per second that store, list or recall for one end user (`user_id`), across all keys and tokens
+    /// (bursts of twice the rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_requests_per_second: Option<u32>,
+    /// Requests per second that store, list or recall for one agent (`agent_id`) (bursts of twice the rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_requests_per_second: Option<u32>,
     /// Bytes of one memory's metadata (JSON text). Everyone has a cap: 64 KiB unless set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_metadata_bytes: Option<u32>,
@@ -65,6 +78,10 @@ impl LimitOverrides {
             max_storage_bytes,
             max_memories_per_user,
             max_memories_per_agent,
+            max_storage_bytes_per_user,
+            max_storage_bytes_per_agent,
+            user_requests_per_second,
+            agent_requests_per_second,
             max_metadata_bytes,
             max_batch,
             summaries_per_day,
@@ -96,6 +113,8 @@ impl LimitOverrides {
             ("requests_per_second", parsed.requests_per_second.map(u64::from)),
             ("burst", parsed.burst.map(u64::from)),
             ("key_requests_per_second", parsed.key_requests_per_second.map(u64::from)),
+            ("user_requests_per_second", parsed.user_requests_per_second.map(u64::from)),
+            ("agent_requests_per_second", parsed.agent_requests_per_second.map(u64::from)),
             ("max_metadata_bytes", parsed.max_metadata_bytes.map(u64::from)),
             ("max_batch", parsed.max_batch.map(u64::from)),
         ]
@@ -135,5 +154,27 @@ impl Budget {
             Self::Consolidations => limits.consolidations_per_day,
             Self::Reembeds => limits.reembeds_per_day,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_zero_rate_is_refused_naming_it_and_absent_limits_fall_through() {
+        for name in
+            ["requests_per_second", "key_requests_per_second", "user_requests_per_second", "agent_requests_per_second"]
+        {
+            let err = LimitOverrides::from_json(&json!({ name: 0 })).unwrap_err();
+            assert!(err.starts_with(name), "{err}");
+        }
+        let own = LimitOverrides::from_json(&json!({"max_storage_bytes_per_user": 100})).unwrap();
+        let plan = LimitOverrides::from_json(&json!({"max_storage_bytes_per_user": 5, "user_requests_per_second": 3}))
+            .unwrap();
+        let both = own.over(&plan);
+        assert_eq!((both.max_storage_bytes_per_user, both.user_requests_per_second), (Some(100), Some(3)));
+        assert!(LimitOverrides::from_json(&json!({"max_storage_bytes_per_users": 1})).is_err());
     }
 }

@@ -634,6 +634,9 @@ async fn deleting_a_tenant_removes_its_data_and_leaves_a_report() {
     let probes = json!({"probes": [{"query": "who deploys Kubernetes", "expected": [first]}], "k": 5});
     app.put(&app.a.key, "/api/v1/eval/probe-sets/deploys", &probes).await.ok(200);
     app.post(&app.a.key, "/api/v1/eval", &json!({"probe_set": "deploys"})).await.ok(200);
+    // A request for an end user, counted (reading the usage flushes the counts).
+    app.post(&app.a.key, "/api/v1/recall", &json!({"query": "deploys", "user_id": "ann"})).await.ok(200);
+    app.get(&app.a.key, "/api/v1/usage").await.ok(200);
     app.store_text(&app.b.key, "tenant b stays").await;
     let before = rows_of_tenant(&app, app.a.id).await;
     for table in [
@@ -649,6 +652,7 @@ async fn deleting_a_tenant_removes_its_data_and_leaves_a_report() {
         "eval_runs",
         "api_keys",
         "tenant_usage_delta",
+        "usage_daily_end_users",
         "jobs",
     ] {
         assert!(before[table] > 0, "the test must put rows in {table}: {before:?}");

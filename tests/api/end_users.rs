@@ -133,3 +133,118 @@ async fn an_end_user_or_agent_cannot_hold_more_than_its_cap() {
     // Another tenant's end user of the same name is not counted here.
     app.store(&app.b.key, json!({"content": "B's Ann", "user_id": "ann"})).await;
 }
+
+#[tokio::test]
+async fn an_end_users_storage_and_request_rate_have_caps_of_their_own() {
+    let app = spawn().await;
+    sqlx::query(
+        "UPDATE tenants SET limits = '{\"max_storage_bytes_per_user\": 40, \"user_requests_per_second\": 1}'
+          WHERE id = $1",
+    )
+    .bind(app.a.id)
+    .execute(&mut app.superuser_conn().await)
+    .await
+    .unwrap();
+    let key = &app.a.key;
+    // Bytes of content and metadata ("{}"): 19 + 2, then 18 + 2 would make 41.
+    app.store(key, json!({"content": "Ann likes green tea", "user_id": "ann"})).await;
+    app.post(key, "/api/v1/memories", &json!({"content": "Ann moved to Porto", "user_id": "ann"}))
+        .await
+        .assert_error(403, "user_id: quota max_storage_bytes_per_user exceeded: user_id \"ann\" may hold 40 bytes");
+    let batch = json!({"memories": [{"content": "Bo one"}, {"content": "Ann moved to Porto", "user_id": "ann"}]});
+    // (Ann's two requests so far are her burst: a second refills one.)
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    app.post(key, "/api/v1/memories/batch", &batch).await.assert_error(403, "max_storage_bytes_per_user");
+    assert_eq!(app.get(key, "/api/v1/memories").await.ok(200)["total"], 1, "nothing of the batch was written");
+
+    // One request a second for each end user (bursts of two): Rita's run out, whichever key or token asks,
+    // while Bo's are untouched.
+    let recall = |user: &str| json!({"query": "tea", "user_id": user, "mode": "keyword"});
+    // Six at once: at most the burst of two (and whatever a second refills meanwhile) are served.
+    let refused = |user: &'static str, k: String| {
+        let app = &app;
+        async move {
+            let body = recall(user);
+            let all = futures_util::future::join_all((0..6).map(|_| app.post(&k, "/api/v1/recall", &body))).await;
+            all.into_iter().find(|res| res.status != 200)
+        }
+    };
+    let res = refused("rita", key.clone()).await.expect("Rita's requests are limited");
+    res.assert_error(429, "user_id: rate limit exceeded: user_id \"rita\" may make 1 requests per second");
+    assert!(res.headers.contains_key("retry-after"), "{:?}", res.headers);
+    app.post(key, "/api/v1/recall", &recall("bo")).await.ok(200);
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let token = app.post(&admin, "/api/v1/tokens", &json!({"user_ids": ["rita"]})).await.ok(201)["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let res = refused("rita", token).await.expect("a token for Rita shares her limit");
+    res.assert_error(429, "\"rita\"");
+}
+
+#[tokio::test]
+async fn requests_and_recalls_are_counted_per_end_user_and_agent() {
+    let app = spawn().await;
+    let key = &app.b.key;
+    let recall = |user: &str| json!({"query": "invoice", "user_id": user, "agent_id": "desk", "mode": "keyword"});
+    app.post(key, "/api/v1/recall", &recall("cy")).await.ok(200);
+    app.post(key, "/api/v1/recall", &recall("cy")).await.ok(200);
+    app.get(key, "/api/v1/memories?user_id=cy").await.ok(200);
+    app.store(key, json!({"content": "Cy asked about an invoice", "user_id": "cy"})).await;
+    let batch = json!({"memories": [
+        {"content": "Cy paid", "user_id": "cy"}, {"content": "Cy thanked us", "user_id": "cy"},
+        {"content": "Dee signed up", "user_id": "dee"}]});
+    app.post(key, "/api/v1/memories/batch", &batch).await.ok(201);
+    app.post(key, "/api/v1/recall", &recall("zed")).await.ok(200);
+    // Another tenant's requests for an end user of the same name are its own.
+    app.post(&app.a.key, "/api/v1/recall", &recall("cy")).await.ok(200);
+
+    let admin = new_key(&app.db, app.b.id, &["admin"]).await;
+    let page = app.get(&admin, "/api/v1/usage?group_by=user_id").await.ok(200)["end_users"].clone();
+    assert_eq!((page["sort"].clone(), page["total"].clone()), (json!("memories"), json!(2)), "{page}");
+    let cy = &page["end_users"][0];
+    assert_eq!(
+        (cy["end_user"].clone(), cy["memories"].clone(), cy["requests"].clone(), cy["recalls"].clone()),
+        (json!("cy"), json!(3), json!(5), json!(2)),
+        "two recalls, a list, a store and a batch: {page}"
+    );
+    assert_eq!(
+        (page["end_users"][1]["end_user"].clone(), page["end_users"][1]["requests"].clone()),
+        (json!("dee"), json!(1))
+    );
+
+    // By requests: Zed, who holds nothing, is there too.
+    let page = app.get(&admin, "/api/v1/usage?group_by=user_id&sort=requests").await.ok(200)["end_users"].clone();
+    let rows: Vec<(String, i64, i64)> = page["end_users"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["end_user"].as_str().unwrap().to_owned(),
+                r["requests"].as_i64().unwrap(),
+                r["memories"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rows, [("cy".into(), 5, 3), ("dee".into(), 1, 1), ("zed".into(), 1, 0)], "{page}");
+    assert_eq!(page["total"], 3);
+    let second = app.get(&admin, "/api/v1/usage?group_by=user_id&sort=requests&limit=1&offset=1").await.ok(200).clone();
+    assert_eq!(second["end_users"]["end_users"][0]["end_user"], "dee");
+    assert_eq!(second["end_users"]["has_more"], true);
+
+    // The agent the recalls named.
+    let agents = app.get(&admin, "/api/v1/usage?group_by=agent_id&sort=requests").await.ok(200)["end_users"].clone();
+    assert_eq!(
+        (agents["end_users"][0]["end_user"].clone(), agents["end_users"][0]["recalls"].clone()),
+        (json!("desk"), json!(3))
+    );
+    // A window before any of it counts none.
+    let old = app
+        .get(&admin, "/api/v1/usage?group_by=user_id&sort=requests&from=2020-01-01&to=2020-01-31")
+        .await
+        .ok(200)
+        .clone();
+    assert_eq!(old["end_users"]["total"], 0);
+    app.get(&admin, "/api/v1/usage?group_by=user_id&sort=newest").await.assert_error(400, "sort");
+}

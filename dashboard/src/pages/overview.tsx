@@ -4,21 +4,31 @@ import { tenant, unwrap, type Schemas } from "../api.ts";
 import { UsagePanel } from "../usage.tsx";
 import { Empty, fmtBytes, fmtNum, KeyValues, Loading, Page, Table, Time, useAction, useLoad } from "../ui.tsx";
 
-/** The tenant's top end users (or agents) by memories held, loaded on a click (it needs an admin key). */
+/** The tenant's top end users (or agents) by memories held or by requests made, loaded on a click (it needs
+ * an admin key). */
 function EndUsersPanel() {
   const [page, setPage] = useState<Schemas["EndUserUsagePage"] | null>(null);
-  const [load, busy] = useAction(async (by: string) => {
-    const report = await unwrap(tenant.GET("/api/v1/usage", { params: { query: { group_by: by, limit: 10 } } }));
+  const [load, busy] = useAction(async (by: string, sort: string) => {
+    const query = { group_by: by, sort, limit: 10 };
+    const report = await unwrap(tenant.GET("/api/v1/usage", { params: { query } }));
     setPage(report.end_users ?? null);
   });
   return (
     <>
       <div class="row">
-        <button type="button" onClick={() => void load("user_id")} disabled={busy} data-testid="end-users-button">
+        <button type="button" onClick={() => void load("user_id", "memories")} disabled={busy} data-testid="end-users-button">
           Top end users
         </button>
-        <button type="button" onClick={() => void load("agent_id")} disabled={busy} data-testid="agents-button">
+        <button type="button" onClick={() => void load("agent_id", "memories")} disabled={busy} data-testid="agents-button">
           Top agents
+        </button>
+        <button
+          type="button"
+          onClick={() => void load("user_id", "requests")}
+          disabled={busy}
+          data-testid="end-users-requests-button"
+        >
+          Busiest end users
         </button>
         <span class="muted">Needs a key with the admin scope.</span>
       </div>
@@ -28,9 +38,17 @@ function EndUsersPanel() {
         ) : (
           <Table
             testid="end-users"
-            caption={`By ${page.group_by}: ${page.total} in all; ${fmtNum(page.unattributed.memories)} memories name none`}
+            caption={`By ${page.group_by}, most ${page.sort} first: ${page.total} in all; ${fmtNum(page.unattributed.memories)} memories name none`}
             captionShown
-            columns={[page.group_by, ["Memories", "num"], ["Stored, last 30 days", "num"], ["Bytes", "num"], "Last stored"]}
+            columns={[
+              page.group_by,
+              ["Memories", "num"],
+              ["Stored, last 30 days", "num"],
+              ["Bytes", "num"],
+              ["Requests, last 30 days", "num"],
+              ["Recalls", "num"],
+              "Last stored",
+            ]}
           >
             {page.end_users.map((u) => (
               <tr key={u.end_user ?? ""} data-end-user={u.end_user ?? ""}>
@@ -38,6 +56,8 @@ function EndUsersPanel() {
                 <td class="num">{fmtNum(u.memories)}</td>
                 <td class="num">{fmtNum(u.stored_in_window)}</td>
                 <td class="num">{fmtBytes(u.storage_bytes)}</td>
+                <td class="num">{fmtNum(u.requests)}</td>
+                <td class="num">{fmtNum(u.recalls)}</td>
                 <td>
                   <Time iso={u.last_stored_at} />
                 </td>

@@ -1433,8 +1433,9 @@ export interface paths {
          * The tenant's usage per UTC day (requests, recalls, memories stored, embeddings, chat-model calls, daily
          *     budgets spent), what it stores now, and the limits in force.
          * @description With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories and
-         *     bytes held now and memories stored in the window, most first (a page, with the total and the memories
-         *     that have no end user), for the tenant's own billing of its users.
+         *     bytes held now, memories stored and requests and recalls made for it in the window, most memories (or with
+         *     `sort=requests`, most requests) first (a page, with the total and the memories that have no end user), for
+         *     the tenant's own billing of its users.
          */
         get: operations["usage.get"];
         put?: never;
@@ -2423,16 +2424,28 @@ export interface components {
             stored_in_window: number;
             /** Format: date-time */
             last_stored_at?: string | null;
+            /**
+             * Format: int64
+             * @description Requests that stored, listed or recalled for it in the window (0 in `unattributed`).
+             */
+            requests: number;
+            /**
+             * Format: int64
+             * @description Of those, recalls.
+             */
+            recalls: number;
         };
-        /** @description A page of end users, most memories first. */
+        /** @description A page of end users, most memories (or requests) first. */
         EndUserUsagePage: {
             /** @description `user_id` or `agent_id`. */
             group_by: string;
+            /** @description `memories` or `requests`: the order of the page. */
+            sort: string;
             end_users: components["schemas"]["EndUserUsage"][];
             count: number;
             /**
              * Format: int64
-             * @description How many end users hold memories.
+             * @description How many end users hold memories (`sort=memories`) or made requests in the window (`sort=requests`).
              */
             total: number;
             /** Format: int64 */
@@ -4548,6 +4561,7 @@ export interface components {
             /**
              * @description The tenant's own limits, replacing its previous ones: requests_per_second, burst,
              *     key_requests_per_second, max_memories, max_storage_bytes, max_memories_per_user, max_memories_per_agent,
+             *     max_storage_bytes_per_user, max_storage_bytes_per_agent, user_requests_per_second, agent_requests_per_second,
              *     max_metadata_bytes, max_batch,
              *     summaries_per_day, reenrich_per_day, consolidations_per_day, reembeds_per_day.
              */
@@ -12314,9 +12328,14 @@ export interface operations {
                 to?: string;
                 /**
                  * @description `user_id` or `agent_id` (admin scope): add `end_users`, what each end user or agent stores and stored
-                 *     in the window, for the tenant's own billing.
+                 *     in the window and the requests made for it, for the tenant's own billing.
                  */
                 group_by?: string;
+                /**
+                 * @description With `group_by`: `memories` (default, most memories first) or `requests` (most requests in the window
+                 *     first, including end users that hold nothing).
+                 */
+                sort?: string;
                 /** @description End users per page with `group_by`, 1..=500 (default 50). */
                 limit?: number;
                 offset?: number;

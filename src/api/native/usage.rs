@@ -20,8 +20,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// budgets spent), what it stores now, and the limits in force.
 ///
 /// With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories and
-/// bytes held now and memories stored in the window, most first (a page, with the total and the memories
-/// that have no end user), for the tenant's own billing of its users.
+/// bytes held now, memories stored and requests and recalls made for it in the window, most memories (or with
+/// `sort=requests`, most requests) first (a page, with the total and the memories that have no end user), for
+/// the tenant's own billing of its users.
 #[utoipa::path(get, path = "/api/v1/usage", operation_id = "usage.get", tag = "usage", params(UsageQuery),
     responses(
         (status = 200, description = "Usage", body = UsageReport),
@@ -35,7 +36,18 @@ async fn get_usage(
 ) -> ApiResult<Json<UsageReport>> {
     let end_users = match query.group_by.as_deref() {
         Some(by) => Some(
-            usage::end_users(&services, &tenant, by, query.from, query.to, query.limit, query.offset).await?.into(),
+            usage::end_users(
+                &services,
+                &tenant,
+                by,
+                query.sort.as_deref(),
+                query.from,
+                query.to,
+                query.limit,
+                query.offset,
+            )
+            .await?
+            .into(),
         ),
         None => None,
     };

@@ -210,6 +210,10 @@ pub struct EndUserUsage {
     /// Of those, the ones stored in the window (`from`..=`to`).
     pub stored_in_window: i64,
     pub last_stored_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Requests that stored, listed or recalled for it in the window (0 in `unattributed`).
+    pub requests: i64,
+    /// Of those, recalls.
+    pub recalls: i64,
 }
 
 impl From<crate::service::usage::EndUserRow> for EndUserUsage {
@@ -220,18 +224,22 @@ impl From<crate::service::usage::EndUserRow> for EndUserUsage {
             storage_bytes: r.storage_bytes,
             stored_in_window: r.stored_in_window,
             last_stored_at: r.last_stored_at,
+            requests: r.requests,
+            recalls: r.recalls,
         }
     }
 }
 
-/// A page of end users, most memories first.
+/// A page of end users, most memories (or requests) first.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct EndUserUsagePage {
     /// `user_id` or `agent_id`.
     pub group_by: String,
+    /// `memories` or `requests`: the order of the page.
+    pub sort: String,
     pub end_users: Vec<EndUserUsage>,
     pub count: usize,
-    /// How many end users hold memories.
+    /// How many end users hold memories (`sort=memories`) or made requests in the window (`sort=requests`).
     pub total: i64,
     pub limit: i64,
     pub offset: i64,
@@ -247,6 +255,7 @@ impl From<crate::service::usage::EndUsers> for EndUserUsagePage {
         let end_users: Vec<EndUserUsage> = items.into_iter().map(EndUserUsage::from).collect();
         Self {
             group_by: e.by.to_owned(),
+            sort: e.sort.to_owned(),
             count: end_users.len(),
             end_users,
             total,
@@ -268,8 +277,11 @@ pub struct UsageQuery {
     /// Last UTC day (default today).
     pub to: Option<NaiveDate>,
     /// `user_id` or `agent_id` (admin scope): add `end_users`, what each end user or agent stores and stored
-    /// in the window, for the tenant's own billing.
+    /// in the window and the requests made for it, for the tenant's own billing.
     pub group_by: Option<String>,
+    /// With `group_by`: `memories` (default, most memories first) or `requests` (most requests in the window
+    /// first, including end users that hold nothing).
+    pub sort: Option<String>,
     /// End users per page with `group_by`, 1..=500 (default 50).
     pub limit: Option<i64>,
     pub offset: Option<i64>,

@@ -8,12 +8,14 @@
 //! along associations; superseded memories give their place to the head of their chain; expansions add
 //! associated memories or memories sharing an entity.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use pgvector::Vector;
 use uuid::Uuid;
 
+use super::usage;
 use super::Services;
 use crate::auth::{Scope, Tenant};
 use crate::config::Fusion;
@@ -174,7 +176,26 @@ async fn in_snapshot(
     requests: &[RecallRequest],
 ) -> Result<(TenantTx, Vec<RecallResponse>)> {
     t.require(Scope::Read)?;
-    svc.usage.add(t.id, super::usage::counter::RECALLS, 1);
+    // A scoped key's filters narrowed to its end user or agent, where it has one.
+    let requests: Cow<'_, [RecallRequest]> = match &t.scope {
+        Some(scope) => Cow::Owned(
+            requests
+                .iter()
+                .map(|req| {
+                    let mut req = req.clone();
+                    scope.narrow(&mut req.filter.user_id, &mut req.filter.agent_id);
+                    req
+                })
+                .collect(),
+        ),
+        None => Cow::Borrowed(requests),
+    };
+    let acting: usage::Acting = requests
+        .iter()
+        .flat_map(|r| usage::acting_for(r.filter.user_id.as_deref(), r.filter.agent_id.as_deref(), ""))
+        .collect();
+    usage::end_user_call(svc, t, &acting, Some(usage::counter::RECALLS))?;
+    svc.usage.add(t.id, usage::counter::RECALLS, 1);
     let keywords = requests.iter().any(|r| r.query.is_some() && uses_keywords(r.mode));
     let stats = match keywords {
         true => Some(stage("statistics", term_stats(svc, t.id)).await?),
@@ -182,16 +203,8 @@ async fn in_snapshot(
     };
     let mut tx = stage("begin", svc.db.begin_read(t, t.read_after)).await?;
     let mut answers = Vec::with_capacity(requests.len());
-    for req in requests {
-        let answer = match &t.scope {
-            Some(scope) => {
-                let mut req = req.clone();
-                scope.narrow(&mut req.filter.user_id, &mut req.filter.agent_id);
-                run(svc, &mut tx, &req, stats.as_deref()).await?
-            }
-            None => run(svc, &mut tx, req, stats.as_deref()).await?,
-        };
-        answers.push(answer);
+    for req in requests.iter() {
+        answers.push(run(svc, &mut tx, req, stats.as_deref()).await?);
     }
     Ok((tx, answers))
 }

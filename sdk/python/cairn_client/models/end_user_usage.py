@@ -22,6 +22,8 @@ class EndUserUsage:
             history,
             trash, associations and entities).
         stored_in_window (int): Of those, the ones stored in the window (`from`..=`to`).
+        requests (int): Requests that stored, listed or recalled for it in the window (0 in `unattributed`).
+        recalls (int): Of those, recalls.
         end_user (None | str | Unset): The `user_id` (or `agent_id`); null in `unattributed`.
         last_stored_at (datetime.datetime | None | Unset):
     """
@@ -29,6 +31,8 @@ class EndUserUsage:
     memories: int
     storage_bytes: int
     stored_in_window: int
+    requests: int
+    recalls: int
     end_user: None | str | Unset = UNSET
     last_stored_at: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -39,6 +43,10 @@ class EndUserUsage:
         storage_bytes = self.storage_bytes
 
         stored_in_window = self.stored_in_window
+
+        requests = self.requests
+
+        recalls = self.recalls
 
         end_user: None | str | Unset
         if isinstance(self.end_user, Unset):
@@ -61,6 +69,8 @@ class EndUserUsage:
                 "memories": memories,
                 "storage_bytes": storage_bytes,
                 "stored_in_window": stored_in_window,
+                "requests": requests,
+                "recalls": recalls,
             }
         )
         if end_user is not UNSET:
@@ -78,6 +88,10 @@ class EndUserUsage:
         storage_bytes = d.pop("storage_bytes")
 
         stored_in_window = d.pop("stored_in_window")
+
+        requests = d.pop("requests")
+
+        recalls = d.pop("recalls")
 
         def _parse_end_user(data: object) -> None | str | Unset:
             if data is None:
@@ -109,6 +123,8 @@ class EndUserUsage:
             memories=memories,
             storage_bytes=storage_bytes,
             stored_in_window=stored_in_window,
+            requests=requests,
+            recalls=recalls,
             end_user=end_user,
             last_stored_at=last_stored_at,
         )

@@ -15,13 +15,15 @@ T = TypeVar("T", bound="EndUserUsagePage")
 
 @_attrs_define
 class EndUserUsagePage:
-    """A page of end users, most memories first.
+    """A page of end users, most memories (or requests) first.
 
     Attributes:
         group_by (str): `user_id` or `agent_id`.
+        sort (str): `memories` or `requests`: the order of the page.
         end_users (list[EndUserUsage]):
         count (int):
-        total (int): How many end users hold memories.
+        total (int): How many end users hold memories (`sort=memories`) or made requests in the window
+            (`sort=requests`).
         limit (int):
         offset (int):
         has_more (bool):
@@ -29,6 +31,7 @@ class EndUserUsagePage:
     """
 
     group_by: str
+    sort: str
     end_users: list[EndUserUsage]
     count: int
     total: int
@@ -40,6 +43,8 @@ class EndUserUsagePage:
 
     def to_dict(self) -> dict[str, Any]:
         group_by = self.group_by
+
+        sort = self.sort
 
         end_users = []
         for end_users_item_data in self.end_users:
@@ -63,6 +68,7 @@ class EndUserUsagePage:
         field_dict.update(
             {
                 "group_by": group_by,
+                "sort": sort,
                 "end_users": end_users,
                 "count": count,
                 "total": total,
@@ -81,6 +87,8 @@ class EndUserUsagePage:
 
         d = dict(src_dict)
         group_by = d.pop("group_by")
+
+        sort = d.pop("sort")
 
         end_users = []
         _end_users = d.pop("end_users")
@@ -103,6 +111,7 @@ class EndUserUsagePage:
 
         end_user_usage_page = cls(
             group_by=group_by,
+            sort=sort,
             end_users=end_users,
             count=count,
             total=total,

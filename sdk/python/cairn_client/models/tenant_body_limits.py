@@ -13,6 +13,7 @@ T = TypeVar("T", bound="TenantBodyLimits")
 class TenantBodyLimits:
     """The tenant's own limits, replacing its previous ones: requests_per_second, burst,
     key_requests_per_second, max_memories, max_storage_bytes, max_memories_per_user, max_memories_per_agent,
+    max_storage_bytes_per_user, max_storage_bytes_per_agent, user_requests_per_second, agent_requests_per_second,
     max_metadata_bytes, max_batch,
     summaries_per_day, reenrich_per_day, consolidations_per_day, reembeds_per_day.
 

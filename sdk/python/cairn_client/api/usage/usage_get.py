@@ -16,6 +16,7 @@ def _get_kwargs(
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     group_by: str | Unset = UNSET,
+    sort: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -33,6 +34,8 @@ def _get_kwargs(
     params["to"] = json_to
 
     params["group_by"] = group_by
+
+    params["sort"] = sort
 
     params["limit"] = limit
 
@@ -105,6 +108,7 @@ def sync_detailed(
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     group_by: str | Unset = UNSET,
+    sort: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[ErrorBody | UsageReport]:
@@ -114,14 +118,17 @@ def sync_detailed(
 
      With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
     and
-    bytes held now and memories stored in the window, most first (a page, with the total and the
-    memories
-    that have no end user), for the tenant's own billing of its users.
+    bytes held now, memories stored and requests and recalls made for it in the window, most memories
+    (or with
+    `sort=requests`, most requests) first (a page, with the total and the memories that have no end
+    user), for
+    the tenant's own billing of its users.
 
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
         group_by (str | Unset):
+        sort (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -137,6 +144,7 @@ def sync_detailed(
         from_=from_,
         to=to,
         group_by=group_by,
+        sort=sort,
         limit=limit,
         offset=offset,
     )
@@ -154,6 +162,7 @@ def sync(
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     group_by: str | Unset = UNSET,
+    sort: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> ErrorBody | UsageReport | None:
@@ -163,14 +172,17 @@ def sync(
 
      With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
     and
-    bytes held now and memories stored in the window, most first (a page, with the total and the
-    memories
-    that have no end user), for the tenant's own billing of its users.
+    bytes held now, memories stored and requests and recalls made for it in the window, most memories
+    (or with
+    `sort=requests`, most requests) first (a page, with the total and the memories that have no end
+    user), for
+    the tenant's own billing of its users.
 
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
         group_by (str | Unset):
+        sort (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -187,6 +199,7 @@ def sync(
         from_=from_,
         to=to,
         group_by=group_by,
+        sort=sort,
         limit=limit,
         offset=offset,
     ).parsed
@@ -198,6 +211,7 @@ async def asyncio_detailed(
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     group_by: str | Unset = UNSET,
+    sort: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> Response[ErrorBody | UsageReport]:
@@ -207,14 +221,17 @@ async def asyncio_detailed(
 
      With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
     and
-    bytes held now and memories stored in the window, most first (a page, with the total and the
-    memories
-    that have no end user), for the tenant's own billing of its users.
+    bytes held now, memories stored and requests and recalls made for it in the window, most memories
+    (or with
+    `sort=requests`, most requests) first (a page, with the total and the memories that have no end
+    user), for
+    the tenant's own billing of its users.
 
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
         group_by (str | Unset):
+        sort (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -230,6 +247,7 @@ async def asyncio_detailed(
         from_=from_,
         to=to,
         group_by=group_by,
+        sort=sort,
         limit=limit,
         offset=offset,
     )
@@ -245,6 +263,7 @@ async def asyncio(
     from_: datetime.date | Unset = UNSET,
     to: datetime.date | Unset = UNSET,
     group_by: str | Unset = UNSET,
+    sort: str | Unset = UNSET,
     limit: int | Unset = UNSET,
     offset: int | Unset = UNSET,
 ) -> ErrorBody | UsageReport | None:
@@ -254,14 +273,17 @@ async def asyncio(
 
      With `group_by=user_id` (or `agent_id`; admin scope) it adds `end_users`: each end user's memories
     and
-    bytes held now and memories stored in the window, most first (a page, with the total and the
-    memories
-    that have no end user), for the tenant's own billing of its users.
+    bytes held now, memories stored and requests and recalls made for it in the window, most memories
+    (or with
+    `sort=requests`, most requests) first (a page, with the total and the memories that have no end
+    user), for
+    the tenant's own billing of its users.
 
     Args:
         from_ (datetime.date | Unset):
         to (datetime.date | Unset):
         group_by (str | Unset):
+        sort (str | Unset):
         limit (int | Unset):
         offset (int | Unset):
 
@@ -279,6 +301,7 @@ async def asyncio(
             from_=from_,
             to=to,
             group_by=group_by,
+            sort=sort,
             limit=limit,
             offset=offset,
         )

@@ -7,6 +7,8 @@
 //! through a tenant transaction; `tenancy/` (the control plane), `consolidation/`, `recall/`, `graph/`,
 //! `entities/` and `memory/` the domain's types and pure rules; `models/` the embedders, chat model and
 //! reranker; `validate`, `config` (settings as plain values) and `error` underneath everything.
+// The OpenAPI examples of the widest views (a memory) nest deeper than serde_json's `json!` expands by default.
+#![recursion_limit = "256"]
 
 pub mod api;
 pub mod auth;

@@ -751,11 +751,11 @@ async function main() {
     await page.locator(`tr[data-key-prefix="${prefix}"]`).waitFor();
   });
 
-  // A key scoped to one end user, issued from the keys page: it lists that end user's memories only
+  // A key scoped to one end user, issued from the keys page: it lists that end user's memories only, and what
+  // it stores shows its scope beside its key on the memory page
   await step("scoped-key", async () => {
     await page.getByTestId("key-name").fill("user-e2e only");
     await page.getByTestId("scope-admin").uncheck();
-    await page.getByTestId("scope-write").uncheck();
     await page.getByTestId("key-user-ids").fill("user-e2e");
     await page.getByTestId("issue-key").click();
     await page.waitForFunction((first) => {
@@ -775,6 +775,16 @@ async function main() {
     check(all.data.total > listed.data.total, "the tenant holds no memory outside user-e2e to hide");
     await page.getByRole("button", { name: "Done (hide the secret)" }).click();
     await page.getByTestId("new-key").waitFor({ state: "detached" });
+    const stored = await client.POST("/api/v1/memories", { body: { content: "stored through the scoped key" } });
+    check(stored.response.status === 201 && stored.data.user_id === "user-e2e", `the scoped key cannot store: ${stored.response.status}`);
+    await go(`#/memory/${stored.data.id}`);
+    await ready("memory");
+    const details = (await page.getByTestId("memory-details").textContent()) ?? "";
+    check(details.includes("scoped to users: user-e2e"), `the memory page does not show the storing key's scope: ${details}`);
+    const created = (await page.locator("[data-testid=history] li[data-event-type=created]").textContent()) ?? "";
+    check(created.includes("scoped to users: user-e2e"), `the history does not show the scope: ${created}`);
+    await go("#/keys");
+    await ready("tenant-keys");
   });
 
   // The tenant's top end users (admin-scoped key): the memories stored for user-e2e are counted

@@ -28,8 +28,9 @@ export interface KeyOps {
   rotate(id: string, graceSecs: number): Promise<Schemas["RotatedKey"]>;
 }
 
-/// What a scoped key is limited to, or "" for the whole tenant.
-function scopeText(k: Key): string {
+/// What a scoped key (or the key or token behind a memory or a change) is limited to, or "" for the whole
+/// tenant.
+export function scopeText(k: { user_ids?: string[] | null; agent_ids?: string[] | null; tag_prefixes?: string[] | null }): string {
   const parts: string[] = [];
   if (k.user_ids?.length) parts.push(`users: ${k.user_ids.join(", ")}`);
   if (k.agent_ids?.length) parts.push(`agents: ${k.agent_ids.join(", ")}`);

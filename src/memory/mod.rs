@@ -167,6 +167,9 @@ pub struct Memory {
     /// Who stored it, stamped by the server (`key:<id>`, `system:<job>`, `admin:<email>`; none for memories
     /// stored before authorship was recorded).
     pub created_by: Option<String>,
+    /// What the key or token that stored it was limited to (`{"users": [...], "agents": [...], "tags": [...]}`),
+    /// stamped by the server; none for an unscoped key or a job.
+    pub created_by_scope: Option<serde_json::Value>,
 }
 
 /// One change to a memory.
@@ -179,6 +182,8 @@ pub struct MemoryEvent {
     pub event_type: String,
     /// The API key id (`key:<uuid>`) or background job (`system:<job>`) that made the change.
     pub actor: String,
+    /// What the acting key or token was limited to, as [`Memory::created_by_scope`].
+    pub actor_scope: Option<serde_json::Value>,
     /// The memory before the change (absent for `created`).
     pub before: Option<serde_json::Value>,
     /// The memory after the change (absent for `deleted`).

@@ -83,6 +83,8 @@ pub struct RecallParams {
     pub agent_id: Option<String>,
     pub run_id: Option<String>,
     pub episode_id: Option<String>,
+    /// Only memories stored by this actor, as `created_by` shows it (`key:<api key id>`, `system:<job>`).
+    pub created_by: Option<String>,
     #[schemars(range(min = 0.0, max = 1.0))]
     pub min_importance: Option<f64>,
     #[schemars(range(min = 0.0, max = 1.0))]
@@ -271,7 +273,7 @@ impl RecallRequest {
             episode_id: filter::scope("episode_id", p.episode_id)?,
             valid_at,
             only_ids: None,
-            created_by: None,
+            created_by: filter::actor("created_by", p.created_by)?,
         };
         Ok(Self {
             query,

@@ -70,7 +70,7 @@ pub async fn record_state_many(
 pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEvent>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
-        "SELECT id, memory_id, event_type, actor, before, after, created_at FROM memory_events
+        "SELECT id, memory_id, event_type, actor, actor_scope, before, after, created_at FROM memory_events
          WHERE tenant_id = $1 AND memory_id = $2 ORDER BY created_at, id",
     )
     .bind(tenant_id)

@@ -76,3 +76,57 @@ async fn an_import_stamps_the_importer_not_the_file() {
     let stamped = imported["created_by"].as_str().unwrap();
     assert!(stamped.starts_with("key:") && author != stamped, "stamped by the importing key: {imported}");
 }
+
+#[tokio::test]
+async fn a_scoped_key_or_token_is_stamped_with_its_scope_kept_by_export_and_filterable_in_recall() {
+    let app = spawn().await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let admin_id: String =
+        sqlx::query_scalar("SELECT id::text FROM api_keys WHERE tenant_id = $1 AND 'admin' = ANY(scopes)")
+            .bind(app.a.id)
+            .fetch_one(&mut app.superuser_conn().await)
+            .await
+            .unwrap();
+    let token = app.post(&admin, "/api/v1/tokens", &json!({"user_ids": ["alice"], "agent_ids": ["helper"]})).await;
+    let token = token.ok(201)["token"].as_str().unwrap().to_owned();
+    let forged = json!({"content": "Alice's kettle is blue", "created_by_scope": {"users": ["mallory"]}});
+    let m = app.post(&token, "/api/v1/memories", &forged).await.ok(201).clone();
+    // The token acts as its admin key, for Alice and the helper agent.
+    assert_eq!(m["created_by"], format!("key:{admin_id}"), "{m}");
+    assert_eq!(m["created_by_scope"], json!({"user_ids": ["alice"], "agent_ids": ["helper"]}), "{m}");
+    let id = m["id"].as_str().unwrap();
+
+    // An edit by the token, and one by an unscoped key: the history tells them apart.
+    app.patch(&token, &format!("/api/v1/memories/{id}"), &json!({"importance": 0.7})).await.ok(200);
+    app.patch(&app.a.key, &format!("/api/v1/memories/{id}"), &json!({"importance": 0.3})).await.ok(200);
+    let history = app.get(&app.a.key, &format!("/api/v1/memories/{id}/history")).await.ok(200).clone();
+    let scopes: Vec<_> = history["events"].as_array().unwrap().iter().map(|e| e["actor_scope"].clone()).collect();
+    let alice = json!({"user_ids": ["alice"], "agent_ids": ["helper"]});
+    assert_eq!(scopes, [alice.clone(), alice.clone(), json!(null)], "{history}");
+    let plain = app.store(&app.a.key, json!({"content": "the team's kettle is red", "user_id": "alice"})).await;
+    assert_eq!(plain["created_by_scope"], json!(null), "{plain}");
+
+    // Recall filters by author too: the admin key's memories (its token's) only.
+    let by = |author: &str| json!({"query": "kettle", "mode": "keyword", "created_by": author});
+    let found = app.post(&app.a.key, "/api/v1/recall", &by(&format!("key:{admin_id}"))).await.ok(200).clone();
+    let ids: Vec<_> = found["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].clone()).collect();
+    assert_eq!(ids, [json!(id)], "{found}");
+    app.post(&app.a.key, "/api/v1/recall", &by("nobody")).await.assert_error(400, "created_by");
+
+    // The export carries the events' scopes; an import keeps them beside the imported actor and stamps the
+    // memory with the importer (unscoped here: none).
+    let text = app.client.get(app.url("/api/v1/export")).bearer_auth(&app.a.key).send().await.unwrap();
+    let text = text.text().await.unwrap();
+    assert!(text.contains("\"actor_scope\":{\"agents\":[\"helper\"],\"users\":[\"alice\"]}"), "{text}");
+    let report = app.import(&app.b.key, text).await.ok(200).clone();
+    let listed = app.get(&app.b.key, "/api/v1/memories?user_id=alice").await.ok(200).clone();
+    let imported = listed["memories"].as_array().unwrap().iter().find(|m| m["content"] == "Alice's kettle is blue");
+    let imported = imported.unwrap_or_else(|| panic!("{report} {listed}"));
+    assert_eq!(imported["created_by_scope"], json!(null), "{imported}");
+    let history = app.get(&app.b.key, &format!("/api/v1/memories/{}/history", imported["id"].as_str().unwrap())).await;
+    let events = history.ok(200)["events"].as_array().unwrap().clone();
+    assert!(
+        events.iter().any(|e| e["actor"].as_str().unwrap().starts_with("import:") && e["actor_scope"] == alice),
+        "{events:?}"
+    );
+}

@@ -1,6 +1,7 @@
 // One memory: its details, an edit form (PATCH), its history, archive/delete and restore.
 import { useState } from "preact/hooks";
 import { tenant, unwrap, type Schemas } from "../api.ts";
+import { scopeText } from "../keys.tsx";
 import { href } from "../router.ts";
 import {
   ConfirmDialog,
@@ -114,7 +115,8 @@ function History(props: { events: Schemas["MemoryEvent"][] }) {
     <ol class="history" data-testid="history" reversed>
       {events.map((e) => (
         <li key={e.id} data-event-type={e.event_type}>
-          <strong>{e.event_type}</strong> <span class="muted">by {e.actor}</span> · <Time iso={e.created_at} />
+          <strong>{e.event_type}</strong> <span class="muted">by {e.actor}{e.actor_scope ? ` (scoped to ${scopeText(e.actor_scope)})` : ""}</span> ·{" "}
+          <Time iso={e.created_at} />
           <Changes before={e.before as Record<string, unknown> | null} after={e.after as Record<string, unknown> | null} />
         </li>
       ))}
@@ -326,6 +328,7 @@ export function MemoryPage(props: { id: string }) {
                 ["Quality", m.quality_score === null || m.quality_score === undefined ? "—" : m.quality_score.toFixed(2)],
                 ["Emotion", m.emotion ? `${m.emotion} (valence ${m.emotional_valence ?? "—"}, arousal ${m.emotional_arousal ?? "—"})` : "—"],
                 ["User / agent / run", `${m.user_id ?? "—"} / ${m.agent_id ?? "—"} / ${m.run_id ?? "—"}`],
+                ["Stored by", `${m.created_by ?? "—"}${m.created_by_scope ? ` (scoped to ${scopeText(m.created_by_scope)})` : ""}`],
                 ["Episode", m.episode_id ? `${m.episode_id} #${m.sequence_number ?? "—"}` : "—"],
                 ["Created", <Time iso={m.created_at} />],
                 ["Updated", <Time iso={m.updated_at} />],

@@ -1801,6 +1801,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What a scoped key or token was limited to when it acted (each list absent when the scope has none). */
+        ActorScope: {
+            user_ids?: string[] | null;
+            agent_ids?: string[] | null;
+            tag_prefixes?: string[] | null;
+        };
         AdminIdentity: {
             /** Format: uuid */
             id: string;
@@ -2983,6 +2989,11 @@ export interface components {
          *       "content_hash": "5d41402abc4b2a76b9719d911017c592ae1d8c5e0f0c6b5b1f3c7b6c0f3e2a1b",
          *       "created_at": "2026-11-29T10:30:00Z",
          *       "created_by": "key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b",
+         *       "created_by_scope": {
+         *         "user_ids": [
+         *           "user-42"
+         *         ]
+         *       },
          *       "credibility": 1,
          *       "embedding_error": null,
          *       "embedding_model": null,
@@ -3126,6 +3137,7 @@ export interface components {
              *     null for memories stored before authorship was recorded. Filter with `created_by=`.
              */
             created_by?: string | null;
+            created_by_scope?: null | components["schemas"]["ActorScope"];
         };
         /** @description One change to a memory. */
         MemoryEvent: {
@@ -3140,6 +3152,7 @@ export interface components {
             event_type: string;
             /** @description The API key id (`key:<uuid>`) or background job (`system:<job>`) that made the change. */
             actor: string;
+            actor_scope?: null | components["schemas"]["ActorScope"];
             /** @description The memory before the change (absent for `created`). */
             before?: Record<string, never> | null;
             /** @description The memory after the change (absent for `deleted`). */
@@ -3746,6 +3759,8 @@ export interface components {
          */
         RecallParams: {
             agent_id?: string | null;
+            /** @description Only memories stored by this actor, as `created_by` shows it (`key:<api key id>`, `system:<job>`). */
+            created_by?: string | null;
             episode_id?: string | null;
             /**
              * @description Leave out memories with any of these tags.
@@ -11580,6 +11595,8 @@ export interface operations {
         parameters: {
             query?: {
                 agent_id?: string | null;
+                /** @description Only memories stored by this actor, as `created_by` shows it (`key:<api key id>`, `system:<job>`). */
+                created_by?: string | null;
                 episode_id?: string | null;
                 /** @description Leave out memories with any of these tags. */
                 exclude_tags?: string[];

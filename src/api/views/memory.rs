@@ -22,7 +22,7 @@ use uuid::Uuid;
     "access_count": 0, "archived_at": null, "embedding_status": "pending", "embedding_model": null,
     "embedding_error": null, "enrichment_status": "pending", "summary": null,
     "summarized": false, "original_length": null, "summarized_length": null, "repeated": false,
-    "created_by": "key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b"
+    "created_by": "key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b", "created_by_scope": {"user_ids": ["user-42"]}
 }))]
 pub struct Memory {
     pub id: Uuid,
@@ -88,6 +88,28 @@ pub struct Memory {
     /// `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
     /// null for memories stored before authorship was recorded. Filter with `created_by=`.
     pub created_by: Option<String>,
+    /// When a scoped key or a token stored it: what that credential was limited to (its end users, agents,
+    /// tag prefixes), stamped by the server. Null for an unscoped key or a job.
+    pub created_by_scope: Option<ActorScope>,
+}
+
+/// What a scoped key or token was limited to when it acted (each list absent when the scope has none).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ActorScope {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_ids: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_ids: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag_prefixes: Option<Vec<String>>,
+}
+
+impl ActorScope {
+    /// The scope as the database stamped it (`{"users": [...], "agents": [...], "tags": [...]}`).
+    pub fn stored(value: Option<Value>) -> Option<Self> {
+        let scope: crate::tenancy::KeyScope = serde_json::from_value(value?).ok()?;
+        Some(Self { user_ids: scope.users, agent_ids: scope.agents, tag_prefixes: scope.tags })
+    }
 }
 
 impl From<crate::memory::Memory> for Memory {
@@ -134,6 +156,7 @@ impl From<crate::memory::Memory> for Memory {
             summarized_length,
             repeated,
             created_by,
+            created_by_scope,
         } = m;
         Self {
             id,
@@ -177,6 +200,7 @@ impl From<crate::memory::Memory> for Memory {
             summarized_length,
             repeated,
             created_by,
+            created_by_scope: ActorScope::stored(created_by_scope),
         }
     }
 }
@@ -279,6 +303,8 @@ pub struct MemoryEvent {
     pub event_type: String,
     /// The API key id (`key:<uuid>`) or background job (`system:<job>`) that made the change.
     pub actor: String,
+    /// When a scoped key or a token made the change: what it was limited to.
+    pub actor_scope: Option<ActorScope>,
     /// The memory before the change (absent for `created`).
     #[schema(value_type = Option<Object>)]
     pub before: Option<Value>,
@@ -290,7 +316,16 @@ pub struct MemoryEvent {
 
 impl From<crate::memory::MemoryEvent> for MemoryEvent {
     fn from(e: crate::memory::MemoryEvent) -> Self {
-        let crate::memory::MemoryEvent { id, memory_id, event_type, actor, before, after, created_at } = e;
-        Self { id, memory_id, event_type, actor, before, after, created_at }
+        let crate::memory::MemoryEvent { id, memory_id, event_type, actor, actor_scope, before, after, created_at } = e;
+        Self {
+            id,
+            memory_id,
+            event_type,
+            actor,
+            actor_scope: ActorScope::stored(actor_scope),
+            before,
+            after,
+            created_at,
+        }
     }
 }

@@ -201,6 +201,8 @@ struct MemoryRow {
     // Stamped by the server: whoever imports the file.
     #[serde(default, rename = "created_by")]
     _created_by: Option<Value>,
+    #[serde(default, rename = "created_by_scope")]
+    _created_by_scope: Option<Value>,
 }
 
 /// A vector in pgvector's text form or as an array.
@@ -362,6 +364,9 @@ struct EventRow {
     memory_id: Uuid,
     event_type: String,
     actor: Option<String>,
+    /// The scope of the key that made the change where the file came from: kept with its imported actor.
+    #[serde(default)]
+    actor_scope: Option<Value>,
     before: Option<Value>,
     after: Option<Value>,
     created_at: Option<String>,
@@ -378,10 +383,28 @@ fn event(t: &Tenant, ctx: &ParseCtx, r: EventRow) -> Result<Row> {
         ("memory_id".into(), json!(r.memory_id)),
         ("event_type".into(), json!(event_type)),
         ("actor".into(), json!(actor)),
+        ("actor_scope".into(), actor_scope(ctx, r.actor_scope)?),
         ("before".into(), object(ctx, t, "before", r.before, Kind::Snapshot)?),
         ("after".into(), object(ctx, t, "after", r.after, Kind::Snapshot)?),
         ("created_at".into(), json!(when(ctx, "created_at", r.created_at)?.unwrap_or(ctx.now))),
     ]))
+}
+
+/// An imported event's `actor_scope`: null, or a scope as the export wrote it (end users, agents, tag
+/// prefixes), written back in the same form.
+fn actor_scope(ctx: &ParseCtx, value: Option<Value>) -> Result<Value> {
+    match value {
+        None | Some(Value::Null) => Ok(Value::Null),
+        Some(v) => {
+            let scope: crate::tenancy::KeyScope = serde_json::from_value(v).map_err(|e| {
+                bad(
+                    &format!("{}actor_scope", ctx.prefix),
+                    format!("must be {{\"users\"?, \"agents\"?, \"tags\"?}}: {e}"),
+                )
+            })?;
+            Ok(json!(scope))
+        }
+    }
 }
 
 /// An association as exported: any relation type (the system's too: the export holds them).

@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .actor_scope import ActorScope
 from .admin_identity import AdminIdentity
 from .api_key_info import ApiKeyInfo
 from .associated import Associated
@@ -210,6 +211,7 @@ from .webhook_delivery_page import WebhookDeliveryPage
 from .webhook_list import WebhookList
 
 __all__ = (
+    "ActorScope",
     "AdminIdentity",
     "ApiKeyInfo",
     "Associated",

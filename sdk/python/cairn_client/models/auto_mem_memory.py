@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.actor_scope import ActorScope
     from ..models.memory_metadata import MemoryMetadata
 
 
@@ -73,6 +74,7 @@ class AutoMemMemory:
             taken from a body:
             `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
             null for memories stored before authorship was recorded. Filter with `created_by=`.
+        created_by_scope (ActorScope | None | Unset):
         last_accessed (datetime.datetime | None | Unset):
     """
 
@@ -118,10 +120,13 @@ class AutoMemMemory:
     original_length: int | None | Unset = UNSET
     summarized_length: int | None | Unset = UNSET
     created_by: None | str | Unset = UNSET
+    created_by_scope: ActorScope | None | Unset = UNSET
     last_accessed: datetime.datetime | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
+
         id = str(self.id)
 
         content = self.content
@@ -306,6 +311,14 @@ class AutoMemMemory:
         else:
             created_by = self.created_by
 
+        created_by_scope: dict[str, Any] | None | Unset
+        if isinstance(self.created_by_scope, Unset):
+            created_by_scope = UNSET
+        elif isinstance(self.created_by_scope, ActorScope):
+            created_by_scope = self.created_by_scope.to_dict()
+        else:
+            created_by_scope = self.created_by_scope
+
         last_accessed: None | str | Unset
         if isinstance(self.last_accessed, Unset):
             last_accessed = UNSET
@@ -384,6 +397,8 @@ class AutoMemMemory:
             field_dict["summarized_length"] = summarized_length
         if created_by is not UNSET:
             field_dict["created_by"] = created_by
+        if created_by_scope is not UNSET:
+            field_dict["created_by_scope"] = created_by_scope
         if last_accessed is not UNSET:
             field_dict["last_accessed"] = last_accessed
 
@@ -391,6 +406,7 @@ class AutoMemMemory:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
         from ..models.memory_metadata import MemoryMetadata  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -680,6 +696,23 @@ class AutoMemMemory:
 
         created_by = _parse_created_by(d.pop("created_by", UNSET))
 
+        def _parse_created_by_scope(data: object) -> ActorScope | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                created_by_scope_type_1 = ActorScope.from_dict(data)
+
+                return created_by_scope_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ActorScope | None | Unset, data)
+
+        created_by_scope = _parse_created_by_scope(d.pop("created_by_scope", UNSET))
+
         def _parse_last_accessed(data: object) -> datetime.datetime | None | Unset:
             if data is None:
                 return data
@@ -740,6 +773,7 @@ class AutoMemMemory:
             original_length=original_length,
             summarized_length=summarized_length,
             created_by=created_by,
+            created_by_scope=created_by_scope,
             last_accessed=last_accessed,
         )
 

@@ -24,15 +24,16 @@ class Expansion:
         memory (Memory): A stored memory, as every route returns it. Example: {'access_count': 0, 'agent_id': None,
             'archived_at': None, 'confidence': 0.9, 'content': 'Chose PostgreSQL over MongoDB: we need ACID transactions.',
             'content_hash': '5d41402abc4b2a76b9719d911017c592ae1d8c5e0f0c6b5b1f3c7b6c0f3e2a1b', 'created_at':
-            '2026-11-29T10:30:00Z', 'created_by': 'key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b', 'credibility': 1.0,
-            'embedding_error': None, 'embedding_model': None, 'embedding_status': 'pending', 'emotion': None,
-            'emotional_arousal': None, 'emotional_valence': None, 'enrichment_status': 'pending', 'episode_id': None,
-            'expires_at': None, 'flashbulb_until': None, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9,
-            'last_accessed_at': None, 'memory_type': 'long_term', 'metadata': {'alternatives': ['MongoDB']},
-            'original_length': None, 'quality_score': None, 'repeated': False, 'run_id': None, 'sequence_number': None,
-            'source_type': 'user', 'summarized': False, 'summarized_length': None, 'summary': None, 't_invalid': None,
-            't_valid': None, 'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha', 'database'], 'ttl':
-            None, 'type': 'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}.
+            '2026-11-29T10:30:00Z', 'created_by': 'key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b', 'created_by_scope':
+            {'user_ids': ['user-42']}, 'credibility': 1.0, 'embedding_error': None, 'embedding_model': None,
+            'embedding_status': 'pending', 'emotion': None, 'emotional_arousal': None, 'emotional_valence': None,
+            'enrichment_status': 'pending', 'episode_id': None, 'expires_at': None, 'flashbulb_until': None, 'id':
+            '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9, 'last_accessed_at': None, 'memory_type': 'long_term',
+            'metadata': {'alternatives': ['MongoDB']}, 'original_length': None, 'quality_score': None, 'repeated': False,
+            'run_id': None, 'sequence_number': None, 'source_type': 'user', 'summarized': False, 'summarized_length': None,
+            'summary': None, 't_invalid': None, 't_valid': None, 'tag_prefixes': ['project-alpha', 'database'], 'tags':
+            ['project-alpha', 'database'], 'ttl': None, 'type': 'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id':
+            'user-42'}.
         expanded_from (UUID): The result it is associated with.
         relation (str): The association's type (`SHARES_ENTITY` for an entity expansion) and strength.
         strength (float):

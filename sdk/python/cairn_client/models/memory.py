@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.actor_scope import ActorScope
     from ..models.memory_metadata import MemoryMetadata
 
 
@@ -25,15 +26,15 @@ class Memory:
         {'access_count': 0, 'agent_id': None, 'archived_at': None, 'confidence': 0.9, 'content': 'Chose PostgreSQL over
             MongoDB: we need ACID transactions.', 'content_hash':
             '5d41402abc4b2a76b9719d911017c592ae1d8c5e0f0c6b5b1f3c7b6c0f3e2a1b', 'created_at': '2026-11-29T10:30:00Z',
-            'created_by': 'key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b', 'credibility': 1.0, 'embedding_error': None,
-            'embedding_model': None, 'embedding_status': 'pending', 'emotion': None, 'emotional_arousal': None,
-            'emotional_valence': None, 'enrichment_status': 'pending', 'episode_id': None, 'expires_at': None,
-            'flashbulb_until': None, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9, 'last_accessed_at':
-            None, 'memory_type': 'long_term', 'metadata': {'alternatives': ['MongoDB']}, 'original_length': None,
-            'quality_score': None, 'repeated': False, 'run_id': None, 'sequence_number': None, 'source_type': 'user',
-            'summarized': False, 'summarized_length': None, 'summary': None, 't_invalid': None, 't_valid': None,
-            'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha', 'database'], 'ttl': None, 'type':
-            'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}
+            'created_by': 'key:7f1d2c3b-9a8e-4f6d-b5c4-3e2a1f0d9c8b', 'created_by_scope': {'user_ids': ['user-42']},
+            'credibility': 1.0, 'embedding_error': None, 'embedding_model': None, 'embedding_status': 'pending', 'emotion':
+            None, 'emotional_arousal': None, 'emotional_valence': None, 'enrichment_status': 'pending', 'episode_id': None,
+            'expires_at': None, 'flashbulb_until': None, 'id': '0b8c7a52-5c1e-4d6a-9f59-3f2d0f7f2a10', 'importance': 0.9,
+            'last_accessed_at': None, 'memory_type': 'long_term', 'metadata': {'alternatives': ['MongoDB']},
+            'original_length': None, 'quality_score': None, 'repeated': False, 'run_id': None, 'sequence_number': None,
+            'source_type': 'user', 'summarized': False, 'summarized_length': None, 'summary': None, 't_invalid': None,
+            't_valid': None, 'tag_prefixes': ['project-alpha', 'database'], 'tags': ['project-alpha', 'database'], 'ttl':
+            None, 'type': 'Decision', 'updated_at': '2026-11-29T10:30:00Z', 'user_id': 'user-42'}
 
     Attributes:
         id (UUID):
@@ -86,6 +87,7 @@ class Memory:
             taken from a body:
             `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
             null for memories stored before authorship was recorded. Filter with `created_by=`.
+        created_by_scope (ActorScope | None | Unset):
     """
 
     id: UUID
@@ -129,9 +131,12 @@ class Memory:
     original_length: int | None | Unset = UNSET
     summarized_length: int | None | Unset = UNSET
     created_by: None | str | Unset = UNSET
+    created_by_scope: ActorScope | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
+
         id = str(self.id)
 
         content = self.content
@@ -314,6 +319,14 @@ class Memory:
         else:
             created_by = self.created_by
 
+        created_by_scope: dict[str, Any] | None | Unset
+        if isinstance(self.created_by_scope, Unset):
+            created_by_scope = UNSET
+        elif isinstance(self.created_by_scope, ActorScope):
+            created_by_scope = self.created_by_scope.to_dict()
+        else:
+            created_by_scope = self.created_by_scope
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -383,11 +396,14 @@ class Memory:
             field_dict["summarized_length"] = summarized_length
         if created_by is not UNSET:
             field_dict["created_by"] = created_by
+        if created_by_scope is not UNSET:
+            field_dict["created_by_scope"] = created_by_scope
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
         from ..models.memory_metadata import MemoryMetadata  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -675,6 +691,23 @@ class Memory:
 
         created_by = _parse_created_by(d.pop("created_by", UNSET))
 
+        def _parse_created_by_scope(data: object) -> ActorScope | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                created_by_scope_type_1 = ActorScope.from_dict(data)
+
+                return created_by_scope_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ActorScope | None | Unset, data)
+
+        created_by_scope = _parse_created_by_scope(d.pop("created_by_scope", UNSET))
+
         memory = cls(
             id=id,
             content=content,
@@ -717,6 +750,7 @@ class Memory:
             original_length=original_length,
             summarized_length=summarized_length,
             created_by=created_by,
+            created_by_scope=created_by_scope,
         )
 
         memory.additional_properties = d

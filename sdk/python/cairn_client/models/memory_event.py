@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.actor_scope import ActorScope
     from ..models.memory_event_after import MemoryEventAfter
     from ..models.memory_event_before import MemoryEventBefore
 
@@ -28,6 +29,7 @@ class MemoryEvent:
         event_type (str): created, updated, deleted, archived, promoted, superseded, decayed, restored or forgotten.
         actor (str): The API key id (`key:<uuid>`) or background job (`system:<job>`) that made the change.
         created_at (datetime.datetime):
+        actor_scope (ActorScope | None | Unset):
         before (MemoryEventBefore | None | Unset): The memory before the change (absent for `created`).
         after (MemoryEventAfter | None | Unset): The memory after the change (absent for `deleted`).
     """
@@ -37,11 +39,13 @@ class MemoryEvent:
     event_type: str
     actor: str
     created_at: datetime.datetime
+    actor_scope: ActorScope | None | Unset = UNSET
     before: MemoryEventBefore | None | Unset = UNSET
     after: MemoryEventAfter | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
         from ..models.memory_event_after import MemoryEventAfter  # noqa: PLC0415
         from ..models.memory_event_before import MemoryEventBefore  # noqa: PLC0415
 
@@ -54,6 +58,14 @@ class MemoryEvent:
         actor = self.actor
 
         created_at = self.created_at.isoformat()
+
+        actor_scope: dict[str, Any] | None | Unset
+        if isinstance(self.actor_scope, Unset):
+            actor_scope = UNSET
+        elif isinstance(self.actor_scope, ActorScope):
+            actor_scope = self.actor_scope.to_dict()
+        else:
+            actor_scope = self.actor_scope
 
         before: dict[str, Any] | None | Unset
         if isinstance(self.before, Unset):
@@ -82,6 +94,8 @@ class MemoryEvent:
                 "created_at": created_at,
             }
         )
+        if actor_scope is not UNSET:
+            field_dict["actor_scope"] = actor_scope
         if before is not UNSET:
             field_dict["before"] = before
         if after is not UNSET:
@@ -91,6 +105,7 @@ class MemoryEvent:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
         from ..models.memory_event_after import MemoryEventAfter  # noqa: PLC0415
         from ..models.memory_event_before import MemoryEventBefore  # noqa: PLC0415
 
@@ -104,6 +119,23 @@ class MemoryEvent:
         actor = d.pop("actor")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        def _parse_actor_scope(data: object) -> ActorScope | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                actor_scope_type_1 = ActorScope.from_dict(data)
+
+                return actor_scope_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ActorScope | None | Unset, data)
+
+        actor_scope = _parse_actor_scope(d.pop("actor_scope", UNSET))
 
         def _parse_before(data: object) -> MemoryEventBefore | None | Unset:
             if data is None:
@@ -145,6 +177,7 @@ class MemoryEvent:
             event_type=event_type,
             actor=actor,
             created_at=created_at,
+            actor_scope=actor_scope,
             before=before,
             after=after,
         )

@@ -26,6 +26,8 @@ class RecallParams:
 
     Attributes:
         agent_id (None | str | Unset):
+        created_by (None | str | Unset): Only memories stored by this actor, as `created_by` shows it (`key:<api key
+            id>`, `system:<job>`).
         episode_id (None | str | Unset):
         exclude_tags (list[str] | Unset): Leave out memories with any of these tags.
         expand_entities (bool | None | Unset): Add memories that mention the same entities as the results (the rarest
@@ -68,6 +70,7 @@ class RecallParams:
     """
 
     agent_id: None | str | Unset = UNSET
+    created_by: None | str | Unset = UNSET
     episode_id: None | str | Unset = UNSET
     exclude_tags: list[str] | Unset = UNSET
     expand_entities: bool | None | Unset = UNSET
@@ -104,6 +107,12 @@ class RecallParams:
             agent_id = UNSET
         else:
             agent_id = self.agent_id
+
+        created_by: None | str | Unset
+        if isinstance(self.created_by, Unset):
+            created_by = UNSET
+        else:
+            created_by = self.created_by
 
         episode_id: None | str | Unset
         if isinstance(self.episode_id, Unset):
@@ -260,6 +269,8 @@ class RecallParams:
         field_dict.update({})
         if agent_id is not UNSET:
             field_dict["agent_id"] = agent_id
+        if created_by is not UNSET:
+            field_dict["created_by"] = created_by
         if episode_id is not UNSET:
             field_dict["episode_id"] = episode_id
         if exclude_tags is not UNSET:
@@ -331,6 +342,15 @@ class RecallParams:
             return cast(None | str | Unset, data)
 
         agent_id = _parse_agent_id(d.pop("agent_id", UNSET))
+
+        def _parse_created_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        created_by = _parse_created_by(d.pop("created_by", UNSET))
 
         def _parse_episode_id(data: object) -> None | str | Unset:
             if data is None:
@@ -553,6 +573,7 @@ class RecallParams:
 
         recall_params = cls(
             agent_id=agent_id,
+            created_by=created_by,
             episode_id=episode_id,
             exclude_tags=exclude_tags,
             expand_entities=expand_entities,

@@ -11,6 +11,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.actor_scope import ActorScope
     from ..models.memory_metadata import MemoryMetadata
 
 
@@ -75,6 +76,7 @@ class ScoredMemory:
             taken from a body:
             `key:<api key id>`, `system:<job>` (the service's own jobs, e.g. consolidation) or `admin:<email>`;
             null for memories stored before authorship was recorded. Filter with `created_by=`.
+        created_by_scope (ActorScope | None | Unset):
     """
 
     id: UUID
@@ -120,9 +122,12 @@ class ScoredMemory:
     original_length: int | None | Unset = UNSET
     summarized_length: int | None | Unset = UNSET
     created_by: None | str | Unset = UNSET
+    created_by_scope: ActorScope | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
+
         id = str(self.id)
 
         content = self.content
@@ -309,6 +314,14 @@ class ScoredMemory:
         else:
             created_by = self.created_by
 
+        created_by_scope: dict[str, Any] | None | Unset
+        if isinstance(self.created_by_scope, Unset):
+            created_by_scope = UNSET
+        elif isinstance(self.created_by_scope, ActorScope):
+            created_by_scope = self.created_by_scope.to_dict()
+        else:
+            created_by_scope = self.created_by_scope
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -380,11 +393,14 @@ class ScoredMemory:
             field_dict["summarized_length"] = summarized_length
         if created_by is not UNSET:
             field_dict["created_by"] = created_by
+        if created_by_scope is not UNSET:
+            field_dict["created_by_scope"] = created_by_scope
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.actor_scope import ActorScope  # noqa: PLC0415
         from ..models.memory_metadata import MemoryMetadata  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -676,6 +692,23 @@ class ScoredMemory:
 
         created_by = _parse_created_by(d.pop("created_by", UNSET))
 
+        def _parse_created_by_scope(data: object) -> ActorScope | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                created_by_scope_type_1 = ActorScope.from_dict(data)
+
+                return created_by_scope_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ActorScope | None | Unset, data)
+
+        created_by_scope = _parse_created_by_scope(d.pop("created_by_scope", UNSET))
+
         scored_memory = cls(
             id=id,
             content=content,
@@ -720,6 +753,7 @@ class ScoredMemory:
             original_length=original_length,
             summarized_length=summarized_length,
             created_by=created_by,
+            created_by_scope=created_by_scope,
         )
 
         scored_memory.additional_properties = d

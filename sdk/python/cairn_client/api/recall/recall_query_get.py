@@ -19,6 +19,7 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     agent_id: None | str | Unset = UNSET,
+    created_by: None | str | Unset = UNSET,
     episode_id: None | str | Unset = UNSET,
     exclude_tags: list[str] | Unset = UNSET,
     expand_entities: bool | None | Unset = UNSET,
@@ -57,6 +58,13 @@ def _get_kwargs(
     else:
         json_agent_id = agent_id
     params["agent_id"] = json_agent_id
+
+    json_created_by: None | str | Unset
+    if isinstance(created_by, Unset):
+        json_created_by = UNSET
+    else:
+        json_created_by = created_by
+    params["created_by"] = json_created_by
 
     json_episode_id: None | str | Unset
     if isinstance(episode_id, Unset):
@@ -310,6 +318,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     agent_id: None | str | Unset = UNSET,
+    created_by: None | str | Unset = UNSET,
     episode_id: None | str | Unset = UNSET,
     exclude_tags: list[str] | Unset = UNSET,
     expand_entities: bool | None | Unset = UNSET,
@@ -343,6 +352,7 @@ def sync_detailed(
 
     Args:
         agent_id (None | str | Unset):
+        created_by (None | str | Unset):
         episode_id (None | str | Unset):
         exclude_tags (list[str] | Unset):
         expand_entities (bool | None | Unset):
@@ -382,6 +392,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         agent_id=agent_id,
+        created_by=created_by,
         episode_id=episode_id,
         exclude_tags=exclude_tags,
         expand_entities=expand_entities,
@@ -423,6 +434,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     agent_id: None | str | Unset = UNSET,
+    created_by: None | str | Unset = UNSET,
     episode_id: None | str | Unset = UNSET,
     exclude_tags: list[str] | Unset = UNSET,
     expand_entities: bool | None | Unset = UNSET,
@@ -456,6 +468,7 @@ def sync(
 
     Args:
         agent_id (None | str | Unset):
+        created_by (None | str | Unset):
         episode_id (None | str | Unset):
         exclude_tags (list[str] | Unset):
         expand_entities (bool | None | Unset):
@@ -496,6 +509,7 @@ def sync(
     return sync_detailed(
         client=client,
         agent_id=agent_id,
+        created_by=created_by,
         episode_id=episode_id,
         exclude_tags=exclude_tags,
         expand_entities=expand_entities,
@@ -531,6 +545,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     agent_id: None | str | Unset = UNSET,
+    created_by: None | str | Unset = UNSET,
     episode_id: None | str | Unset = UNSET,
     exclude_tags: list[str] | Unset = UNSET,
     expand_entities: bool | None | Unset = UNSET,
@@ -564,6 +579,7 @@ async def asyncio_detailed(
 
     Args:
         agent_id (None | str | Unset):
+        created_by (None | str | Unset):
         episode_id (None | str | Unset):
         exclude_tags (list[str] | Unset):
         expand_entities (bool | None | Unset):
@@ -603,6 +619,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         agent_id=agent_id,
+        created_by=created_by,
         episode_id=episode_id,
         exclude_tags=exclude_tags,
         expand_entities=expand_entities,
@@ -642,6 +659,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     agent_id: None | str | Unset = UNSET,
+    created_by: None | str | Unset = UNSET,
     episode_id: None | str | Unset = UNSET,
     exclude_tags: list[str] | Unset = UNSET,
     expand_entities: bool | None | Unset = UNSET,
@@ -675,6 +693,7 @@ async def asyncio(
 
     Args:
         agent_id (None | str | Unset):
+        created_by (None | str | Unset):
         episode_id (None | str | Unset):
         exclude_tags (list[str] | Unset):
         expand_entities (bool | None | Unset):
@@ -716,6 +735,7 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             agent_id=agent_id,
+            created_by=created_by,
             episode_id=episode_id,
             exclude_tags=exclude_tags,
             expand_entities=expand_entities,

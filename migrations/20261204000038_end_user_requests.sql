@@ -14,3 +14,5 @@ CREATE TABLE usage_daily_end_users (
     CONSTRAINT usage_daily_end_users_pkey PRIMARY KEY (tenant_id, kind, day, end_user, counter),
     CONSTRAINT usage_daily_end_users_tenant_fkey FOREIGN KEY (tenant_id) REFERENCES tenants (id) ON DELETE CASCADE
 );
+-- The hourly prune of days past retention (`service::usage::END_USER_DAYS_KEPT`).
+CREATE INDEX usage_daily_end_users_day_idx ON usage_daily_end_users (day);

@@ -157,6 +157,11 @@ pub fn end_user_call(svc: &Services, t: &Tenant, acting: &Acting<'_>, counter: O
     Ok(())
 }
 
+/// Days of per-end-user counts kept (the longest usage window, and a margin); older ones are pruned.
+pub const END_USER_DAYS_KEPT: i64 = 400;
+/// How often an instance prunes them (at most 10,000 rows a time: a backlog goes over several passes).
+const END_USER_PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// How often one quota of one tenant is announced (`quota.reached`) at most, per instance.
 const QUOTA_NOTICE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
 
@@ -216,7 +221,8 @@ pub async fn flush_every(
     every: std::time::Duration,
     stop: impl std::future::Future<Output = ()>,
 ) {
-    let (db, meter) = (&db, &meter);
+    let pruned_at = Mutex::new(None::<std::time::Instant>);
+    let (db, meter, pruned_at) = (&db, &meter, &pruned_at);
     let tick = move || async move {
         if let Err(err) = meter.flush(db).await {
             tracing::warn!(error = %err, "could not flush usage counts; kept for the next flush");
@@ -224,6 +230,21 @@ pub async fn flush_every(
         announce_quotas(db).await;
         if let Err(err) = usage::rollup(db.owner()).await {
             tracing::warn!(error = %err, "could not fold the storage counters; the next flush will");
+        }
+        let due = pruned_at.lock().is_ok_and(|mut at| match *at {
+            Some(t) if t.elapsed() < END_USER_PRUNE_EVERY => false,
+            _ => {
+                *at = Some(std::time::Instant::now());
+                true
+            }
+        });
+        if due {
+            let before = Utc::now().date_naive() - Duration::days(END_USER_DAYS_KEPT);
+            match usage::prune_end_users(db.owner(), before, 10_000).await {
+                Ok(n) if n > 0 => tracing::info!(rows = n, %before, "pruned old per-end-user usage counts"),
+                Ok(_) => {}
+                Err(err) => tracing::warn!(error = %err, "could not prune old per-end-user usage counts"),
+            }
         }
     };
     let last = async move {

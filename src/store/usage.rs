@@ -270,6 +270,19 @@ pub async fn add_end_users(pool: &PgPool, rows: &[EndUserCount<'_>]) -> Result<(
     Ok(())
 }
 
+/// Deletes up to `limit` per-end-user counts of days before `before`; how many.
+pub async fn prune_end_users(pool: &PgPool, before: NaiveDate, limit: i64) -> Result<u64, Error> {
+    Ok(sqlx::query(
+        "DELETE FROM usage_daily_end_users WHERE ctid IN
+           (SELECT ctid FROM usage_daily_end_users WHERE day < $1 LIMIT $2)",
+    )
+    .bind(before)
+    .bind(limit)
+    .execute(pool)
+    .await?
+    .rows_affected())
+}
+
 /// An end user's metered requests and recalls in a window.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct EndUserCalls {
@@ -354,16 +367,18 @@ pub async fn end_users_over(
     .bind(&owners)
     .execute(tx.conn())
     .await?;
-    // The bytes are summed only when a byte cap is set (they read every memory of the end user).
+    // The bytes are summed only when a byte cap is set (they read every memory of the end user; a count alone
+    // can be answered from an index).
+    let (bytes, over_bytes) = match max_bytes < i64::MAX {
+        true => (format!("sum({END_USER_BYTES})::bigint"), format!(" OR sum({END_USER_BYTES}) > $4")),
+        false => ("0::bigint".to_owned(), String::new()),
+    };
     Ok(sqlx::query_as(&format!(
-        "SELECT {column}, count(*),
-                CASE WHEN $4 < {max} THEN sum({bytes})::bigint ELSE 0 END
+        "SELECT {column}, count(*), {bytes}
            FROM memories WHERE tenant_id = $1 AND {column} = ANY($2)
           GROUP BY {column}
-         HAVING count(*) > $3 OR ($4 < {max} AND sum({bytes}) > $4)
-          ORDER BY 1",
-        max = i64::MAX,
-        bytes = END_USER_BYTES,
+         HAVING count(*) > $3{over_bytes}
+          ORDER BY 1"
     ))
     .bind(tenant_id)
     .bind(&owners)

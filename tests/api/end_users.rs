@@ -247,4 +247,18 @@ async fn requests_and_recalls_are_counted_per_end_user_and_agent() {
         .clone();
     assert_eq!(old["end_users"]["total"], 0);
     app.get(&admin, "/api/v1/usage?group_by=user_id&sort=newest").await.assert_error(400, "sort");
+
+    // Counts past retention are pruned; this year's stay.
+    sqlx::query(
+        "INSERT INTO usage_daily_end_users (tenant_id, day, kind, end_user, counter, value)
+         VALUES ($1, '2020-01-01', 'user_id', 'old', 'requests', 3)",
+    )
+    .bind(app.b.id)
+    .execute(app.db.owner())
+    .await
+    .unwrap();
+    let before = chrono::Utc::now().date_naive() - chrono::Duration::days(cairn::service::usage::END_USER_DAYS_KEPT);
+    assert_eq!(cairn::store::usage::prune_end_users(app.db.owner(), before, 10).await.unwrap(), 1);
+    let page = app.get(&admin, "/api/v1/usage?group_by=user_id&sort=requests").await.ok(200)["end_users"].clone();
+    assert_eq!(page["total"], 3, "{page}");
 }

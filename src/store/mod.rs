@@ -89,7 +89,13 @@ pub struct Db {
     shared_login: bool,
     /// Read replicas (`CAIRN_READ_DATABASE_URL`), when there are any.
     replicas: Option<Arc<replica::Replicas>>,
+    /// Whether the database runs Citus, once asked.
+    citus: Arc<tokio::sync::OnceCell<bool>>,
 }
+
+/// Why a scoped key or token cannot act on a Citus deployment.
+pub const SCOPED_ON_CITUS: &str = "scoped keys and tokens are not available on this deployment: it runs on Citus, \
+    which refuses the row-level security policies that enforce a scope (their subqueries); use an unscoped key";
 
 /// Tenant transactions a process has opened (for operators, and for tests that check how many a use case
 /// needs).
@@ -165,7 +171,22 @@ impl Db {
             job_stale_after: args.job_stale_after,
             shared_login,
             replicas,
+            citus: Arc::default(),
         })
+    }
+
+    /// Whether the database runs Citus (asked once per process).
+    pub async fn is_citus(&self) -> Result<bool, Error> {
+        Ok(*self.citus.get_or_try_init(|| distribute::is_citus(&self.owner)).await?)
+    }
+
+    /// Refuses a scoped key's transaction on Citus (403, [`SCOPED_ON_CITUS`]): the policies that hide what lies
+    /// outside a scope are not there (`distribute` replaces them with ones that hide everything from a scope).
+    async fn refuse_scope_on_citus(&self, who: &TxFor) -> Result<(), Error> {
+        if who.scope.is_some() && self.is_citus().await? {
+            return Err(Error::Forbidden(SCOPED_ON_CITUS.to_owned()));
+        }
+        Ok(())
     }
 
     /// The same pools, whose tenant transactions get the background jobs' statement timeout.
@@ -364,6 +385,7 @@ impl Db {
     #[tracing::instrument(skip_all, err(Debug))]
     pub async fn begin_read(&self, who: impl Into<TxFor>, after: Option<replica::Lsn>) -> Result<TenantTx, Error> {
         let who = who.into();
+        self.refuse_scope_on_citus(&who).await?;
         let tenant_id = who.tenant_id;
         if let Some(replicas) = self.replicas.as_ref().filter(|r| !r.pinned(tenant_id)) {
             let needed = replicas.written(tenant_id).max(after.unwrap_or(0));
@@ -399,6 +421,7 @@ impl Db {
     /// its tenant.
     async fn begin_as(&self, who: TxFor, begin: Option<&'static str>) -> Result<TenantTx, Error> {
         tracing::Span::current().record("tenant_id", tracing::field::display(who.tenant_id));
+        self.refuse_scope_on_citus(&who).await?;
         self.breaker.guard(&self.app, self.open_tenant_tx(who, begin)).await
     }
 

@@ -13,3 +13,10 @@ $$;
 
 ALTER TABLE memories ADD COLUMN created_by_scope jsonb DEFAULT cairn_actor_scope();
 ALTER TABLE memory_events ADD COLUMN actor_scope jsonb DEFAULT cairn_actor_scope();
+
+-- The stamp as a reader may see it: a scoped key or token sees none (a key scoped to [alice, bob] that stored
+-- for alice must not show "bob" to alice's own token), an unscoped key the whole scope.
+CREATE FUNCTION cairn_visible_scope(stamp jsonb) RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN coalesce(current_setting('app.scope', true), '') = '' THEN stamp END
+$$;

@@ -55,6 +55,9 @@ pub fn kinds(field: &str, raw: &[String]) -> Result<Vec<String>, Error> {
 pub fn scope(field: &str, value: Option<String>) -> Result<Option<String>, Error> {
     if let Some(v) = &value {
         crate::validate::check_chars(field, v, super::MAX_ID_CHARS)?;
+        if v.contains('\0') {
+            return Err(crate::error::bad(field, "must not contain NUL (U+0000) characters"));
+        }
     }
     Ok(value)
 }

@@ -503,8 +503,11 @@ pub async fn update(svc: &Services, t: &Tenant, id: Uuid, patch: MemoryPatch) ->
     }
     // Every edit writes history (the row before and after), which counts towards what the tenant stores.
     usage::check_storage(&mut tx, &t.limits, true).await?;
-    // It may have moved to another end user or agent.
-    if updated.user_id != current.user_id || updated.agent_id != current.agent_id {
+    // It may have moved to another end user or agent, or grown under a byte cap.
+    let moved = updated.user_id != current.user_id || updated.agent_id != current.agent_id;
+    let grew = content_changed || updated.metadata != current.metadata;
+    let byte_caps = t.limits.max_storage_bytes_per_user.is_some() || t.limits.max_storage_bytes_per_agent.is_some();
+    if moved || (grew && byte_caps) {
         usage::check_end_users(&mut tx, &t.limits, &[id]).await?;
     }
     tx.commit().await?;

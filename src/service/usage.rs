@@ -240,10 +240,21 @@ pub async fn flush_every(
         });
         if due {
             let before = Utc::now().date_naive() - Duration::days(END_USER_DAYS_KEPT);
-            match usage::prune_end_users(db.owner(), before, 10_000).await {
-                Ok(n) if n > 0 => tracing::info!(rows = n, %before, "pruned old per-end-user usage counts"),
-                Ok(_) => {}
-                Err(err) => tracing::warn!(error = %err, "could not prune old per-end-user usage counts"),
+            // In batches of 10,000 until none is left or 30 s have gone (the next pass goes on).
+            let started = std::time::Instant::now();
+            let mut pruned = 0;
+            while started.elapsed() < std::time::Duration::from_secs(30) {
+                match usage::prune_end_users(db.owner(), before, 10_000).await {
+                    Ok(0) => break,
+                    Ok(n) => pruned += n,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "could not prune old per-end-user usage counts");
+                        break;
+                    }
+                }
+            }
+            if pruned > 0 {
+                tracing::info!(rows = pruned, %before, "pruned old per-end-user usage counts");
             }
         }
     };
@@ -340,16 +351,22 @@ pub async fn check_end_users(tx: &mut TenantTx, limits: &LimitOverrides, ids: &[
         let cap = |max: Option<u64>| max.map_or(i64::MAX, |m| i64::try_from(m).unwrap_or(i64::MAX));
         let over = usage::end_users_over(tx, column, ids, cap(max_memories), cap(max_bytes)).await?;
         let Some((owner, held, bytes)) = over.into_iter().next() else { continue };
+        // A scoped key learns the verdict, not the count (which includes memories outside its scope).
+        let made = |n: i64| match tx.is_scoped() {
+            true => "this write would go over it".to_owned(),
+            false => format!("this write would make {n}"),
+        };
         let (quota, message) = match max_memories.filter(|max| held > cap(Some(*max))) {
             Some(max) => (
                 format!("max_memories_per_{per}"),
-                format!("{column} {owner:?} may hold {max} memories and this write would make {held}"),
+                format!("{column} {owner:?} may hold {max} memories and {}", made(held)),
             ),
             None => (
                 format!("max_storage_bytes_per_{per}"),
                 format!(
-                    "{column} {owner:?} may hold {} bytes of content and metadata and this write would make {bytes}",
-                    max_bytes.unwrap_or_default()
+                    "{column} {owner:?} may hold {} bytes of content and metadata and {}",
+                    max_bytes.unwrap_or_default(),
+                    made(bytes)
                 ),
             ),
         };

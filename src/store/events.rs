@@ -9,7 +9,7 @@ use crate::memory::MemoryEvent;
 
 /// A row snapshot for the trail (of a row aliased `m`).
 pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id' - 'context' - 'context_tsv'
-    - 'context_embedding'";
+    - 'context_embedding' - 'created_by_scope'";
 
 /// Appended to `WITH d AS (DELETE ... RETURNING *)` with the actor as `$3`: records one `deleted` event per
 /// deleted row and returns the deleted ids.
@@ -70,7 +70,8 @@ pub async fn record_state_many(
 pub async fn history(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<MemoryEvent>, Error> {
     let tenant_id = tx.tenant_id();
     Ok(sqlx::query_as(
-        "SELECT id, memory_id, event_type, actor, actor_scope, before, after, created_at FROM memory_events
+        "SELECT id, memory_id, event_type, actor, cairn_visible_scope(actor_scope) AS actor_scope, before, after,
+                created_at FROM memory_events
          WHERE tenant_id = $1 AND memory_id = $2 ORDER BY created_at, id",
     )
     .bind(tenant_id)

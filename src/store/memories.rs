@@ -16,11 +16,22 @@ pub const MEMORY_COLUMNS: &str = "id, content, content_hash, type, confidence, m
     emotional_valence, emotional_arousal, flashbulb_until, episode_id, sequence_number, user_id, agent_id, \
     run_id, t_valid, t_invalid, created_at, updated_at, last_accessed_at, access_count, archived_at, \
     embedding_status, embedding_model, embedding_error, enrichment_status, summary, \
-    summarized, original_length, summarized_length, repeated, created_by, created_by_scope";
+    summarized, original_length, summarized_length, repeated, created_by, \
+    cairn_visible_scope(created_by_scope) AS created_by_scope";
 
 /// [`MEMORY_COLUMNS`] of the table aliased `alias`, for joins whose other tables share column names.
 pub fn memory_columns(alias: &str) -> String {
-    MEMORY_COLUMNS.split(',').map(|c| format!("{alias}.{}", c.trim())).collect::<Vec<_>>().join(", ")
+    MEMORY_COLUMNS
+        .split(", ")
+        .map(|c| match c.trim() {
+            // The authorship scope, as the reader may see it (migration 0039).
+            c if c.starts_with("cairn_visible_scope(") => {
+                format!("cairn_visible_scope({alias}.created_by_scope) AS created_by_scope")
+            }
+            c => format!("{alias}.{c}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The outcome of an insert that may collide with existing content.

@@ -45,6 +45,10 @@ pub async fn open(tx: &mut TenantTx, table: &str, drop: &[&str]) -> Result<(), E
     for column in generated.iter().map(String::as_str).chain(drop.iter().copied()) {
         minus.push_str(&format!(" - '{}'", column.replace('\'', "")));
     }
+    // Authorship scopes, which a scoped key does not see (migration 0039).
+    if tx.is_scoped() {
+        minus.push_str(" - 'created_by_scope' - 'actor_scope'");
+    }
     // The tenant is named, not left to row-level security alone, so that Citus runs the cursor on the
     // tenant's shard (a cursor takes no bind parameter: the value written is a parsed UUID).
     let sql = format!(

@@ -316,7 +316,8 @@ pub async fn erase(tx: &mut TenantTx, which: Erase<'_>) -> Result<u64, Error> {
                  RETURNING t.memory_id, t.entity_ids
              ), scrubbed AS (
                  UPDATE memory_events e
-                    SET before = cairn_scrubbed(e.before, e.memory_id), after = cairn_scrubbed(e.after, e.memory_id)
+                    SET before = cairn_scrubbed(e.before, e.memory_id), after = cairn_scrubbed(e.after, e.memory_id),
+                        actor_scope = NULL
                    FROM gone WHERE e.tenant_id = $1 AND e.memory_id = gone.memory_id
                  RETURNING e.id
              ), hooks AS (

@@ -373,7 +373,17 @@ pub async fn end_users_over(
         true => (format!("sum({END_USER_BYTES})::bigint"), format!(" OR sum({END_USER_BYTES}) > $4")),
         false => ("0::bigint".to_owned(), String::new()),
     };
-    Ok(sqlx::query_as(&format!(
+    // The cap counts every memory of the end user, also those outside a scoped key's scope (other agents or
+    // tags of the same end user), which row-level security hides from its transaction: the scope is lifted
+    // for this one statement. (Only the verdict reaches a scoped key: the refusal names no count.)
+    let scope: Option<String> = match tx.is_scoped() {
+        true => Some(sqlx::query_scalar("SELECT current_setting('app.scope', true)").fetch_one(tx.conn()).await?),
+        false => None,
+    };
+    if scope.is_some() {
+        sqlx::query("SELECT set_config('app.scope', '', true)").execute(tx.conn()).await?;
+    }
+    let over = sqlx::query_as(&format!(
         "SELECT {column}, count(*), {bytes}
            FROM memories WHERE tenant_id = $1 AND {column} = ANY($2)
           GROUP BY {column}
@@ -385,5 +395,9 @@ pub async fn end_users_over(
     .bind(max_memories)
     .bind(max_bytes)
     .fetch_all(tx.conn())
-    .await?)
+    .await?;
+    if let Some(scope) = scope {
+        sqlx::query("SELECT set_config('app.scope', $1, true)").bind(scope).execute(tx.conn()).await?;
+    }
+    Ok(over)
 }

@@ -93,8 +93,12 @@ async fn a_scoped_key_or_token_is_stamped_with_its_scope_kept_by_export_and_filt
     let m = app.post(&token, "/api/v1/memories", &forged).await.ok(201).clone();
     // The token acts as its admin key, for Alice and the helper agent.
     assert_eq!(m["created_by"], format!("key:{admin_id}"), "{m}");
-    assert_eq!(m["created_by_scope"], json!({"user_ids": ["alice"], "agent_ids": ["helper"]}), "{m}");
+    // A scoped reader sees no stamp (a key scoped to several end users must not show one the others); an
+    // unscoped key sees it whole.
+    assert_eq!(m["created_by_scope"], json!(null), "{m}");
     let id = m["id"].as_str().unwrap();
+    let seen = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    assert_eq!(seen["created_by_scope"], json!({"user_ids": ["alice"], "agent_ids": ["helper"]}), "{seen}");
 
     // An edit by the token, and one by an unscoped key: the history tells them apart.
     app.patch(&token, &format!("/api/v1/memories/{id}"), &json!({"importance": 0.7})).await.ok(200);
@@ -103,6 +107,9 @@ async fn a_scoped_key_or_token_is_stamped_with_its_scope_kept_by_export_and_filt
     let scopes: Vec<_> = history["events"].as_array().unwrap().iter().map(|e| e["actor_scope"].clone()).collect();
     let alice = json!({"user_ids": ["alice"], "agent_ids": ["helper"]});
     assert_eq!(scopes, [alice.clone(), alice.clone(), json!(null)], "{history}");
+    let own = app.get(&token, &format!("/api/v1/memories/{id}/history")).await.ok(200).clone();
+    assert!(own["events"].as_array().unwrap().iter().all(|e| e["actor_scope"].is_null()), "{own}");
+    assert!(!own.to_string().contains("created_by_scope"), "snapshots carry no stamp: {own}");
     let plain = app.store(&app.a.key, json!({"content": "the team's kettle is red", "user_id": "alice"})).await;
     assert_eq!(plain["created_by_scope"], json!(null), "{plain}");
 

@@ -156,6 +156,22 @@ async fn an_end_users_storage_and_request_rate_have_caps_of_their_own() {
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     app.post(key, "/api/v1/memories/batch", &batch).await.assert_error(403, "max_storage_bytes_per_user");
     assert_eq!(app.get(key, "/api/v1/memories").await.ok(200)["total"], 1, "nothing of the batch was written");
+    // An edit that grows a memory past the cap is refused too.
+    let cleo = app.store(key, json!({"content": "Cleo is short", "user_id": "cleo"})).await;
+    let grown = json!({"content": "Cleo wrote a much longer note than the cap allows"});
+    app.patch(key, &format!("/api/v1/memories/{}", cleo["id"].as_str().unwrap()), &grown)
+        .await
+        .assert_error(403, "max_storage_bytes_per_user");
+    // A token scoped to an agent counts the end user's memories of other agents too (hidden from it), and
+    // learns the verdict, not the count.
+    app.store(key, json!({"content": "Dana keeps a 30-byte note.", "user_id": "dana", "agent_id": "other"})).await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let bot = app.post(&admin, "/api/v1/tokens", &json!({"agent_ids": ["bot"]})).await.ok(201)["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let res = app.post(&bot, "/api/v1/memories", &json!({"content": "Dana's second", "user_id": "dana"})).await;
+    res.assert_error(403, "may hold 40 bytes of content and metadata and this write would go over it");
 
     // One request a second for each end user (bursts of two): Rita's run out, whichever key or token asks,
     // while Bo's are untouched.
@@ -173,7 +189,6 @@ async fn an_end_users_storage_and_request_rate_have_caps_of_their_own() {
     res.assert_error(429, "user_id: rate limit exceeded: user_id \"rita\" may make 1 requests per second");
     assert!(res.headers.contains_key("retry-after"), "{:?}", res.headers);
     app.post(key, "/api/v1/recall", &recall("bo")).await.ok(200);
-    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
     let token = app.post(&admin, "/api/v1/tokens", &json!({"user_ids": ["rita"]})).await.ok(201)["token"]
         .as_str()
         .unwrap()
@@ -247,6 +262,10 @@ async fn requests_and_recalls_are_counted_per_end_user_and_agent() {
         .clone();
     assert_eq!(old["end_users"]["total"], 0);
     app.get(&admin, "/api/v1/usage?group_by=user_id&sort=newest").await.assert_error(400, "sort");
+    // A NUL in a filter's end user is refused, never counted.
+    app.post(key, "/api/v1/recall", &json!({"query": "invoice", "user_id": "a\u{0}b"}))
+        .await
+        .assert_error(400, "user_id");
 
     // Counts past retention are pruned; this year's stay.
     sqlx::query(

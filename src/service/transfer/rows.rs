@@ -390,21 +390,23 @@ fn event(t: &Tenant, ctx: &ParseCtx, r: EventRow) -> Result<Row> {
     ]))
 }
 
-/// An imported event's `actor_scope`: null, or a scope as the export wrote it (end users, agents, tag
-/// prefixes), written back in the same form.
+/// An imported event's `actor_scope`: null, or a scope as the export wrote it (`users`, `agents`, `tags`, each
+/// a list checked as a key's scope is), written back in the same form. The field is named in errors.
 fn actor_scope(ctx: &ParseCtx, value: Option<Value>) -> Result<Value> {
-    match value {
-        None | Some(Value::Null) => Ok(Value::Null),
-        Some(v) => {
-            let scope: crate::tenancy::KeyScope = serde_json::from_value(v).map_err(|e| {
-                bad(
-                    &format!("{}actor_scope", ctx.prefix),
-                    format!("must be {{\"users\"?, \"agents\"?, \"tags\"?}}: {e}"),
-                )
-            })?;
-            Ok(json!(scope))
-        }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Stamp {
+        users: Option<Vec<String>>,
+        agents: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
     }
+    let field = format!("{}actor_scope", ctx.prefix);
+    let Some(v) = value.filter(|v| !v.is_null()) else { return Ok(Value::Null) };
+    let stamp: Stamp = serde_json::from_value(v)
+        .map_err(|e| bad(&field, format!("must be {{\"users\"?, \"agents\"?, \"tags\"?}} lists: {e}")))?;
+    let scope = crate::tenancy::KeyScope::parse(stamp.users, stamp.agents, stamp.tags)
+        .map_err(|e| bad(&field, e.to_string()))?;
+    Ok(scope.map_or(Value::Null, |s| json!(s)))
 }
 
 /// An association as exported: any relation type (the system's too: the export holds them).

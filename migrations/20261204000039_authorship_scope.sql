@@ -16,7 +16,11 @@ ALTER TABLE memory_events ADD COLUMN actor_scope jsonb DEFAULT cairn_actor_scope
 
 -- The stamp as a reader may see it: a scoped key or token sees none (a key scoped to [alice, bob] that stored
 -- for alice must not show "bob" to alice's own token), an unscoped key the whole scope.
+-- Declared IMMUTABLE although it reads a setting: Citus refuses non-immutable functions in RETURNING, where
+-- the memory columns are also read. It is only ever called on a column (never folded into a constant at plan
+-- time), and not inlined (its body is not immutable), so it is evaluated on each row with the transaction's
+-- setting; on Citus scoped transactions are refused anyway.
 CREATE FUNCTION cairn_visible_scope(stamp jsonb) RETURNS jsonb
-LANGUAGE sql STABLE PARALLEL SAFE AS $$
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT CASE WHEN coalesce(current_setting('app.scope', true), '') = '' THEN stamp END
 $$;

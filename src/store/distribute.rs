@@ -130,18 +130,19 @@ pub async fn distribute(pool: &PgPool) -> Result<Vec<String>, sqlx::Error> {
     done
 }
 
-/// The restrictive policies of scoped keys (migration 0037) and whether each is for reads only. Their tests
-/// use subqueries, which Citus refuses in a distributed table's policies: on Citus each is replaced by one that
-/// hides every row from a scoped key (`NOT cairn_scoped()`), and the store refuses scoped keys' transactions
-/// there ([`super::SCOPED_ON_CITUS`]) before any statement could meet it.
-const SCOPE_POLICIES: &[(&str, &str, bool)] = &[
-    ("memories", "memories_key_scope", false),
-    ("memory_trash", "memory_trash_key_scope", true),
-    ("relations", "relations_key_scope", true),
-    ("memory_events", "memory_events_key_scope", true),
-    ("memory_entities", "memory_entities_key_scope", true),
-    ("entities", "entities_key_scope", true),
-    ("entity_aliases", "entity_aliases_key_scope", true),
+/// The restrictive policies of scoped keys (migration 0037). They cannot go to Citus: their tests use
+/// subqueries, which Citus refuses in a distributed table's policies, and Citus writes a restrictive policy to
+/// the shards as a permissive one, which would open every shard to whatever the policy allows (found with a
+/// sublink-free `NOT cairn_scoped()`: every tenant's rows on a shard were readable). So on Citus they are
+/// dropped, and the store refuses scoped keys' transactions there ([`super::SCOPED_ON_CITUS`]).
+const SCOPE_POLICIES: &[(&str, &str)] = &[
+    ("memories", "memories_key_scope"),
+    ("memory_trash", "memory_trash_key_scope"),
+    ("relations", "relations_key_scope"),
+    ("memory_events", "memory_events_key_scope"),
+    ("memory_entities", "memory_entities_key_scope"),
+    ("entities", "entities_key_scope"),
+    ("entity_aliases", "entity_aliases_key_scope"),
 ];
 
 /// The functions of scoped keys' policies (migration 0037) and of the authorship scope's columns (0039).
@@ -150,27 +151,21 @@ const SCOPE_FUNCTIONS: &[&str] =
 
 async fn distribute_locked(pool: &PgPool, conn: &mut PgConnection) -> Result<Vec<String>, sqlx::Error> {
     let mut done = Vec::new();
-    for (table, policy, reads) in SCOPE_POLICIES {
-        let with_subquery: bool = sqlx::query_scalar(
+    for (table, policy) in SCOPE_POLICIES {
+        let present: bool = sqlx::query_scalar(
             "SELECT EXISTS (SELECT 1 FROM pg_policies WHERE schemaname = current_schema() AND tablename = $1
-                              AND policyname = $2 AND qual ILIKE '%select%')",
+                              AND policyname = $2)",
         )
         .bind(table)
         .bind(policy)
         .fetch_one(&mut *conn)
         .await?;
-        if with_subquery {
-            let only = if *reads { " FOR SELECT" } else { "" };
-            let mut tx = sqlx::Connection::begin(&mut *conn).await?;
-            sqlx::query(&format!("DROP POLICY {policy} ON {table}")).execute(&mut *tx).await?;
-            sqlx::query(&format!("CREATE POLICY {policy} ON {table} AS RESTRICTIVE{only} USING (NOT cairn_scoped())"))
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            done.push(format!("{table}: scope policy without subqueries (scoped keys refused on Citus)"));
+        if present {
+            sqlx::query(&format!("DROP POLICY {policy} ON {table}")).execute(&mut *conn).await?;
+            done.push(format!("{table}: scoped keys' policy dropped (scoped keys are refused on Citus)"));
         }
     }
-    // The functions the policies and column defaults call, on every node before any table leaves the
+    // The scope functions (the column defaults and reads call them), on every node before any table leaves the
     // coordinator (making the reference tables turns the tables keyed to them into Citus tables, policies and
     // all). They read settings only, no table.
     for function in SCOPE_FUNCTIONS {

@@ -314,3 +314,28 @@ async fn a_tenant_isolated_and_moved_under_load_loses_no_acknowledged_write() {
     // Moving it again where it is, or isolating it again, does nothing.
     assert!(distribute::move_tenant(app.db.owner(), tenant, Some(&moved_to)).await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn scoped_keys_are_refused_on_citus_and_no_shard_keeps_their_policies() {
+    if cluster("scoped_keys_are_refused_on_citus_and_no_shard_keeps_their_policies").is_none() {
+        return;
+    }
+    let app = spawn().await;
+    app.store_text(&app.a.key, "alice's note").await;
+    let admin = new_key(&app.db, app.a.id, &["admin"]).await;
+    let token = app.post(&admin, "/api/v1/tokens", &json!({"user_ids": ["alice"]})).await.ok(201)["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Every read and write of a scoped credential: a 403 saying why, never a 500 and never the tenant's data.
+    app.get(&token, "/api/v1/memories").await.assert_error(403, "Citus");
+    app.post(&token, "/api/v1/memories", &json!({"content": "x"})).await.assert_error(403, "Citus");
+    app.post(&token, "/api/v1/recall", &json!({"query": "note"})).await.assert_error(403, "Citus");
+    // The scoped keys' policies (restrictive, which Citus would write to the shards as permissive) are gone.
+    let mut conn = app.superuser_conn().await;
+    let left: i64 = sqlx::query_scalar("SELECT count(*) FROM pg_policies WHERE policyname LIKE '%key_scope'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(left, 0);
+}

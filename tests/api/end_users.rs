@@ -136,6 +136,9 @@ async fn an_end_user_or_agent_cannot_hold_more_than_its_cap() {
 
 #[tokio::test]
 async fn an_end_users_storage_and_request_rate_have_caps_of_their_own() {
+    if crate::helpers::scoped_keys_refused("an_end_users_storage_and_request_rate_have_caps_of_their_own") {
+        return;
+    }
     let app = spawn().await;
     sqlx::query(
         "UPDATE tenants SET limits = '{\"max_storage_bytes_per_user\": 40, \"user_requests_per_second\": 1}'

@@ -44,6 +44,16 @@ pub fn citus_nodes() -> Option<Vec<String>> {
         .clone()
 }
 
+/// Whether scoped keys and tokens are refused here (on Citus: deploy/README.md, migration 0037), after saying
+/// that `test` does not run.
+pub fn scoped_keys_refused(test: &str) -> bool {
+    let refused = citus_nodes().is_some();
+    if refused {
+        eprintln!("skipped {test}: scoped keys and tokens are refused on Citus");
+    }
+    refused
+}
+
 /// The tenant login on a Citus cluster: INHERIT (the coordinator connects to the workers as it), a member of
 /// cairn_app only. On plain Postgres the suite uses `CAIRN_APP_DATABASE_URL`'s login (NOINHERIT).
 pub const CITUS_LOGIN: &str = "cairn_login";

@@ -76,7 +76,7 @@ pub async fn put_set(
         "INSERT INTO eval_probe_sets (tenant_id, name, probes, k, mode, every_hours) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (tenant_id, name) DO UPDATE
             SET probes = EXCLUDED.probes, k = EXCLUDED.k, mode = EXCLUDED.mode, every_hours = EXCLUDED.every_hours,
-                updated_at = now()
+                updated_at = EXCLUDED.updated_at
          RETURNING {SET_COLUMNS}"
     );
     Ok(sqlx::query_as(&sql)

@@ -131,10 +131,10 @@ pub async fn update_endpoint(
                 event_types = coalesce($6, event_types),
                 enabled = coalesce($7, enabled),
                 disabled_reason = CASE WHEN $7 IS NULL THEN disabled_reason ELSE NULL END,
-                disabled_at = CASE WHEN $7 IS NULL THEN disabled_at WHEN $7 THEN NULL ELSE now() END,
+                disabled_at = CASE WHEN $7 IS NULL THEN disabled_at WHEN $7 THEN NULL ELSE $9 END,
                 retry_at = CASE WHEN $7 THEN NULL ELSE retry_at END,
                 secret = coalesce($8, secret),
-                updated_at = now()
+                updated_at = $9
           WHERE tenant_id = $1 AND id = $2
          RETURNING {ENDPOINT_COLUMNS}"
     );
@@ -147,6 +147,8 @@ pub async fn update_endpoint(
         .bind(change.event_types)
         .bind(change.enabled)
         .bind(change.secret)
+        // The time from here, not now() inside a CASE (Citus refuses non-immutable functions there).
+        .bind(Utc::now())
         .fetch_optional(tx.conn())
         .await?)
 }
@@ -185,15 +187,17 @@ pub async fn emit(tx: &mut TenantTx, event_type: &str, memory_id: Option<Uuid>, 
                 jsonb_build_object('id', ev.id, 'type', $2::text, 'timestamp', now(), 'data', $4::jsonb)
            FROM webhook_endpoints e, ev
           WHERE e.tenant_id = $1 AND e.enabled AND $2 = ANY (e.event_types)
-          ORDER BY e.id",
+          ORDER BY e.id
+         RETURNING id",
     )
     .bind(tx.tenant_id())
     .bind(event_type)
     .bind(memory_id)
     .bind(data)
-    .execute(tx.conn())
+    // (RETURNING for Citus: without one it writes an INSERT ... SELECT by COPY, which row-level security refuses.)
+    .fetch_all(tx.conn())
     .await?
-    .rows_affected();
+    .len() as u64;
     if inserted > 0 {
         wake(tx, Utc::now()).await?;
     }
@@ -217,15 +221,16 @@ pub async fn emit_memories(
                 jsonb_build_object('id', ev.id, 'type', $2::text, 'timestamp', now(),
                                    'data', jsonb_build_object('memory_id', ev.m) || $4::jsonb)
            FROM ev JOIN webhook_endpoints e ON e.tenant_id = $1 AND e.enabled AND $2 = ANY (e.event_types)
-          ORDER BY ev.ord, e.id",
+          ORDER BY ev.ord, e.id
+         RETURNING id",
     )
     .bind(tx.tenant_id())
     .bind(event_type)
     .bind(memory_ids)
     .bind(extra)
-    .execute(tx.conn())
+    .fetch_all(tx.conn())
     .await?
-    .rows_affected();
+    .len() as u64;
     if inserted > 0 {
         wake(tx, Utc::now()).await?;
     }
@@ -302,7 +307,7 @@ pub async fn record_attempt(
     sqlx::query(
         "UPDATE webhook_deliveries SET attempts = attempts + 1, leased_until = NULL, status = $3,
                 last_status_code = $4, last_error = $5, last_latency_ms = $6, next_attempt_at = $7,
-                delivered_at = CASE WHEN $3 = 'delivered' THEN now() END
+                delivered_at = CASE WHEN $3 = 'delivered' THEN $8 END
           WHERE tenant_id = $1 AND id = $2",
     )
     .bind(tx.tenant_id())
@@ -312,6 +317,7 @@ pub async fn record_attempt(
     .bind(attempt.error)
     .bind(attempt.latency_ms)
     .bind(attempt.next_attempt_at)
+    .bind(Utc::now())
     .execute(tx.conn())
     .await?;
     Ok(())

@@ -131,16 +131,29 @@ pub async fn delete_set(tx: &mut TenantTx, name: &str) -> Result<bool, Error> {
 }
 
 /// The scheduled probe sets due at `now` (never run, or run `every_hours` ago or longer), marked as run at
-/// `now` in the same statement so the next pass does not take them again; their names.
+/// `now` so the next pass does not take them again; their names. Found with their rows locked, then marked:
+/// a pass running at the same time waits for the lock and finds them no longer due. (Two statements because
+/// Citus refuses the due-time arithmetic on a column inside an UPDATE.)
 pub async fn take_due(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<Vec<String>, Error> {
-    Ok(sqlx::query_scalar(
-        "UPDATE eval_probe_sets SET last_run_at = $2
+    let due: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM eval_probe_sets
           WHERE tenant_id = $1 AND every_hours IS NOT NULL
             AND (last_run_at IS NULL OR last_run_at + make_interval(hours => every_hours) <= $2)
-         RETURNING name",
+          ORDER BY name FOR UPDATE",
     )
     .bind(tx.tenant_id())
     .bind(now)
+    .fetch_all(tx.conn())
+    .await?;
+    if due.is_empty() {
+        return Ok(due);
+    }
+    Ok(sqlx::query_scalar(
+        "UPDATE eval_probe_sets SET last_run_at = $2 WHERE tenant_id = $1 AND name = ANY($3) RETURNING name",
+    )
+    .bind(tx.tenant_id())
+    .bind(now)
+    .bind(&due)
     .fetch_all(tx.conn())
     .await?)
 }

@@ -152,14 +152,14 @@ impl RateLimits {
 
     /// Counts one request of `tenant` for an end user (`kind` is `user_id` or `agent_id`) limited to `rate`
     /// requests per second (bursts of twice that), whichever key or token makes it. A refusal is a 429 naming
-    /// `field`, the end user and the limit.
+    /// the field `field()` names, the end user and the limit.
     pub fn check_end_user(
         &self,
         tenant: Uuid,
         kind: &'static str,
         end_user: &str,
         rate: u32,
-        field: &str,
+        field: impl FnOnce() -> String,
     ) -> Result<(), Error> {
         let state =
             Self::bucket(&self.end_users, (tenant, kind, end_user.to_owned()), rate, rate.saturating_mul(2)).check();
@@ -167,8 +167,9 @@ impl RateLimits {
             None => Ok(()),
             Some(wait) => Err(Error::RateLimited {
                 message: format!(
-                    "{field}: rate limit exceeded: {kind} {end_user:?} may make {rate} requests per second (bursts of {}); \
+                    "{}: rate limit exceeded: {kind} {end_user:?} may make {rate} requests per second (bursts of {}); \
                      retry after {wait} s",
+                    field(),
                     state.limit
                 ),
                 retry_after_secs: wait,

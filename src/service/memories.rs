@@ -123,7 +123,7 @@ pub async fn store(svc: &Services, t: &Tenant, mut input: MemoryInput, duplicate
     admit(t, &mut new, "")?;
     summarize::check_reserved(&new.metadata, "metadata")?;
     usage::check_metadata(t, &new.metadata, "metadata")?;
-    usage::end_user_call(svc, t, &usage::acting_for(new.user_id.as_deref(), new.agent_id.as_deref(), ""), None)?;
+    usage::end_user_call(svc, t, &usage::acting_for(new.user_id.as_deref(), new.agent_id.as_deref(), None), None)?;
     summarize::govern(&mut new);
     let mut tx = svc.db.begin_tenant(t).await?;
     let actor = t.actor();
@@ -340,9 +340,7 @@ pub async fn store_batch(svc: &Services, t: &Tenant, values: Vec<Value>, rules: 
     let acting: usage::Acting = parsed
         .iter()
         .enumerate()
-        .flat_map(|(i, new)| {
-            usage::acting_for(new.user_id.as_deref(), new.agent_id.as_deref(), &format!("memories[{i}]."))
-        })
+        .flat_map(|(i, new)| usage::acting_for(new.user_id.as_deref(), new.agent_id.as_deref(), Some(i)))
         .collect();
     usage::end_user_call(svc, t, &acting, None)?;
     // Insert in content-hash order: two batches holding the same items in different orders then take
@@ -423,7 +421,12 @@ pub async fn list(svc: &Services, t: &Tenant, filter: &ListFilter, limit: i64, o
     if let Some(scope) = &t.scope {
         scope.narrow(&mut filter.user_id, &mut filter.agent_id);
     }
-    usage::end_user_call(svc, t, &usage::acting_for(filter.user_id.as_deref(), filter.agent_id.as_deref(), ""), None)?;
+    usage::end_user_call(
+        svc,
+        t,
+        &usage::acting_for(filter.user_id.as_deref(), filter.agent_id.as_deref(), None),
+        None,
+    )?;
     let mut tx = svc.db.begin_read(t, t.read_after).await?;
     let (items, total) = memories::list(&mut tx, &filter, limit, offset).await?;
     tx.commit().await?;

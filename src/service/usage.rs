@@ -110,18 +110,18 @@ fn keep<K: std::hash::Hash + Eq>(pending: &Mutex<HashMap<K, i64>>, taken: Vec<(K
     }
 }
 
-/// The end users a call acts for: `(kind, end user, field)`, `kind` being `user_id` or `agent_id` and `field`
-/// the request's field that names it (for errors).
-pub type Acting<'a> = Vec<(&'static str, &'a str, String)>;
+/// The end users a call acts for: `(kind, end user, batch item)`, `kind` being `user_id` or `agent_id`, and the
+/// index of the batch item that names it, if a batch does (errors name `memories[{i}].user_id`).
+pub type Acting<'a> = Vec<(&'static str, &'a str, Option<usize>)>;
 
-/// The end user and agent one memory is for, as [`Acting`] entries naming `{at}user_id` / `{at}agent_id`.
-pub fn acting_for<'a>(user_id: Option<&'a str>, agent_id: Option<&'a str>, at: &str) -> Acting<'a> {
+/// The end user and agent one memory (or filter) is for, as [`Acting`] entries.
+pub fn acting_for<'a>(user_id: Option<&'a str>, agent_id: Option<&'a str>, batch_item: Option<usize>) -> Acting<'a> {
     let mut acting = Vec::with_capacity(2);
     if let Some(user) = user_id {
-        acting.push(("user_id", user, format!("{at}user_id")));
+        acting.push(("user_id", user, batch_item));
     }
     if let Some(agent) = agent_id {
-        acting.push(("agent_id", agent, format!("{at}agent_id")));
+        acting.push(("agent_id", agent, batch_item));
     }
     acting
 }
@@ -136,12 +136,13 @@ pub fn end_user_call(svc: &Services, t: &Tenant, acting: &Acting<'_>, counter: O
     }
     let mut seen = std::collections::HashSet::with_capacity(acting.len());
     let acting: Vec<_> = acting.iter().filter(|(kind, who, _)| seen.insert((*kind, *who))).collect();
-    for (kind, who, field) in &acting {
+    for (kind, who, item) in &acting {
         let rate = match *kind {
             "user_id" => t.limits.user_requests_per_second,
             _ => t.limits.agent_requests_per_second,
         };
         if let Some(rate) = rate {
+            let field = || item.map_or_else(|| kind.to_string(), |i| format!("memories[{i}].{kind}"));
             if let Err(err) = svc.keys.rates.check_end_user(t.id, kind, who, rate, field) {
                 note_quota(t.id, &format!("{}_requests_per_second", kind.trim_end_matches("_id")), &err.to_string());
                 return Err(err);

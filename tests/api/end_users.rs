@@ -198,6 +198,11 @@ async fn an_end_users_storage_and_request_rate_have_caps_of_their_own() {
         .to_owned();
     let res = refused("rita", token).await.expect("a token for Rita shares her limit");
     res.assert_error(429, "\"rita\"");
+    // A batch names the item whose end user is over the rate.
+    let batch = json!({"memories": [{"content": "Rita's first"}, {"content": "Rita's second", "user_id": "rita"}]});
+    let all = futures_util::future::join_all((0..6).map(|_| app.post(key, "/api/v1/memories/batch", &batch))).await;
+    let res = all.into_iter().find(|res| res.status == 429).expect("Rita's batch requests are limited");
+    res.assert_error(429, "memories[1].user_id: rate limit exceeded");
 }
 
 #[tokio::test]

@@ -192,7 +192,7 @@ async fn in_snapshot(
     };
     let acting: usage::Acting = requests
         .iter()
-        .flat_map(|r| usage::acting_for(r.filter.user_id.as_deref(), r.filter.agent_id.as_deref(), ""))
+        .flat_map(|r| usage::acting_for(r.filter.user_id.as_deref(), r.filter.agent_id.as_deref(), None))
         .collect();
     usage::end_user_call(svc, t, &acting, Some(usage::counter::RECALLS))?;
     svc.usage.add(t.id, usage::counter::RECALLS, 1);

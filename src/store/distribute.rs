@@ -130,40 +130,26 @@ pub async fn distribute(pool: &PgPool) -> Result<Vec<String>, sqlx::Error> {
     done
 }
 
-/// The restrictive policies of scoped keys (migration 0037). They cannot go to Citus: their tests use
+/// The restrictive policies of scoped keys (migration 0037, named `<table>_key_scope`) cannot go to Citus: their tests use
 /// subqueries, which Citus refuses in a distributed table's policies, and Citus writes a restrictive policy to
 /// the shards as a permissive one, which would open every shard to whatever the policy allows (found with a
 /// sublink-free `NOT cairn_scoped()`: every tenant's rows on a shard were readable). So on Citus they are
 /// dropped, and the store refuses scoped keys' transactions there ([`super::SCOPED_ON_CITUS`]).
-const SCOPE_POLICIES: &[(&str, &str)] = &[
-    ("memories", "memories_key_scope"),
-    ("memory_trash", "memory_trash_key_scope"),
-    ("relations", "relations_key_scope"),
-    ("memory_events", "memory_events_key_scope"),
-    ("memory_entities", "memory_entities_key_scope"),
-    ("entities", "entities_key_scope"),
-    ("entity_aliases", "entity_aliases_key_scope"),
-];
-
 /// The functions of scoped keys' policies (migration 0037) and of the authorship scope's columns (0039).
 const SCOPE_FUNCTIONS: &[&str] =
     &["cairn_scoped()", "cairn_scope_list(text)", "cairn_actor_scope()", "cairn_visible_scope(jsonb)"];
 
 async fn distribute_locked(pool: &PgPool, conn: &mut PgConnection) -> Result<Vec<String>, sqlx::Error> {
     let mut done = Vec::new();
-    for (table, policy) in SCOPE_POLICIES {
-        let present: bool = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM pg_policies WHERE schemaname = current_schema() AND tablename = $1
-                              AND policyname = $2)",
-        )
-        .bind(table)
-        .bind(policy)
-        .fetch_one(&mut *conn)
-        .await?;
-        if present {
-            sqlx::query(&format!("DROP POLICY {policy} ON {table}")).execute(&mut *conn).await?;
-            done.push(format!("{table}: scoped keys' policy dropped (scoped keys are refused on Citus)"));
-        }
+    let policies: Vec<(String, String)> = sqlx::query_as(
+        "SELECT tablename::text, policyname::text FROM pg_policies
+          WHERE schemaname = current_schema() AND policyname LIKE '%\\_key\\_scope' ORDER BY 1",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    for (table, policy) in policies {
+        sqlx::query(&format!("DROP POLICY \"{policy}\" ON \"{table}\"")).execute(&mut *conn).await?;
+        done.push(format!("{table}: scoped keys' policy dropped (scoped keys are refused on Citus)"));
     }
     // The scope functions (the column defaults and reads call them), on every node before any table leaves the
     // coordinator (making the reference tables turns the tables keyed to them into Citus tables, policies and

@@ -3,9 +3,9 @@
 //! Postgres' own ranks (`ts_rank_cd`) weigh every query word alike, so a word found in half of a tenant's
 //! memories (a person's name, the project everything is about) counts as much as the one rare word that
 //! identifies the answer. BM25 weighs each word by its inverse document frequency within the tenant and
-//! normalises by memory length. Document frequencies come from `ts_stat` over the tenant's memories,
-//! cached per tenant and refreshed in the background once a minute; a lexeme the cache does not know
-//! (found in at most one memory, or stored since) counts as rare.
+//! normalises by memory length. Document frequencies are counts the writes keep (migration 40), read for the
+//! query's own lexemes in the statement that makes them (`store::terms::lexemes`); a lexeme no active memory
+//! holds counts as found in one.
 //!
 //! Term frequency is taken as 1 for every matched lexeme: memories are short (a few sentences), and
 //! reading positions out of each tsvector would cost more than it tells.
@@ -19,15 +19,7 @@
 //! 8-10 ms at 10k memories), so this keeps keyword search from ranking thousands of rows in a large tenant.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
-use std::future::Future;
-
-use uuid::Uuid;
-
-use crate::error::Error;
 use crate::recall::query::NAME_BOOST;
 
 /// BM25 term-frequency saturation (irrelevant with tf = 1, kept for the length normalisation).
@@ -36,35 +28,26 @@ pub const K1: f64 = 1.2;
 pub const B: f64 = 0.75;
 /// Most memories the candidate-selecting lexemes may match, by their document frequencies.
 pub const CANDIDATE_BUDGET: u64 = 1000;
-/// Most memories a keyword search scores, whatever the statistics say (they may be a minute old).
+/// Most memories a keyword search scores, whatever the statistics say.
 pub const MAX_SCORED: i64 = 4000;
 /// Most query lexemes used (the rarest ones).
 pub const MAX_TERMS: usize = 32;
 /// Most quoted phrases scored.
 const MAX_PHRASES: usize = 4;
-/// Age after which a tenant's statistics are recomputed in the background.
-const REFRESH_AFTER: Duration = Duration::from_secs(60);
-/// Cached statistics are dropped after this long unused.
-const IDLE_TTL: Duration = Duration::from_secs(30 * 60);
-/// Most lexemes kept across all cached tenants (~60 bytes each).
-const MAX_CACHED_LEXEMES: u64 = 2_000_000;
-
-/// One tenant's document statistics.
-#[derive(Debug)]
+/// One tenant's document statistics, for the lexemes of one query.
+#[derive(Debug, Default)]
 pub struct TermStats {
-    /// Memories in the tenant.
+    /// Active memories in the tenant.
     pub docs: u64,
     /// Average lexemes per memory.
     pub avg_len: f64,
-    /// Memories containing each lexeme, for lexemes in at least two.
+    /// Memories containing each lexeme (of those asked about, the ones found in at least one).
     pub df: HashMap<String, u64>,
-    computed: Instant,
-    refreshing: AtomicBool,
 }
 
 impl TermStats {
     pub fn new(docs: u64, avg_len: f64, df: HashMap<String, u64>) -> Self {
-        Self { docs, avg_len, df, computed: Instant::now(), refreshing: AtomicBool::new(false) }
+        Self { docs, avg_len, df }
     }
 
     /// Document frequency of a lexeme (1 when unknown).
@@ -167,50 +150,6 @@ impl KeywordQuery {
             avg_len: if stats.avg_len > 0.0 { stats.avg_len } else { 1.0 },
             context_weight: 0.0,
         })
-    }
-}
-
-/// Per-tenant statistics, shared by all requests of a process.
-#[derive(Clone)]
-pub struct TermStatsCache {
-    cache: moka::future::Cache<Uuid, Arc<TermStats>>,
-}
-
-impl Default for TermStatsCache {
-    fn default() -> Self {
-        let cache = moka::future::Cache::builder()
-            .max_capacity(MAX_CACHED_LEXEMES)
-            .weigher(|_: &Uuid, stats: &Arc<TermStats>| u32::try_from(stats.df.len() + 1).unwrap_or(u32::MAX))
-            .time_to_idle(IDLE_TTL)
-            .build();
-        Self { cache }
-    }
-}
-
-impl TermStatsCache {
-    /// The tenant's statistics: computed by `compute` on first use (concurrent first uses wait for one
-    /// computation), then served while a background task recomputes them once they are a minute old.
-    pub async fn get<F, Fut>(&self, tenant_id: Uuid, compute: F) -> Result<Arc<TermStats>, Error>
-    where
-        F: Fn() -> Fut + Send + 'static,
-        Fut: Future<Output = Result<TermStats, Error>> + Send + 'static,
-    {
-        let first = async { compute().await.map(Arc::new) };
-        let stats = self.cache.try_get_with(tenant_id, first).await.map_err(|e: Arc<Error>| match &*e {
-            // A shared failure: keep its meaning (a database outage stays unavailable).
-            Error::Unavailable(message) => Error::Unavailable(message.clone()),
-            other => Error::Internal(anyhow::anyhow!("term statistics: {other}")),
-        })?;
-        if stats.computed.elapsed() > REFRESH_AFTER && !stats.refreshing.swap(true, Ordering::AcqRel) {
-            let cache = self.cache.clone();
-            tokio::spawn(async move {
-                match compute().await {
-                    Ok(fresh) => cache.insert(tenant_id, Arc::new(fresh)).await,
-                    Err(err) => tracing::warn!(%tenant_id, error = %err, "could not refresh term statistics"),
-                }
-            });
-        }
-        Ok(stats)
     }
 }
 

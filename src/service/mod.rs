@@ -40,7 +40,6 @@ use crate::auth::KeyVerifier;
 use crate::config::Settings;
 use crate::models::chat::ChatModel;
 use crate::models::embed::EmbedderSlot;
-use crate::recall::bm25::TermStatsCache;
 use crate::store::Db;
 
 /// What one deployment's use cases need: the database, the key verifier, the embedder (once loaded), the
@@ -53,8 +52,6 @@ pub struct Services {
     pub embedder: EmbedderSlot,
     /// The configured chat model (`CAIRN_LLM_*`), if any.
     pub chat: Option<Arc<ChatModel>>,
-    /// Per-tenant keyword statistics for BM25.
-    pub term_stats: TermStatsCache,
     pub config: Arc<Settings>,
     pub started: Instant,
     /// Signs and verifies operators' access tokens.
@@ -137,7 +134,6 @@ impl Services {
             chat,
             config: Arc::new(config),
             started: Instant::now(),
-            term_stats: TermStatsCache::default(),
             tokens,
             usage: usage::Meter::default(),
             accesses: access::Accesses::default(),

@@ -19,7 +19,9 @@ fn hour_ago(interval: &str) -> String {
 pub async fn tenant_stats(tx: &mut TenantTx) -> Result<TenantStats, Error> {
     let rows: Vec<(String, String, i64)> = sqlx::query_as(&format!(
         "SELECT kind, key, sum(n)::bigint FROM memory_counts
-          WHERE tenant_id = $1 AND kind <> 'tag' AND (kind <> 'hour' OR key >= {})
+          WHERE tenant_id = $1
+            AND kind IN ('active', 'archived', 'lifecycle', 'type', 'embedding', 'hour', 'relations', 'entities')
+            AND (kind <> 'hour' OR key >= {})
           GROUP BY kind, key HAVING sum(n) <> 0",
         hour_ago("7 days")
     ))
@@ -110,16 +112,19 @@ pub async fn tags(tx: &mut TenantTx, limit: i64, scoped: bool) -> Result<(Vec<St
 
 /// Folds the tenant's count deltas into one row per count, drops counts that reached zero (a tag no memory
 /// has any more leaves no trace) and hours older than the stats window. Concurrent writers are not blocked:
-/// the deltas they commit meanwhile are not in this statement's snapshot and wait for the next fold. Returns
-/// how many delta rows it folded.
+/// the deltas they commit meanwhile are not in this statement's snapshot and wait for the next fold. Only the
+/// counts that have deltas (and the old hours) are read, through the index: a tenant's many folded counts (one
+/// per lexeme) are not. Returns how many rows it folded.
 pub async fn fold_counts(tx: &mut TenantTx) -> Result<u64, Error> {
     let folded: i64 = sqlx::query_scalar(&format!(
-        "WITH gone AS (
-             DELETE FROM memory_counts
-              WHERE tenant_id = $1
-                AND ((kind, key) IN (SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND NOT folded)
-                     OR (kind = 'hour' AND key < {old}))
-             RETURNING kind, key, n
+        "WITH due AS (
+             SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND NOT folded
+             UNION
+             SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND kind = 'hour' AND key < {old}
+         ), gone AS (
+             DELETE FROM memory_counts m USING due
+              WHERE m.tenant_id = $1 AND m.kind = due.kind AND m.key = due.key
+             RETURNING m.kind, m.key, m.n
          ), kept AS (
              INSERT INTO memory_counts (tenant_id, kind, key, n, folded)
              SELECT $1, kind, key, sum(n), true FROM gone WHERE NOT (kind = 'hour' AND key < {old})

@@ -87,35 +87,3 @@ async fn a_client_that_sends_its_headers_too_slowly_is_disconnected() {
     // A client that sends its request at once is served as ever.
     app.client.get(app.url("/livez")).send().await.unwrap().error_for_status().unwrap();
 }
-
-#[tokio::test]
-async fn keyword_statistics_read_a_bounded_sample_of_a_large_tenant() {
-    let app = crate::helpers::spawn().await;
-    // 40 memories: every one says "common", every other one "half", memory 0 and 1 "pair".
-    let items: Vec<serde_json::Value> = (0..40)
-        .map(|i| {
-            let mut text = format!("common note number{i}");
-            if i % 2 == 0 {
-                text.push_str(" half");
-            }
-            if i < 2 {
-                text.push_str(" pair");
-            }
-            json!({"content": text})
-        })
-        .collect();
-    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": items})).await.ok(201);
-    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
-    let full = cairn::store::terms::compute(&mut tx).await.unwrap();
-    let bounded = cairn::store::terms::compute_bounded(&mut tx, 20, 3).await.unwrap();
-    tx.rollback().await.unwrap();
-    assert_eq!((full.docs, full.df["common"], full.df["half"], full.df["pair"]), (40, 40, 20, 2));
-    // Half the tenant read, its counts doubled; only the three most frequent lexemes kept ("common", "note",
-    // "half"), so "pair" counts as found once.
-    assert_eq!(bounded.docs, 40);
-    assert_eq!(bounded.df.len(), 3, "{:?}", bounded.df);
-    assert_eq!(bounded.df("pair"), 1);
-    assert_eq!(bounded.df["common"], 40);
-    let half = bounded.df["half"];
-    assert!((10..=30).contains(&half), "a sample's estimate of 20: {half}");
-}

@@ -67,10 +67,61 @@ async fn unfolded(conn: &mut PgConnection, tenant: uuid::Uuid) -> i64 {
         .unwrap()
 }
 
+/// Rows of keyword counts the tenant has, folded or not.
+async fn terms_written(conn: &mut PgConnection, tenant: uuid::Uuid) -> i64 {
+    sqlx::query_scalar("SELECT count(*) FROM memory_counts WHERE tenant_id = $1 AND kind IN ('term', 'lexemes')")
+        .bind(tenant)
+        .fetch_one(conn)
+        .await
+        .unwrap()
+}
+
 async fn assert_counts_match(app: &TestApp, conn: &mut PgConnection, when: &str) {
     for tenant in [&app.a, &app.b] {
         let (scan, read) = (scanned(conn, tenant.id).await, served(app, &tenant.key).await);
         assert_eq!(read, scan, "{when}: the maintained counts differ from a scan");
+        assert_terms_match(app, conn, tenant.id, when).await;
+    }
+}
+
+/// The keyword statistics the triggers keep (`term` and `lexemes` counts) against `ts_stat` over the tenant's
+/// active memories, and as a recall reads them (`store::terms::lexemes`) for a query of some of its words.
+async fn assert_terms_match(app: &TestApp, conn: &mut PgConnection, tenant: uuid::Uuid, when: &str) {
+    let active = format!("SELECT search_tsv FROM memories WHERE tenant_id = '{tenant}' AND archived_at IS NULL");
+    let scan: Vec<(String, i64)> = sqlx::query_as(&format!(
+        "SELECT word, ndoc::bigint FROM ts_stat('{}') ORDER BY word",
+        active.replace('\'', "''")
+    ))
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    let kept: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT key, sum(n)::bigint FROM memory_counts WHERE tenant_id = $1 AND kind = 'term'
+          GROUP BY key HAVING sum(n) <> 0 ORDER BY key",
+    )
+    .bind(tenant)
+    .fetch_all(&mut *conn)
+    .await
+    .unwrap();
+    assert_eq!(kept, scan, "{when}: the document frequencies kept differ from ts_stat");
+    let (docs, lexemes): (i64, i64) = sqlx::query_as(
+        "SELECT count(*), coalesce(sum(length(search_tsv)), 0)::bigint FROM memories WHERE tenant_id = $1 AND archived_at IS NULL",
+    )
+    .bind(tenant)
+    .fetch_one(&mut *conn)
+    .await
+    .unwrap();
+    let mut tx = app.db.begin_tenant(tenant).await.unwrap();
+    let read = cairn::store::terms::lexemes(&mut tx, "counted notes of the writer, and a word nobody wrote", "", &[])
+        .await
+        .unwrap();
+    tx.rollback().await.unwrap();
+    assert_eq!(read.stats.docs, docs as u64, "{when}");
+    let avg = if docs > 0 { lexemes as f64 / docs as f64 } else { 0.0 };
+    assert!((read.stats.avg_len - avg).abs() < 1e-9, "{when}: average length {} vs {avg}", read.stats.avg_len);
+    for word in &read.all {
+        let expected = scan.iter().find(|(w, _)| w == word).map_or(0, |(_, n)| *n);
+        assert_eq!(read.stats.df.get(word).copied().unwrap_or(0), expected as u64, "{when}: {word}");
     }
 }
 
@@ -113,6 +164,22 @@ async fn stats_and_tags_are_maintained_counts_that_equal_a_scan() {
         .await
         .unwrap();
     assert_eq!(trace, 0, "a purged memory's tag leaves no trace in the counts");
+    // New words for a memory, and the archived one back: the keyword statistics follow.
+    app.patch(&key, &format!("/api/v1/memories/{}", ids[8]), &json!({"content": "rewritten entirely: zebra writer"}))
+        .await
+        .ok(200);
+    app.post(&key, &format!("/api/v1/memories/{}/restore", ids[3]), &json!({})).await.ok(200);
+    assert_counts_match(&app, &mut conn, "after new content and an unarchived memory").await;
+    // An update that changes no words (an access, a vector) writes no keyword count.
+    let before = terms_written(&mut conn, app.a.id).await;
+    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
+    sqlx::query("UPDATE memories SET access_count = access_count + 1, last_accessed_at = now() WHERE tenant_id = $1")
+        .bind(app.a.id)
+        .execute(tx.conn())
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(terms_written(&mut conn, app.a.id).await, before, "an access wrote keyword counts");
 
     // Concurrent writers with the same tags: each statement appends its own delta, nobody waits, nothing is lost.
     let writers: Vec<_> = (0..4)

@@ -22,7 +22,7 @@ use crate::config::Fusion;
 use crate::error::{Error, Result};
 use crate::memory::{ListFilter, Memory};
 use crate::models::embed::SlotState;
-use crate::recall::bm25::{KeywordQuery, TermStats};
+use crate::recall::bm25::KeywordQuery;
 use crate::recall::results::{self, current_state, sort_hits};
 use crate::recall::score::{self, ScoreOptions, Signals};
 use crate::recall::{Mode, MultiRequest, RecallHit, RecallRequest, RecallResponse, Sort};
@@ -167,9 +167,7 @@ fn ids(hits: &[RecallHit]) -> Vec<Uuid> {
     hits.iter().map(|h| h.memory.id).collect()
 }
 
-/// Runs `requests` on one read-only snapshot of the tenant, and hands it back open for further reads. The
-/// keyword statistics are fetched first: a first computation takes a connection of its own, which must not
-/// wait behind the snapshots it serves.
+/// Runs `requests` on one read-only snapshot of the tenant, and hands it back open for further reads.
 async fn in_snapshot(
     svc: &Services,
     t: &Tenant,
@@ -196,26 +194,16 @@ async fn in_snapshot(
         .collect();
     usage::end_user_call(svc, t, &acting, Some(usage::counter::RECALLS))?;
     svc.usage.add(t.id, usage::counter::RECALLS, 1);
-    let keywords = requests.iter().any(|r| r.query.is_some() && uses_keywords(r.mode));
-    let stats = match keywords {
-        true => Some(stage("statistics", term_stats(svc, t.id)).await?),
-        false => None,
-    };
     let mut tx = stage("begin", svc.db.begin_read(t, t.read_after)).await?;
     let mut answers = Vec::with_capacity(requests.len());
     for req in requests.iter() {
-        answers.push(run(svc, &mut tx, req, stats.as_deref()).await?);
+        answers.push(run(svc, &mut tx, req).await?);
     }
     Ok((tx, answers))
 }
 
-/// Whether a mode searches by keywords (always, or when the model is not ready: hybrid).
-fn uses_keywords(mode: Mode) -> bool {
-    matches!(mode, Mode::Hybrid | Mode::Keyword)
-}
-
-/// Which signals a request can use, given the embedder's state: (semantic, keyword, notice). Keywords are
-/// used exactly when [`uses_keywords`] says so.
+/// Which signals a request can use, given the embedder's state: (semantic, keyword, notice). Hybrid and
+/// keyword recall always use keywords.
 fn plan(mode: Mode, svc: &Services) -> Result<(bool, bool, Option<String>)> {
     let slot = &svc.embedder;
     let ready = slot.get().is_some();
@@ -280,30 +268,8 @@ fn signals(memory: &Memory, filter: &ListFilter) -> Signals {
     }
 }
 
-/// The tenant's keyword statistics (cached; a first computation takes a transaction of its own).
-async fn term_stats(svc: &Services, tenant_id: Uuid) -> Result<std::sync::Arc<TermStats>> {
-    let db = svc.db.clone();
-    svc.term_stats
-        .get(tenant_id, move || {
-            let db = db.clone();
-            async move {
-                let mut tx = db.begin_read(tenant_id, None).await?;
-                let stats = terms::compute(&mut tx).await?;
-                tx.commit().await?;
-                Ok(stats)
-            }
-        })
-        .await
-}
-
-/// The pipeline, inside the caller's snapshot, with the tenant's keyword statistics when keywords are used.
-/// Counts nothing.
-async fn run(
-    svc: &Services,
-    tx: &mut TenantTx,
-    req: &RecallRequest,
-    stats: Option<&TermStats>,
-) -> Result<RecallResponse> {
+/// The pipeline, inside the caller's snapshot. Counts nothing.
+async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<RecallResponse> {
     let now = Utc::now();
     let filter = restrict_to_neighbours(tx, req).await?;
     let Some(query) = req.query.clone() else {
@@ -322,13 +288,14 @@ async fn run(
         }
     };
     let keywords = async {
-        let Some(stats) = stats.filter(|_| use_keyword) else {
+        if !use_keyword {
             return Ok((None, Vec::new()));
-        };
+        }
         let hints = &req.hints;
         let emphasised = hints.names.iter().chain(&hints.phrases).cloned().collect::<Vec<_>>().join(" ");
         let lexemes = stage("lexemes", terms::lexemes(tx, &query, &emphasised, &hints.phrases)).await?;
-        let Some(mut kq) = KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, stats) else {
+        let Some(mut kq) = KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, &lexemes.stats)
+        else {
             return Ok((None, Vec::new()));
         };
         if svc.config.episode_context {

@@ -394,7 +394,8 @@ impl Db {
                 self.opened.tenant.fetch_add(1, Ordering::Relaxed);
                 self.opened.snapshots.fetch_add(1, Ordering::Relaxed);
                 let scoped = who.scope.is_some();
-                return Ok(TenantTx { tx, tenant_id, embeds_noted: false, written: None, scoped });
+                let ef_search = Some(SNAPSHOT_EF_SEARCH);
+                return Ok(TenantTx { tx, tenant_id, embeds_noted: false, written: None, scoped, ef_search });
             }
         }
         self.begin_snapshot(who).await
@@ -441,7 +442,8 @@ impl Db {
             _ => None,
         };
         let (tenant_id, scoped) = (who.tenant_id, who.scope.is_some());
-        Ok(TenantTx { tx, tenant_id, embeds_noted: false, written, scoped })
+        let ef_search = begin.map(|_| SNAPSHOT_EF_SEARCH);
+        Ok(TenantTx { tx, tenant_id, embeds_noted: false, written, scoped, ef_search })
     }
 
     /// The settings of a tenant transaction (`snapshot`: a read-only one).
@@ -463,6 +465,9 @@ impl Db {
         }
         if snapshot {
             settings.push(("plan_cache_mode", Local::Word("force_custom_plan")));
+            // Recall's vector search: an iterative scan, so filters never leave it short (`TenantTx::ef_search`).
+            settings.push(("hnsw.iterative_scan", Local::Word("relaxed_order")));
+            settings.push(("hnsw.ef_search", Local::Number(SNAPSHOT_EF_SEARCH)));
         }
         settings
     }
@@ -662,7 +667,14 @@ pub struct TenantTx {
     written: Option<(Arc<replica::Replicas>, PgPool)>,
     /// A scoped key's transaction: rows outside its scope are hidden.
     scoped: bool,
+    /// The `hnsw.ef_search` set for the transaction with `hnsw.iterative_scan = relaxed_order` (a read-only
+    /// snapshot sets [`SNAPSHOT_EF_SEARCH`] as it begins), so that a vector search sets them only when it
+    /// needs other values: a round trip less for most recalls.
+    ef_search: Option<u64>,
 }
+
+/// The `hnsw.ef_search` every read-only snapshot starts with: what recall's smallest candidate pool asks.
+pub const SNAPSHOT_EF_SEARCH: u64 = 50;
 
 /// Whose transaction a [`TenantTx`] is: a tenant, and the scope of the key acting for it ([`KeyScope::setting`]),
 /// None for the whole tenant (the service's own jobs, unscoped keys). `auth::Tenant` converts into one.
@@ -688,6 +700,18 @@ impl TenantTx {
     /// Whether a scoped key acts: rows outside its scope are hidden from this transaction.
     pub fn is_scoped(&self) -> bool {
         self.scoped
+    }
+
+    /// Sets `hnsw.iterative_scan = relaxed_order` and `hnsw.ef_search` for the rest of the transaction, unless
+    /// they are set already (a snapshot begins with them): one round trip at most.
+    pub(crate) async fn hnsw_search(&mut self, ef_search: u64) -> Result<(), Error> {
+        if self.ef_search != Some(ef_search) {
+            let settings =
+                [("hnsw.iterative_scan", Local::Word("relaxed_order")), ("hnsw.ef_search", Local::Number(ef_search))];
+            set_local(self.conn(), &settings).await?;
+            self.ef_search = Some(ef_search);
+        }
+        Ok(())
     }
 
     /// The connection, for queries inside this transaction.

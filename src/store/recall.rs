@@ -7,7 +7,6 @@ use uuid::Uuid;
 
 use super::memories::push_filter;
 use super::memories::MEMORY_COLUMNS;
-use super::Local;
 use super::TenantTx;
 use crate::error::Error;
 use crate::memory::ListFilter;
@@ -87,13 +86,7 @@ pub async fn vector_candidates(
     with_context: bool,
 ) -> Result<Vec<(Uuid, f64)>, Error> {
     let tenant_id = tx.tenant_id();
-    // Both settings in one round trip.
-    let ef_search = limit.clamp(40, 1000);
-    super::set_local(
-        tx.conn(),
-        &[("hnsw.iterative_scan", Local::Word("relaxed_order")), ("hnsw.ef_search", Local::Number(ef_search as u64))],
-    )
-    .await?;
+    tx.hnsw_search(limit.clamp(40, 1000) as u64).await?;
     // Nearest by each vector (a memory's own, and its episode context's), the better of the two per memory.
     let mut qb = QueryBuilder::new("WITH own AS MATERIALIZED (SELECT id, embedding <=> ");
     qb.push_bind(query.clone()).push(" AS distance FROM memories");

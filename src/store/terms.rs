@@ -43,7 +43,9 @@ pub async fn lexemes(
     phrases: &[String],
 ) -> Result<QueryLexemes, Error> {
     // The counts are deltas until the expiry pass folds them: each is summed (a few rows at most per count
-    // between folds of a busy tenant).
+    // between folds of a busy tenant). Each lexeme is looked up by the whole index key: `key = ANY (...)` was
+    // left as a filter over all the tenant's lexemes when `memory_counts` had no statistics yet (5 ms at 30k
+    // memories, pipeline bench), this plan takes 0.5 ms with or without them.
     let row: Row = sqlx::query_as(
         "WITH q AS (
              SELECT coalesce(tsvector_to_array(to_tsvector('english', $1)), '{}') AS all,
@@ -55,11 +57,12 @@ pub async fn lexemes(
                 LATERAL (SELECT coalesce(sum(n) FILTER (WHERE kind = 'active'), 0)::bigint AS docs,
                                 coalesce(sum(n) FILTER (WHERE kind = 'lexemes'), 0)::bigint AS lexemes
                            FROM memory_counts WHERE tenant_id = $4 AND kind IN ('active', 'lexemes') AND key = '') c,
-                LATERAL (SELECT coalesce(array_agg(key ORDER BY key), '{}') AS words,
-                                coalesce(array_agg(n ORDER BY key), '{}') AS counts
-                           FROM (SELECT key, sum(n)::bigint AS n FROM memory_counts
-                                  WHERE tenant_id = $4 AND kind = 'term' AND key = ANY (q.all)
-                                  GROUP BY key HAVING sum(n) > 0) t) d",
+                LATERAL (SELECT coalesce(array_agg(u.w ORDER BY u.w), '{}') AS words,
+                                coalesce(array_agg(s.n ORDER BY u.w), '{}') AS counts
+                           FROM unnest(q.all) AS u(w),
+                                LATERAL (SELECT sum(m.n)::bigint AS n FROM memory_counts m
+                                          WHERE m.tenant_id = $4 AND m.kind = 'term' AND m.key = u.w) s
+                          WHERE s.n > 0) d",
     )
     .bind(text)
     .bind(emphasised)

@@ -8,14 +8,19 @@
 //!    enrichment jobs stay queued, so they share the CPU with neither this figure nor the next), and its share
 //!    of (1);
 //! 4. recall latency p50/p95/p99 through HTTP for each mode (cold questions, then the first mode's asked
-//!    again), query embedding included, with CAIRN_BENCH_MEMORIES memories in the measured tenant and as
-//!    many in each of two other tenants; the mean time of each recall stage (`cairn_recall_stage_seconds`);
-//!    and the floor: the same top-10 by one hand-written statement through sqlx, with our overhead as a ratio.
+//!    again), query embedding included, with CAIRN_BENCH_MEMORIES memories in the measured tenant and
+//!    CAIRN_BENCH_OTHERS (default: as many) in each of two other tenants; the mean time of each recall stage
+//!    (`cairn_recall_stage_seconds`); and the floor: the same top-10 by one hand-written statement through
+//!    sqlx, with our overhead as a ratio;
+//! 5. the database's size per memory, and the process's resident memory (server, model and this client
+//!    together) after each phase.
 //!
-//! Knobs: CAIRN_BENCH_MODEL_ONLY (stop after the model's figures), CAIRN_BENCH_MEMORIES (10000), CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database
-//! for EXPLAIN ANALYZE), CAIRN_BENCH_WORKER_MEMORIES (default: all): how many of the measured tenant's
-//! memories (stored last) go through the worker. The rest carry supplied vectors: the model's vector of
-//! their sentence template plus a little noise, so a 100k run takes minutes, not an hour of embedding.
+//! Knobs: CAIRN_BENCH_MODEL_ONLY (stop after the model's figures), CAIRN_BENCH_MEMORIES (10000), CAIRN_BENCH_OTHERS,
+//! CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database for EXPLAIN ANALYZE),
+//! CAIRN_BENCH_WORKER_MEMORIES (default: all): how many of the measured tenant's memories (stored last) go
+//! through the worker. The rest carry supplied vectors: the model's vector of their sentence template plus a
+//! little noise, so a 100k run takes minutes, not an hour of embedding. A million:
+//! `CAIRN_BENCH_MEMORIES=1000000 CAIRN_BENCH_OTHERS=100000 CAIRN_BENCH_WORKER_MEMORIES=3000`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -73,6 +78,15 @@ fn percentiles(mut ms: Vec<f64>) -> (f64, f64, f64) {
     (at(0.5), at(0.95), at(0.99))
 }
 
+/// The process's resident memory in MiB (Linux), for the "server memory stays flat" figure.
+fn rss_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_owned))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
@@ -80,6 +94,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let n = env_usize("CAIRN_BENCH_MEMORIES", 10_000);
+    let others = env_usize("CAIRN_BENCH_OTHERS", n);
     // At most 266, so the three cold runs ask distinct questions.
     let queries = env_usize("CAIRN_BENCH_QUERIES", 200).min(266);
     let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());
@@ -87,7 +102,7 @@ async fn main() -> anyhow::Result<()> {
     let mut admin = PgConnection::connect(&base).await?;
     admin.execute(format!("CREATE DATABASE {name}").as_str()).await?;
     let url_db = format!("{}/{name}", base.rsplit_once('/').map_or(base.as_str(), |(head, _)| head));
-    let outcome = run(&url_db, n, queries).await;
+    let outcome = run(&url_db, n, others, queries).await;
     if std::env::var_os("CAIRN_BENCH_KEEP_DB").is_some() {
         eprintln!("kept database {name}");
     } else {
@@ -96,12 +111,12 @@ async fn main() -> anyhow::Result<()> {
     outcome
 }
 
-async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
+async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::Result<()> {
     let app_args = AppArgs::default();
     let model = LocalEmbedder::load(&app_args.model_dir())?;
     let model: Arc<dyn Embedder> = Arc::new(LocalModel::new(model));
     println!(
-        "pipeline benchmark: {n} memories in the measured tenant and in each of two others; {queries} queries per mode"
+        "pipeline benchmark: {n} memories in the measured tenant and {others} in each of two others; {queries} queries per mode"
     );
 
     // 1. Raw model throughput.
@@ -143,30 +158,48 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
     }
 
     // 2. Batch ingest (keyword-searchable at once; embeddings queued).
-    let total = match env_usize("CAIRN_BENCH_WORKER_MEMORIES", 3 * n) {
-        w if w < 3 * n => w.min(n),
-        _ => 3 * n,
+    println!("resident memory after start:         {:8.0} MiB", rss_mib());
+    let all = n + 2 * others;
+    let total = match env_usize("CAIRN_BENCH_WORKER_MEMORIES", all) {
+        w if w < all => w.min(n),
+        _ => all,
     };
-    if total < 3 * n {
+    if total < all {
         let mut supplied = Supplied { model: model.clone(), templates: Default::default() };
         let started = Instant::now();
-        ingest(&client, &url, &keys[1], n, n, Some(&mut supplied)).await?;
-        ingest(&client, &url, &keys[2], 2 * n, n, Some(&mut supplied)).await?;
-        ingest(&client, &url, &keys[0], 0, n - total, Some(&mut supplied)).await?;
-        let rate = (3 * n - total) as f64 / started.elapsed().as_secs_f64();
+        ingest(&client, &url, &keys[1], n, others, Some(&mut supplied)).await?;
+        ingest(&client, &url, &keys[2], n + others, others, Some(&mut supplied)).await?;
+        // The measured tenant's in tenths, each timed: ingest as the tenant grows.
+        let mut stored = 0;
+        for tenth in 1..=10 {
+            let upto = (n - total) * tenth / 10;
+            let slice = Instant::now();
+            ingest(&client, &url, &keys[0], stored, upto - stored, Some(&mut supplied)).await?;
+            if upto > stored && n - total >= 100_000 {
+                let rate = (upto - stored) as f64 / slice.elapsed().as_secs_f64();
+                println!(
+                    "  measured tenant at {upto}: {rate:8.1} memories/s with vectors, {:.0} s so far, {:.0} MiB resident",
+                    started.elapsed().as_secs_f64(),
+                    rss_mib()
+                );
+            }
+            stored = upto;
+        }
+        let rate = (all - total) as f64 / started.elapsed().as_secs_f64();
         println!("batch ingest, vectors supplied:      {rate:8.1} memories/s (template vectors computed inline)");
         let started = Instant::now();
         ingest(&client, &url, &keys[0], n - total, total, None).await?;
         let rate = total as f64 / started.elapsed().as_secs_f64();
-        println!("batch ingest via HTTP (500/request): {rate:8.1} memories/s");
+        println!("batch ingest via HTTP (500/request): {rate:8.1} memories/s (into the measured tenant, last)");
     } else {
         let started = Instant::now();
         ingest(&client, &url, &keys[0], 0, n, None).await?;
         let ingest_rate = n as f64 / started.elapsed().as_secs_f64();
         println!("batch ingest via HTTP (500/request): {ingest_rate:8.1} memories/s");
-        ingest(&client, &url, &keys[1], n, n, None).await?;
-        ingest(&client, &url, &keys[2], 2 * n, n, None).await?;
+        ingest(&client, &url, &keys[1], n, others, None).await?;
+        ingest(&client, &url, &keys[2], n + others, others, None).await?;
     }
+    println!("resident memory after ingest:        {:8.0} MiB", rss_mib());
 
     // 3. The worker drains the queue.
     let started = Instant::now();
@@ -193,6 +226,10 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
     // 4. Recall latency per mode, in the steady state: statistics as autovacuum would have them by now (right
     // after a bulk load they are stale and the planner scans the tenant exactly instead of using HNSW).
     sqlx::query("ANALYZE memories").execute(db.owner()).await?;
+    // The same for the counts (the keyword statistics among them): folded, as the expiry pass does every 30 s,
+    // and vacuumed, as autovacuum would have them (a recall reads its query's counts by index only).
+    cairn::jobs::expire::run_once(&db, chrono::Utc::now()).await?;
+    sqlx::query("VACUUM ANALYZE memory_counts").execute(db.owner()).await?;
     let mut floor = std::collections::HashMap::new();
     // Each cold run asks questions no run asked before (the query-vector cache would answer them); the last
     // asks the first run's again.
@@ -272,5 +309,18 @@ async fn run(db_url: &str, n: usize, queries: usize) -> anyhow::Result<()> {
         keyword / keyword_floor,
         floor[&("hybrid", false)] - embed_p50,
     );
+    drop(conn);
+    let (database, table, rows): (i64, i64, i64) = sqlx::query_as(
+        "SELECT pg_database_size(current_database()), pg_total_relation_size('memories'), (SELECT count(*) FROM memories)",
+    )
+    .fetch_one(db.owner())
+    .await?;
+    println!(
+        "database: {:.0} MiB for {rows} memories ({:.0} bytes per memory; the memories table and its indexes {:.0})",
+        database as f64 / 1048576.0,
+        database as f64 / rows.max(1) as f64,
+        table as f64 / rows.max(1) as f64,
+    );
+    println!("resident memory after recall:        {:8.0} MiB", rss_mib());
     Ok(())
 }

@@ -11,6 +11,9 @@ use crate::store::{lifecycle, tenants, Db};
 /// Accesses at or above which an expiring short-term memory is kept as long-term.
 pub const PROMOTION_ACCESS_COUNT: i64 = 3;
 
+/// Most fold statements (of `store::stats::FOLD_KEYS` counts each) per tenant and pass.
+const FOLD_ROUNDS: usize = 20;
+
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct ExpireReport {
     pub promoted: u64,
@@ -27,11 +30,12 @@ pub async fn run_once(db: &Db, now: DateTime<Utc>) -> Result<ExpireReport, Error
             tx.commit().await?;
             Ok(outcomes)
         };
-        // The stats' and tags' counts, folded as often as expiry runs (their reads stay a few rows); in a
-        // transaction of its own, so that neither can undo the other.
+        // The stats', tags' and keyword statistics' counts, folded as often as expiry runs (their reads stay a
+        // few rows); in a transaction of its own, so that neither can undo the other. At most FOLD_ROUNDS
+        // statements per tenant and pass: a bulk load's backlog is folded over a few passes.
         let folded = async {
             let mut tx = db.begin_tenant(tenant_id).await?;
-            crate::store::stats::fold_counts(&mut tx).await?;
+            crate::store::stats::fold_counts(&mut tx, FOLD_ROUNDS).await?;
             tx.commit().await
         };
         pass.note(tenant_id, "count folding", folded.await);

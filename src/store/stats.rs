@@ -110,34 +110,47 @@ pub async fn tags(tx: &mut TenantTx, limit: i64, scoped: bool) -> Result<(Vec<St
     Ok((rows.into_iter().map(|r| r.0).collect(), total))
 }
 
+/// Most counts one fold statement folds: a statement stays well inside the statement timeout however many
+/// deltas a bulk load left (a million memories leave about as many lexeme deltas; folding them in one
+/// statement ran past the 5 s timeout, so the fold never finished and the deltas kept growing).
+pub const FOLD_KEYS: i64 = 10_000;
+
 /// Folds the tenant's count deltas into one row per count, drops counts that reached zero (a tag no memory
-/// has any more leaves no trace) and hours older than the stats window. Concurrent writers are not blocked:
-/// the deltas they commit meanwhile are not in this statement's snapshot and wait for the next fold. Only the
-/// counts that have deltas (and the old hours) are read, through the index: a tenant's many folded counts (one
-/// per lexeme) are not. Returns how many rows it folded.
-pub async fn fold_counts(tx: &mut TenantTx) -> Result<u64, Error> {
-    let folded: i64 = sqlx::query_scalar(&format!(
-        "WITH due AS (
-             SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND NOT folded
-             UNION
-             SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND kind = 'hour' AND key < {old}
-         ), gone AS (
-             DELETE FROM memory_counts m USING due
-              WHERE m.tenant_id = $1 AND m.kind = due.kind AND m.key = due.key
-             RETURNING m.kind, m.key, m.n
-         ), kept AS (
-             INSERT INTO memory_counts (tenant_id, kind, key, n, folded)
-             SELECT $1, kind, key, sum(n), true FROM gone WHERE NOT (kind = 'hour' AND key < {old})
-              GROUP BY kind, key HAVING sum(n) <> 0
-             RETURNING n
-         )
-         SELECT count(*) FROM gone",
-        old = hour_ago("8 days")
-    ))
-    .bind(tx.tenant_id())
-    .fetch_one(tx.conn())
-    .await?;
-    Ok(folded as u64)
+/// has any more leaves no trace) and hours older than the stats window, in statements of at most
+/// [`FOLD_KEYS`] counts, at most `max_rounds` of them. Concurrent writers are not blocked: the deltas they
+/// commit meanwhile are not in a statement's snapshot and wait for the next fold. Only the counts that have
+/// deltas (and the old hours) are read, through the index: a tenant's many folded counts (one per lexeme) are
+/// not. Returns whether every count was folded.
+pub async fn fold_counts(tx: &mut TenantTx, max_rounds: usize) -> Result<bool, Error> {
+    for _ in 0..max_rounds {
+        let keys: i64 = sqlx::query_scalar(&format!(
+            "WITH due AS MATERIALIZED (
+                 SELECT kind, key FROM (SELECT DISTINCT kind, key FROM memory_counts
+                                         WHERE tenant_id = $1 AND NOT folded LIMIT $2) d
+                 UNION
+                 SELECT kind, key FROM memory_counts WHERE tenant_id = $1 AND kind = 'hour' AND key < {old}
+             ), gone AS (
+                 DELETE FROM memory_counts m USING due
+                  WHERE m.tenant_id = $1 AND m.kind = due.kind AND m.key = due.key
+                 RETURNING m.kind, m.key, m.n
+             ), kept AS (
+                 INSERT INTO memory_counts (tenant_id, kind, key, n, folded)
+                 SELECT $1, kind, key, sum(n), true FROM gone WHERE NOT (kind = 'hour' AND key < {old})
+                  GROUP BY kind, key HAVING sum(n) <> 0
+                 RETURNING n
+             )
+             SELECT count(*) FROM due",
+            old = hour_ago("8 days")
+        ))
+        .bind(tx.tenant_id())
+        .bind(FOLD_KEYS)
+        .fetch_one(tx.conn())
+        .await?;
+        if keys < FOLD_KEYS {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The tenant's memories by pipeline state (`embedding_status` or `enrichment_status`): (state, count).

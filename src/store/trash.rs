@@ -348,7 +348,7 @@ pub async fn erase(tx: &mut TenantTx, which: Erase<'_>) -> Result<u64, Error> {
         if count < ERASE_BATCH {
             // A tag only the erased memories had must not outlive them in the tag counts.
             if erased > 0 {
-                super::stats::fold_counts(tx).await?;
+                super::stats::fold_counts(tx, usize::MAX).await?;
             }
             return Ok(erased);
         }

@@ -289,3 +289,33 @@ async fn recall_accesses_pending_at_shutdown_are_written() {
         .unwrap();
     assert_eq!(n, 1);
 }
+
+#[tokio::test]
+async fn a_backlog_larger_than_one_fold_statement_is_folded_in_rounds() {
+    // A bulk load leaves more counts with deltas than one fold statement takes (FOLD_KEYS): each round folds
+    // that many, and the counts stay right.
+    let app = spawn().await;
+    let mut conn = app.superuser_conn().await;
+    let per_memory = 25;
+    let memories = (cairn::store::stats::FOLD_KEYS as usize).div_ceil(per_memory) + 20;
+    for chunk in (0..memories).collect::<Vec<_>>().chunks(500) {
+        let items: Vec<Value> = chunk
+            .iter()
+            .map(|i| {
+                let words: Vec<String> = (0..per_memory).map(|j| format!("zq{i}x{j}")).collect();
+                json!({"content": words.join(" ")})
+            })
+            .collect();
+        app.store_batch(&app.a.key, &items).await;
+    }
+    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
+    assert!(!cairn::store::stats::fold_counts(&mut tx, 1).await.unwrap(), "one round cannot fold them all");
+    tx.commit().await.unwrap();
+    assert!(unfolded(&mut conn, app.a.id).await > 0);
+    let mut tx = app.db.begin_tenant(app.a.id).await.unwrap();
+    assert!(cairn::store::stats::fold_counts(&mut tx, 10).await.unwrap());
+    tx.commit().await.unwrap();
+    assert_eq!(unfolded(&mut conn, app.a.id).await, 0);
+    assert_terms_match(&app, &mut conn, app.a.id, "after folding in rounds").await;
+    assert_counts_match(&app, &mut conn, "after folding in rounds").await;
+}

@@ -254,9 +254,8 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
     loop {
         cairn::jobs::expire::run_once(&db, chrono::Utc::now()).await?;
         passes += 1;
-        let unfolded: i64 = sqlx::query_scalar("SELECT count(*) FROM memory_counts WHERE NOT folded")
-            .fetch_one(db.owner())
-            .await?;
+        let unfolded: i64 =
+            sqlx::query_scalar("SELECT count(*) FROM memory_counts WHERE NOT folded").fetch_one(db.owner()).await?;
         if unfolded == 0 || passes == 100 {
             break;
         }

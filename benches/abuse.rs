@@ -48,14 +48,7 @@ struct Server {
 
 impl Server {
     fn rss_mib(&self) -> f64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
-        let kb: f64 = status
-            .lines()
-            .find(|l| l.starts_with("VmRSS:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0.0);
-        kb / 1024.0
+        common::rss_mib(&self.child.id().to_string())
     }
 }
 
@@ -188,16 +181,10 @@ where
         let (stop, peak) = (stop.clone(), peak.clone());
         tokio::spawn(async move {
             while !stop.load(Ordering::Relaxed) {
-                let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-                let kb: f64 = status
-                    .lines()
-                    .find(|l| l.starts_with("VmRSS:"))
-                    .and_then(|l| l.split_whitespace().nth(1))
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0.0);
+                let rss = common::rss_mib(&pid.to_string());
                 {
                     let mut p = peak.lock().unwrap();
-                    *p = p.max(kb / 1024.0);
+                    *p = p.max(rss);
                 }
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }

@@ -25,22 +25,10 @@ use sqlx::{Connection, Executor, PgConnection};
 #[path = "common/mod.rs"]
 mod common;
 
-use common::{alnum, latencies, percentile};
+use common::{alnum, latencies, percentile, rss_mib};
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// Resident memory of this process, in MiB.
-fn rss_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kb: f64 = status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0.0);
-    kb / 1024.0
 }
 
 /// The valid key's latencies (ms) over `duration`, four requests in flight.
@@ -68,13 +56,13 @@ async fn flood(f: Flood, url: &str, valid: &str, clients: u64, duration: Duratio
     let client = Client::builder().pool_max_idle_per_host(1024).timeout(Duration::from_secs(30)).build().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let statuses: Arc<Mutex<BTreeMap<u16, u64>>> = Arc::default();
-    let before = rss_mib();
+    let before = rss_mib("self");
     let peak = Arc::new(Mutex::new(before));
     let sampler = {
         let (stop, peak) = (stop.clone(), peak.clone());
         tokio::spawn(async move {
             while !stop.load(Ordering::Relaxed) {
-                let now = rss_mib();
+                let now = rss_mib("self");
                 {
                     let mut p = peak.lock().unwrap();
                     *p = p.max(now);
@@ -116,7 +104,7 @@ async fn flood(f: Flood, url: &str, valid: &str, clients: u64, duration: Duratio
     let _ = sampler.await;
     let flood_secs = duration.as_secs_f64() + 0.3;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let after = rss_mib();
+    let after = rss_mib("self");
     let peak = *peak.lock().unwrap();
     let p99 = percentile(&ms, 0.99);
     println!("{label}");
@@ -169,7 +157,7 @@ async fn run(db_url: &str) -> anyhow::Result<()> {
         quiet.len(),
         percentile(&quiet, 0.5),
         quiet_p99,
-        rss_mib()
+        rss_mib("self")
     );
     let unknown =
         Flood { label: "flood 1: unknown prefixes, one address", known_prefix: None, new_address_each_time: false };

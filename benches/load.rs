@@ -21,6 +21,8 @@ use cairn::store::tenants;
 use serde_json::{json, Value};
 use sqlx::{Connection, Executor, PgConnection};
 
+mod common;
+
 const WHO: &[&str] = &["Dana", "the support team", "our CTO", "Ravi", "the designer", "a customer", "Lena"];
 const DID: &[&str] = &["asked about", "approved", "rejected", "shipped", "reviewed", "postponed", "measured"];
 const WHAT: &[&str] = &[
@@ -76,14 +78,6 @@ struct Tenant {
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_owned))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -179,7 +173,7 @@ async fn run(db_name: &str) -> anyhow::Result<()> {
         tokio::spawn(async move {
             let mut samples = Vec::new();
             while running.load(Ordering::Relaxed) {
-                samples.push((started.elapsed().as_secs_f64() / 60.0, rss_mb()));
+                samples.push((started.elapsed().as_secs_f64() / 60.0, common::rss_mib("self")));
                 tokio::time::sleep(Duration::from_secs(15)).await;
             }
             samples

@@ -39,6 +39,7 @@ use sqlx::{Connection, Executor, PgConnection};
 mod common;
 
 use common::corpus::{ingest, question, sentence, Supplied};
+use common::rss_mib;
 
 type Stages = std::collections::BTreeMap<String, (f64, f64)>;
 
@@ -79,15 +80,6 @@ fn percentiles(mut ms: Vec<f64>) -> (f64, f64, f64) {
     ms.sort_by(f64::total_cmp);
     let at = |p: f64| ms[((ms.len() as f64 - 1.0) * p).round() as usize];
     (at(0.5), at(0.95), at(0.99))
-}
-
-/// The process's resident memory in MiB (Linux), for the "server memory stays flat" figure.
-fn rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(str::to_owned))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|kb| kb.parse::<f64>().ok()))
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -161,7 +153,7 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
     }
 
     // 2. Batch ingest (keyword-searchable at once; embeddings queued).
-    println!("resident memory after start:         {:8.0} MiB", rss_mib());
+    println!("resident memory after start:         {:8.0} MiB", rss_mib("self"));
     let all = n + 2 * others;
     let total = match env_usize("CAIRN_BENCH_WORKER_MEMORIES", all) {
         w if w < all => w.min(n),
@@ -187,7 +179,7 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
                 println!(
                     "  measured tenant at {upto}: {rate:8.1} memories/s with vectors, {:.0} s so far, {:.0} MiB resident",
                     started.elapsed().as_secs_f64(),
-                    rss_mib()
+                    rss_mib("self")
                 );
             }
             stored = upto;
@@ -220,7 +212,7 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
         ingest(&client, &url, &keys[1], n, others, None).await?;
         ingest(&client, &url, &keys[2], n + others, others, None).await?;
     }
-    println!("resident memory after ingest:        {:8.0} MiB", rss_mib());
+    println!("resident memory after ingest:        {:8.0} MiB", rss_mib("self"));
 
     // 3. The worker drains the queue.
     let started = Instant::now();
@@ -353,6 +345,6 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
         database as f64 / rows.max(1) as f64,
         table as f64 / rows.max(1) as f64,
     );
-    println!("resident memory after recall:        {:8.0} MiB", rss_mib());
+    println!("resident memory after recall:        {:8.0} MiB", rss_mib("self"));
     Ok(())
 }

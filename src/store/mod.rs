@@ -466,8 +466,7 @@ impl Db {
         if snapshot {
             settings.push(("plan_cache_mode", Local::Word("force_custom_plan")));
             // Recall's vector search: an iterative scan, so filters never leave it short (`TenantTx::ef_search`).
-            settings.push(("hnsw.iterative_scan", Local::Word("relaxed_order")));
-            settings.push(("hnsw.ef_search", Local::Number(SNAPSHOT_EF_SEARCH)));
+            settings.extend(hnsw_settings(SNAPSHOT_EF_SEARCH));
         }
         settings
     }
@@ -676,6 +675,11 @@ pub struct TenantTx {
 /// The `hnsw.ef_search` every read-only snapshot starts with: what recall's smallest candidate pool asks.
 pub const SNAPSHOT_EF_SEARCH: u64 = 50;
 
+/// An iterative HNSW scan (`relaxed_order`, re-sorted by the statement) searching `ef_search` candidates.
+fn hnsw_settings(ef_search: u64) -> [(&'static str, Local); 2] {
+    [("hnsw.iterative_scan", Local::Word("relaxed_order")), ("hnsw.ef_search", Local::Number(ef_search))]
+}
+
 /// Whose transaction a [`TenantTx`] is: a tenant, and the scope of the key acting for it ([`KeyScope::setting`]),
 /// None for the whole tenant (the service's own jobs, unscoped keys). `auth::Tenant` converts into one.
 ///
@@ -706,9 +710,7 @@ impl TenantTx {
     /// they are set already (a snapshot begins with them): one round trip at most.
     pub(crate) async fn hnsw_search(&mut self, ef_search: u64) -> Result<(), Error> {
         if self.ef_search != Some(ef_search) {
-            let settings =
-                [("hnsw.iterative_scan", Local::Word("relaxed_order")), ("hnsw.ef_search", Local::Number(ef_search))];
-            set_local(self.conn(), &settings).await?;
+            set_local(self.conn(), &hnsw_settings(ef_search)).await?;
             self.ef_search = Some(ef_search);
         }
         Ok(())

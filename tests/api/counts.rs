@@ -59,21 +59,22 @@ async fn served(app: &TestApp, key: &str) -> Value {
     })
 }
 
-async fn unfolded(conn: &mut PgConnection, tenant: uuid::Uuid) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM memory_counts WHERE tenant_id = $1 AND NOT folded")
+/// Rows of the tenant's counts that match `condition` (a fixed SQL condition, never input).
+async fn count_rows(conn: &mut PgConnection, tenant: uuid::Uuid, condition: &str) -> i64 {
+    sqlx::query_scalar(&format!("SELECT count(*) FROM memory_counts WHERE tenant_id = $1 AND {condition}"))
         .bind(tenant)
         .fetch_one(conn)
         .await
         .unwrap()
 }
 
+async fn unfolded(conn: &mut PgConnection, tenant: uuid::Uuid) -> i64 {
+    count_rows(conn, tenant, "NOT folded").await
+}
+
 /// Rows of keyword counts the tenant has, folded or not.
 async fn terms_written(conn: &mut PgConnection, tenant: uuid::Uuid) -> i64 {
-    sqlx::query_scalar("SELECT count(*) FROM memory_counts WHERE tenant_id = $1 AND kind IN ('term', 'lexemes')")
-        .bind(tenant)
-        .fetch_one(conn)
-        .await
-        .unwrap()
+    count_rows(conn, tenant, "kind IN ('term', 'lexemes')").await
 }
 
 async fn assert_counts_match(app: &TestApp, conn: &mut PgConnection, when: &str) {

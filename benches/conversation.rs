@@ -7,7 +7,8 @@
 //! competes in production). The clock runs from the first request to `GET /api/v1/stats` showing no
 //! embedding pending (polled every 100 ms). Once per way of computing context vectors
 //! (`CAIRN_CONTEXT_VECTOR`: `model`, a second pass through the model per turn, and `fold`, none), each on a
-//! fresh database, alternating for CAIRN_BENCH_ROUNDS rounds (1).
+//! fresh database, alternating for CAIRN_BENCH_ROUNDS rounds (1). Before that, the model alone on the turns in
+//! batches of each size in CAIRN_BENCH_BATCHES (8,16,32,64,128), for the worker's batch size.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -65,6 +66,17 @@ async fn main() -> anyhow::Result<()> {
         turns as f64 / both
     );
 
+    // The worker's batch size (`jobs::embed::BATCH`) against others, on the own texts.
+    let sizes = std::env::var("CAIRN_BENCH_BATCHES").unwrap_or_else(|_| "8,16,32,64,128".into());
+    for size in sizes.split(',').filter_map(|s| s.trim().parse::<usize>().ok()).filter(|&s| s > 0) {
+        let started = Instant::now();
+        for chunk in texts.chunks(size) {
+            model.embed(chunk).await?;
+        }
+        let secs = started.elapsed().as_secs_f64();
+        println!("model alone, batches of {size:3}: own texts {secs:5.1} s ({:.1} turns/s)", turns as f64 / secs);
+    }
+
     for round in 0..rounds {
         for mode in ["model", "fold"] {
             let name = format!("cairn_bench_conv_{}_{round}_{mode}", std::process::id());
@@ -72,19 +84,37 @@ async fn main() -> anyhow::Result<()> {
             admin.execute(format!("CREATE DATABASE {name}").as_str()).await?;
             let outcome = measure(&name, mode, model.clone(), &texts).await;
             admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await?;
-            let (stored, searchable) = outcome?;
+            let m = outcome?;
             println!(
-                "CAIRN_CONTEXT_VECTOR={mode:5}  stored {stored:5.1} s; searchable by meaning after {searchable:5.1} s ({:.1} turns/s)",
-                turns as f64 / searchable
+                "CAIRN_CONTEXT_VECTOR={mode:5}  stored {:5.1} s; searchable by meaning after {:5.1} s ({:.1} turns/s); \
+                 every job done after {:5.1} s; CPU until searchable: this process {:.1} s, Postgres {:.1} s",
+                m.stored,
+                m.searchable,
+                turns as f64 / m.searchable,
+                m.settled,
+                m.cpu_self,
+                m.cpu_postgres
             );
         }
     }
     Ok(())
 }
 
-/// Stores the conversation on a fresh server and database; returns the seconds to the last 201 and to no
-/// embedding pending.
-async fn measure(db: &str, mode: &str, model: Arc<dyn Embedder>, texts: &[String]) -> anyhow::Result<(f64, f64)> {
+/// What one conversation's storing took.
+struct Measured {
+    /// Seconds to the last batch's 201.
+    stored: f64,
+    /// Seconds to no embedding pending.
+    searchable: f64,
+    /// Seconds to no job of the embedding, enrichment or similarity queues left.
+    settled: f64,
+    /// CPU seconds of this process (server, workers, model) and of Postgres until searchable.
+    cpu_self: f64,
+    cpu_postgres: f64,
+}
+
+/// Stores the conversation on a fresh server and database, and times it.
+async fn measure(db: &str, mode: &str, model: Arc<dyn Embedder>, texts: &[String]) -> anyhow::Result<Measured> {
     let args = AppArgs { context_vector: mode.into(), ..Default::default() };
     let db_args = DbArgs { db_acquire_timeout_secs: 5, ..DbArgs::scratch(db) };
     let app =
@@ -100,6 +130,7 @@ async fn measure(db: &str, mode: &str, model: Arc<dyn Embedder>, texts: &[String
     let key = cairn::auth::create_key(services.db.owner(), tenant.id, &new).await?.1;
     let client = reqwest::Client::builder().timeout(Duration::from_secs(300)).build()?;
 
+    let cpu_before = common::cpu_seconds();
     let started = Instant::now();
     let items: Vec<Value> = texts
         .iter()
@@ -135,7 +166,18 @@ async fn measure(db: &str, mode: &str, model: Arc<dyn Embedder>, texts: &[String
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let searchable = started.elapsed().as_secs_f64();
+    let cpu = common::cpu_seconds();
+    let busy = [cairn::queue::embed::QUEUE, cairn::queue::enrich::QUEUE, cairn::queue::similar::QUEUE];
+    loop {
+        let (queues, _) = cairn::store::queue::load(services.db.owner(), 1).await?;
+        if !queues.iter().any(|q| busy.contains(&q.queue.as_str()) && q.pending + q.running > 0) {
+            break;
+        }
+        anyhow::ensure!(started.elapsed() < Duration::from_secs(1800), "jobs still queued after 30 minutes");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let settled = started.elapsed().as_secs_f64();
     let _ = stop.send(());
     let _ = tokio::time::timeout(Duration::from_secs(30), server).await;
-    Ok((stored, searchable))
+    Ok(Measured { stored, searchable, settled, cpu_self: cpu.0 - cpu_before.0, cpu_postgres: cpu.1 - cpu_before.1 })
 }

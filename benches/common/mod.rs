@@ -29,6 +29,31 @@ pub fn rss_mib(process: &str) -> f64 {
     kb / 1024.0
 }
 
+/// CPU seconds (user + system) used so far by this process and, summed, by every process named `postgres`
+/// (the database's backends and helpers), from `/proc`: how the machine's cores were shared.
+pub fn cpu_seconds() -> (f64, f64) {
+    // Clock ticks per second: 100 on every Linux this runs on (`getconf CLK_TCK`).
+    const TICKS: f64 = 100.0;
+    let ticks = |pid: &str| -> Option<(String, f64)> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let (name, rest) = stat.split_once(" (")?.1.rsplit_once(") ")?;
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let used: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+        Some((name.to_string(), used / TICKS))
+    };
+    let own = ticks("self").map(|(_, s)| s).unwrap_or(0.0);
+    let postgres = std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())).map(String::from))
+        .filter_map(|pid| ticks(&pid))
+        .filter(|(name, _)| name == "postgres")
+        .map(|(_, s)| s)
+        .sum();
+    (own, postgres)
+}
+
 /// `n` random letters and digits.
 pub fn alnum(n: usize) -> String {
     rand::thread_rng().sample_iter(&rand::distributions::Alphanumeric).take(n).map(char::from).collect()

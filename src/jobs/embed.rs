@@ -151,6 +151,8 @@ pub struct EmbedContext {
     pub usage: crate::service::usage::Meter,
     /// How a memory of an episode gets its context vector (`CAIRN_EPISODE_CONTEXT`, `CAIRN_CONTEXT_VECTOR`).
     pub context: ContextVectors,
+    /// Told while a job runs, so that enrichment and similarity wait for it.
+    pub first: super::EmbedFirst,
 }
 
 /// Backoff before attempt `n` is retried: 2^n seconds, at most a minute.
@@ -196,7 +198,10 @@ pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Resu
 
 /// The apalis handler: [`process`], then a backoff before a retry.
 pub async fn handle(job: EmbedJob, ctx: Data<Arc<EmbedContext>>, attempt: Attempt) -> Result<(), JobError> {
-    match process(&ctx, &job, attempt.current()).await {
+    let running = ctx.first.embedding();
+    let outcome = process(&ctx, &job, attempt.current()).await;
+    drop(running); // not held through a retry's backoff
+    match outcome {
         Ok(()) => Ok(()),
         Err(message) => Err(super::retry_later(attempt.current(), message).await),
     }

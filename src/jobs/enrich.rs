@@ -66,6 +66,8 @@ pub struct EnrichContext {
     pub extractor: Extractor,
     /// Counts the chat-model calls per tenant (usage metering).
     pub usage: crate::service::usage::Meter,
+    /// Waited on before a job starts: embedding comes first.
+    pub first: super::EmbedFirst,
 }
 
 /// Enriches the listed memories of a tenant (those deleted since are skipped); returns how many were
@@ -96,12 +98,12 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
         }
         let mut tx = ctx.db.begin_tenant(tenant_id).await?;
         if enrichment::lock_if_unchanged(&mut tx, &target).await? == Some(true) {
-            store::link_memory(&mut tx, target.id, &found).await?;
-            enrichment::link_preceding(&mut tx, target.id).await?;
             let summary = quality::summary(&target.content);
             let heuristic = quality::quality(&target.content, found.len());
             let score = judged.map_or(heuristic, |j| ((heuristic + j) / 2.0 * 100.0).round() / 100.0);
-            enrichment::set_summary_quality(&mut tx, target.id, &summary, score).await?;
+            let enriched = store::Enriched { summary: &summary, quality: score };
+            store::link_memory(&mut tx, target.id, &found, &enriched).await?;
+            enrichment::link_preceding(&mut tx, target.id).await?;
             if let Some(to) = reclassified {
                 enrichment::reclassify(&mut tx, target.id, to, classify::FALLBACK).await?;
             }
@@ -142,6 +144,7 @@ pub async fn handle(
     ctx: Data<Arc<EnrichContext>>,
     attempt: apalis::prelude::Attempt,
 ) -> Result<(), JobError> {
+    ctx.first.wait(super::EMBED_FIRST_MAX_WAIT).await;
     match process(&ctx, &job, attempt.current()).await {
         Ok(()) => Ok(()),
         Err(message) => Err(super::retry_later(attempt.current(), message).await),

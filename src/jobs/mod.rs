@@ -64,6 +64,54 @@ pub async fn announce_failure(
     crate::store::webhooks::emit(tx, "job.failed", None, &data).await.map(|_| ())
 }
 
+/// Longest an enrichment or similarity job waits for this process's embedding to pause ([`EmbedFirst`]).
+pub const EMBED_FIRST_MAX_WAIT: Duration = Duration::from_secs(10);
+
+/// Embedding first: while this process runs an embedding job on a local model, its enrichment and
+/// similarity jobs wait (each at most [`EMBED_FIRST_MAX_WAIT`]) before they start, so that a stored batch
+/// becomes searchable by meaning at the model's pace and the links follow. They share the machine's cores
+/// with the model; run alongside it, they slowed a 700-turn conversation's embedding by a third (issue 28).
+/// A waiting job starts as soon as no embedding job runs (between two jobs, too), so under a steady load the
+/// links lag but keep up; the wait is per process, as the cores are.
+#[derive(Clone)]
+pub struct EmbedFirst {
+    /// Embedding jobs running now; None where embedding does not compete (a remote model, or none).
+    running: Option<Arc<tokio::sync::watch::Sender<usize>>>,
+}
+
+impl EmbedFirst {
+    /// Embedding first when `local` (the model runs on this machine); otherwise nothing waits.
+    pub fn new(local: bool) -> Self {
+        Self { running: local.then(|| Arc::new(tokio::sync::watch::Sender::new(0))) }
+    }
+
+    /// Marks an embedding job running until the guard is dropped.
+    pub fn embedding(&self) -> Embedding {
+        if let Some(running) = &self.running {
+            running.send_modify(|n| *n += 1);
+        }
+        Embedding(self.running.clone())
+    }
+
+    /// Returns once no embedding job runs, or after `at_most`.
+    pub async fn wait(&self, at_most: Duration) {
+        let Some(running) = &self.running else { return };
+        let mut rx = running.subscribe();
+        let _ = tokio::time::timeout(at_most, rx.wait_for(|n| *n == 0)).await;
+    }
+}
+
+/// A running embedding job ([`EmbedFirst::embedding`]).
+pub struct Embedding(Option<Arc<tokio::sync::watch::Sender<usize>>>);
+
+impl Drop for Embedding {
+    fn drop(&mut self) {
+        if let Some(running) = &self.0 {
+            running.send_modify(|n| *n -= 1);
+        }
+    }
+}
+
 /// The periodic jobs and their periods in this deployment.
 pub fn periodic(services: &Services) -> Vec<clock::Periodic> {
     let expiry = Duration::from_millis(services.config.expiry_interval_ms.max(1));
@@ -152,6 +200,8 @@ pub async fn run_workers(
             }
         };
     }
+    // Enrichment and similarity wait for the embedding only where this process embeds on its own cores.
+    let first = EmbedFirst::new(workers.runs(queue::embed::QUEUE) && services.embedder.is_local());
     if workers.runs(queue::embed::QUEUE) && services.embedder.state() == SlotState::Disabled {
         tracing::info!("no embedder configured: this process does not take embedding jobs");
     } else {
@@ -160,6 +210,7 @@ pub async fn run_workers(
             embedder: services.embedder.clone(),
             usage: services.usage.clone(),
             context: services.config.context_vectors,
+            first: first.clone(),
         });
         spawn_queue!(
             queue::embed::QUEUE,
@@ -172,9 +223,15 @@ pub async fn run_workers(
     }
     // A chat model is remote: several requests may be in flight. The local rules take microseconds.
     let enrich_concurrency = if matches!(extractor, enrich::Extractor::Llm(_)) { 4 } else { 1 };
-    let ctx = Arc::new(enrich::EnrichContext { db: jobs_db.clone(), extractor, usage: services.usage.clone() });
+    let ctx = Arc::new(enrich::EnrichContext {
+        db: jobs_db.clone(),
+        extractor,
+        usage: services.usage.clone(),
+        first: first.clone(),
+    });
     spawn_queue!(queue::enrich::QUEUE, queue::enrich::EnrichJob, 500, ctx, enrich_concurrency, enrich::handle);
-    spawn_queue!(queue::similar::QUEUE, queue::similar::SimilarJob, 500, db.clone(), 1, similar::handle);
+    let ctx = Arc::new(similar::SimilarContext { db: jobs_db.clone(), first });
+    spawn_queue!(queue::similar::QUEUE, queue::similar::SimilarJob, 500, ctx, 1, similar::handle);
     let ctx = Arc::new(summarize::SummarizeContext {
         db: jobs_db.clone(),
         embedder: services.embedder.clone(),
@@ -231,4 +288,46 @@ pub async fn run_workers(
         let _ = stop.send(());
     });
     while tasks.join_next().await.is_some() {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether `wait` is still waiting after a moment.
+    async fn still_waiting(first: &EmbedFirst) -> bool {
+        tokio::time::timeout(Duration::from_millis(50), first.wait(Duration::from_secs(30))).await.is_err()
+    }
+
+    #[tokio::test]
+    async fn enrichment_and_similarity_wait_for_a_local_models_embedding_and_no_longer() {
+        let first = EmbedFirst::new(true);
+        assert!(!still_waiting(&first).await, "nothing embeds: no wait");
+
+        let one = first.embedding();
+        let two = first.embedding();
+        assert!(still_waiting(&first).await, "an embedding job runs: the others wait");
+        drop(one);
+        assert!(still_waiting(&first).await, "one of two embedding jobs still runs");
+        let waiter = tokio::spawn({
+            let first = first.clone();
+            async move { first.wait(Duration::from_secs(30)).await }
+        });
+        drop(two);
+        tokio::time::timeout(Duration::from_secs(5), waiter).await.expect("the last job's end wakes a waiter").unwrap();
+
+        // Never longer than asked, however long the embedding runs.
+        let _running = first.embedding();
+        let started = std::time::Instant::now();
+        first.wait(Duration::from_millis(100)).await;
+        let waited = started.elapsed();
+        assert!(waited >= Duration::from_millis(100) && waited < Duration::from_secs(5), "{waited:?}");
+    }
+
+    #[tokio::test]
+    async fn nothing_waits_for_a_remote_or_absent_embedder() {
+        let first = EmbedFirst::new(false);
+        let _running = first.embedding();
+        assert!(!still_waiting(&first).await);
+    }
 }

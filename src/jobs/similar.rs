@@ -18,9 +18,17 @@ pub async fn process(db: &Db, job: &SimilarJob) -> Result<u64, Error> {
     Ok(linked)
 }
 
+/// What the worker needs.
+pub struct SimilarContext {
+    pub db: Db,
+    /// Waited on before a job starts: embedding comes first.
+    pub first: super::EmbedFirst,
+}
+
 /// The apalis handler.
-pub async fn handle(job: SimilarJob, db: Data<Arc<Db>>, attempt: Attempt) -> Result<(), JobError> {
-    match process(&db, &job).await {
+pub async fn handle(job: SimilarJob, ctx: Data<Arc<SimilarContext>>, attempt: Attempt) -> Result<(), JobError> {
+    ctx.first.wait(super::EMBED_FIRST_MAX_WAIT).await;
+    match process(&ctx.db, &job).await {
         Ok(_) => Ok(()),
         Err(err) => {
             tracing::warn!(tenant_id = %job.tenant_id, error = %err, "similarity linking failed");

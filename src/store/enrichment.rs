@@ -1,4 +1,5 @@
-//! SQL for enrichment beyond entities: PRECEDED_BY links, SIMILAR_TO links, summary and quality.
+//! SQL for enrichment beyond entities: PRECEDED_BY links, SIMILAR_TO links. (Summary and quality are written
+//! with the entity links, `entities::link_memory`.)
 
 use uuid::Uuid;
 
@@ -44,25 +45,6 @@ pub async fn link_preceding(tx: &mut TenantTx, memory_id: Uuid) -> Result<u64, E
     .execute(tx.conn())
     .await?;
     Ok(done.rows_affected())
-}
-
-/// Sets a memory's summary, and its quality score unless the caller gave one (a computed score is
-/// recomputed, so it follows content changes).
-pub async fn set_summary_quality(tx: &mut TenantTx, memory_id: Uuid, summary: &str, quality: f32) -> Result<(), Error> {
-    let tenant_id = tx.tenant_id();
-    sqlx::query(
-        "UPDATE memories SET summary = $3,
-                quality_score = CASE WHEN quality_score IS NULL OR quality_computed THEN $4 ELSE quality_score END,
-                quality_computed = (quality_score IS NULL OR quality_computed)
-          WHERE tenant_id = $1 AND id = $2",
-    )
-    .bind(tenant_id)
-    .bind(memory_id)
-    .bind(summary)
-    .bind(quality)
-    .execute(tx.conn())
-    .await?;
-    Ok(())
 }
 
 /// Links each of these memories (those with a vector) SIMILAR_TO its nearest neighbours at cosine ≥ 0.8, at

@@ -93,27 +93,9 @@ async fn linked_tags(tx: &mut TenantTx, memory_id: Uuid) -> Result<Vec<String>, 
 
 /// Replaces a memory's tags: `remove` dropped, `add` appended (once each), prefixes recomputed.
 async fn retag(tx: &mut TenantTx, memory_id: Uuid, remove: &[String], add: &[String]) -> Result<(), Error> {
-    let tenant_id = tx.tenant_id();
-    let current: Option<Vec<String>> =
-        sqlx::query_scalar("SELECT tags FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
-            .bind(tenant_id)
-            .bind(memory_id)
-            .fetch_optional(tx.conn())
-            .await?;
-    let Some(current) = current else { return Ok(()) };
-    let mut tags: Vec<String> = current.iter().filter(|t| !remove.contains(t)).cloned().collect();
-    // Entity tags never push a memory past the tag limit (a client sending the tags back must not fail).
-    for t in add {
-        if !tags.contains(t) && tags.len() < MAX_TAGS {
-            tags.push(t.clone());
-        }
-    }
-    if tags == current {
-        return Ok(());
-    }
-    let prefixes = tag_prefixes(&tags);
+    let Some((tags, prefixes)) = retagged(tx, memory_id, remove, add).await? else { return Ok(()) };
     sqlx::query("UPDATE memories SET tags = $3, tag_prefixes = $4 WHERE tenant_id = $1 AND id = $2")
-        .bind(tenant_id)
+        .bind(tx.tenant_id())
         .bind(memory_id)
         .bind(&tags)
         .bind(&prefixes)
@@ -122,10 +104,54 @@ async fn retag(tx: &mut TenantTx, memory_id: Uuid, remove: &[String], add: &[Str
     Ok(())
 }
 
-/// Links a memory to exactly the entities `found` (replacing earlier links) and makes its `entity:` tags
-/// match, then marks it enriched. Idempotent: running it twice with the same input changes nothing more.
-/// Returns the tags of the linked entities.
-pub async fn link_memory(tx: &mut TenantTx, memory_id: Uuid, found: &[Found]) -> Result<Vec<String>, Error> {
+/// A memory's tags with `remove` dropped and `add` appended (once each), and their prefixes, when they differ
+/// from its tags now (locked until the transaction ends); None when nothing changes or the memory is gone.
+async fn retagged(
+    tx: &mut TenantTx,
+    memory_id: Uuid,
+    remove: &[String],
+    add: &[String],
+) -> Result<Option<(Vec<String>, Vec<String>)>, Error> {
+    let current: Option<Vec<String>> =
+        sqlx::query_scalar("SELECT tags FROM memories WHERE tenant_id = $1 AND id = $2 FOR UPDATE")
+            .bind(tx.tenant_id())
+            .bind(memory_id)
+            .fetch_optional(tx.conn())
+            .await?;
+    let Some(current) = current else { return Ok(None) };
+    let mut tags: Vec<String> = current.iter().filter(|t| !remove.contains(t)).cloned().collect();
+    // Entity tags never push a memory past the tag limit (a client sending the tags back must not fail).
+    for t in add {
+        if !tags.contains(t) && tags.len() < MAX_TAGS {
+            tags.push(t.clone());
+        }
+    }
+    if tags == current {
+        return Ok(None);
+    }
+    let prefixes = tag_prefixes(&tags);
+    Ok(Some((tags, prefixes)))
+}
+
+/// What enrichment sets on the memory besides its entity links.
+pub struct Enriched<'a> {
+    /// The one-line summary.
+    pub summary: &'a str,
+    /// The quality score, set unless the caller gave one (a computed score is recomputed, so it follows
+    /// content changes).
+    pub quality: f32,
+}
+
+/// Links a memory to exactly the entities `found` (replacing earlier links), makes its `entity:` tags match,
+/// sets what `enriched` holds and marks it enriched: the memory is written once (one row version, so one set
+/// of index entries, its vectors' included). Idempotent: running it twice with the same input changes nothing
+/// more. Returns the tags of the linked entities.
+pub async fn link_memory(
+    tx: &mut TenantTx,
+    memory_id: Uuid,
+    found: &[Found],
+    enriched: &Enriched<'_>,
+) -> Result<Vec<String>, Error> {
     let tenant_id = tx.tenant_id();
     let old_tags = linked_tags(tx, memory_id).await?;
     sqlx::query("DELETE FROM memory_entities WHERE tenant_id = $1 AND memory_id = $2")
@@ -153,12 +179,23 @@ pub async fn link_memory(tx: &mut TenantTx, memory_id: Uuid, found: &[Found]) ->
     .bind(&ids)
     .execute(tx.conn())
     .await?;
-    retag(tx, memory_id, &old_tags, &new_tags).await?;
-    sqlx::query("UPDATE memories SET enrichment_status = 'ready' WHERE tenant_id = $1 AND id = $2")
-        .bind(tenant_id)
-        .bind(memory_id)
-        .execute(tx.conn())
-        .await?;
+    let (tags, prefixes) = retagged(tx, memory_id, &old_tags, &new_tags).await?.unzip();
+    sqlx::query(
+        "UPDATE memories SET tags = coalesce($3, tags), tag_prefixes = coalesce($4, tag_prefixes),
+                summary = $5,
+                quality_score = CASE WHEN quality_score IS NULL OR quality_computed THEN $6 ELSE quality_score END,
+                quality_computed = (quality_score IS NULL OR quality_computed),
+                enrichment_status = 'ready'
+          WHERE tenant_id = $1 AND id = $2",
+    )
+    .bind(tenant_id)
+    .bind(memory_id)
+    .bind(&tags)
+    .bind(&prefixes)
+    .bind(enriched.summary)
+    .bind(enriched.quality)
+    .execute(tx.conn())
+    .await?;
     Ok(new_tags)
 }
 

@@ -150,3 +150,38 @@ async fn summary_quality_status_and_reprocessing() {
         .assert_error(404, "ids: memory");
     assert_eq!(app.get(&app.b.key, "/api/v1/enrichment/status").await.ok(200)["ready"], 0);
 }
+
+/// Enrichment writes a memory once: its entity tags, summary, quality and status in one row version. Each
+/// extra version is a new entry in every index of `memories` (its two HNSW graphs among them), and the three
+/// updates it made before cost a third of a 700-turn conversation's embedding time (issue 28).
+#[tokio::test]
+async fn enrichment_writes_each_memory_once() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let id =
+        store(&app, key, json!({"content": "Alice met Bob at Acme Corp in Paris to plan the launch. It went well."}))
+            .await;
+    let mut conn = app.superuser_conn().await;
+    for statement in [
+        "CREATE TABLE test_memory_updates (memory_id uuid NOT NULL)",
+        "CREATE FUNCTION test_memory_updated() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+         BEGIN INSERT INTO test_memory_updates VALUES (NEW.id); RETURN NEW; END $$",
+        "CREATE TRIGGER test_memory_updated AFTER UPDATE ON memories FOR EACH ROW EXECUTE FUNCTION test_memory_updated()",
+    ] {
+        sqlx::query(statement).execute(&mut conn).await.unwrap();
+    }
+    assert_eq!(app.run_enrichment().await, 1);
+
+    let updates: i64 = sqlx::query_scalar("SELECT count(*) FROM test_memory_updates WHERE memory_id = $1::uuid")
+        .bind(&id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(updates, 1, "one row version for the whole enrichment");
+    let m = app.get(key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    let tags: Vec<&str> = m["tags"].as_array().unwrap().iter().filter_map(|t| t.as_str()).collect();
+    assert!(tags.iter().any(|t| t.starts_with("entity:")), "entity tags: {m}");
+    assert_eq!(m["summary"], "Alice met Bob at Acme Corp in Paris to plan the launch.", "{m}");
+    assert!(m["quality_score"].as_f64().is_some(), "{m}");
+    assert_eq!(app.get(key, "/api/v1/enrichment/status").await.ok(200)["ready"], 1);
+}

@@ -601,6 +601,7 @@ impl TestApp {
             embedder: self.embedder.clone(),
             usage: Default::default(),
             context: self.services.config.context_vectors,
+            first: cairn::jobs::EmbedFirst::new(false),
         };
         let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::queue::embed::EmbedJob)> =
@@ -615,7 +616,12 @@ impl TestApp {
     /// Runs every queued enrichment job synchronously with `extractor`, as the worker would (first attempt);
     /// returns how many.
     pub async fn run_enrichment_with(&self, extractor: cairn::jobs::enrich::Extractor) -> usize {
-        let ctx = cairn::jobs::enrich::EnrichContext { db: self.db.clone(), extractor, usage: Default::default() };
+        let ctx = cairn::jobs::enrich::EnrichContext {
+            db: self.db.clone(),
+            extractor,
+            usage: Default::default(),
+            first: cairn::jobs::EmbedFirst::new(false),
+        };
         let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::queue::enrich::EnrichJob)> =
             self.pending_jobs(&mut conn, cairn::queue::enrich::QUEUE).await;

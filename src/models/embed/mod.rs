@@ -115,6 +115,12 @@ impl EmbedderSlot {
         self.concurrency
     }
 
+    /// Whether the embedder computes on this machine's cores (a local model, one job at a time), so that
+    /// other background work competes with it. False for a remote server and for no embedder.
+    pub fn is_local(&self) -> bool {
+        self.concurrency == 1 && self.state() != SlotState::Disabled
+    }
+
     pub fn get(&self) -> Option<Arc<dyn Embedder>> {
         self.ready.get().cloned()
     }

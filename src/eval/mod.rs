@@ -68,32 +68,41 @@ pub(crate) async fn store_batch(
         .collect())
 }
 
-/// Memories of `tenants` still waiting for their embedding.
-pub(crate) async fn pending_embeddings(db: &Db, tenants: &[Uuid]) -> anyhow::Result<i64> {
-    let mut pending = 0;
+/// Memories of `tenants` still waiting for their embedding, and for their enrichment.
+pub(crate) async fn pending_background(db: &Db, tenants: &[Uuid]) -> anyhow::Result<(i64, i64)> {
+    let mut pending = (0, 0);
     for id in tenants {
         let mut tx = db.begin_tenant(*id).await?;
-        let counts = stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?;
+        let embedding = stats::pipeline_counts(&mut tx, Pipeline::Embedding).await?;
+        let enrichment = stats::pipeline_counts(&mut tx, Pipeline::Enrichment).await?;
         tx.commit().await?;
-        pending += counts.iter().find(|(state, _)| state == "pending").map_or(0, |(_, n)| *n);
+        let waiting = |counts: &[(String, i64)]| counts.iter().find(|(state, _)| state == "pending").map_or(0, |c| c.1);
+        pending.0 += waiting(&embedding);
+        pending.1 += waiting(&enrichment);
     }
     Ok(pending)
 }
 
-/// Waits until every memory of `tenants` has its embedding (or failed). Gives up when ten minutes pass
-/// without one of them getting done (no worker with a model running). `progress` hears the pending count.
+/// Waits until every memory of `tenants` has its embedding and its enrichment (or failed): the store as
+/// recall will see it once the background work is done (enrichment waits for the embedding, `jobs::EmbedFirst`).
+/// Gives up when ten minutes pass without one of them getting done (no worker with a model running).
+/// `progress` hears the pending embeddings.
 pub(crate) async fn wait_for_embeddings(db: &Db, tenants: &[Uuid], progress: impl Fn(i64)) -> anyhow::Result<()> {
     let mut last = (i64::MAX, Instant::now());
     loop {
-        let pending = pending_embeddings(db, tenants).await?;
-        progress(pending);
+        let (embeddings, enrichments) = pending_background(db, tenants).await?;
+        progress(embeddings);
+        let pending = embeddings + enrichments;
         if pending == 0 {
             return Ok(());
         }
         if pending < last.0 {
             last = (pending, Instant::now());
         } else if last.1.elapsed() > Duration::from_secs(600) {
-            bail!("{pending} memories have waited ten minutes for an embedding: is a worker with a model running?");
+            bail!(
+                "{embeddings} memories have waited ten minutes for an embedding and {enrichments} for their enrichment: \
+                 is a worker with a model running?"
+            );
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
     }

@@ -55,6 +55,11 @@ impl TermStats {
         self.df.get(lexeme).copied().unwrap_or(1)
     }
 
+    /// Active memories that hold the lexeme (0 when unknown).
+    pub fn held(&self, lexeme: &str) -> u64 {
+        self.df.get(lexeme).copied().unwrap_or(0)
+    }
+
     /// Robertson–Spärck Jones IDF as in Lucene: `ln(1 + (N - df + 0.5) / (df + 0.5))`, always > 0.
     pub fn idf(&self, lexeme: &str) -> f64 {
         let df = self.df(lexeme);
@@ -76,6 +81,9 @@ pub struct KeywordQuery {
     /// A wider selection for when `select` finds fewer memories than wanted: for two of three, the rarest
     /// lexeme or the other two together; for the rarest few, they or the next two rarest together.
     pub fallback: Option<String>,
+    /// No active memory holds any of the selecting lexemes, by the counts the writes keep (exact, and read in
+    /// the same snapshot): `select` would find nothing among them, so only the fallback is worth running.
+    pub select_holds_nothing: bool,
     pub avg_len: f64,
     /// Weight of a match in a memory's episode context (the memory before it) beside its own (0: ignored).
     pub context_weight: f64,
@@ -85,12 +93,15 @@ pub struct KeywordQuery {
 /// whose document frequencies sum to at most [`CANDIDATE_BUDGET`]; when the rarest alone exceeds it (a
 /// query of common words only), the memories holding two of the three rarest, which are the best
 /// matches, with the rarest alone (or the other two together) as the fallback.
-fn select(weighed: &[(&String, u64)]) -> (String, Option<String>) {
+/// Also returns how many of the rarest lexemes `select` is made of, one by one (0 for two of three).
+fn select(weighed: &[(&String, u64)]) -> (String, Option<String>, usize) {
     let q: Vec<String> = weighed.iter().take(3).map(|(l, _)| quote(l)).collect();
     if weighed[0].1 > CANDIDATE_BUDGET && q.len() >= 2 {
         return match &q[..] {
-            [a, b] => (format!("{a} & {b}"), Some(a.clone())),
-            [a, b, c, ..] => (format!("({a} & {b}) | ({a} & {c}) | ({b} & {c})"), Some(format!("{a} | ({b} & {c})"))),
+            [a, b] => (format!("{a} & {b}"), Some(a.clone()), 0),
+            [a, b, c, ..] => {
+                (format!("({a} & {b}) | ({a} & {c}) | ({b} & {c})"), Some(format!("{a} | ({b} & {c})")), 0)
+            }
             _ => unreachable!("two or three lexemes"),
         };
     }
@@ -112,7 +123,7 @@ fn select(weighed: &[(&String, u64)]) -> (String, Option<String>) {
         [next] => Some(format!("{selected} | {next}")),
         [a, b, ..] => Some(format!("{selected} | ({a} & {b})")),
     };
-    (selected, fallback)
+    (selected, fallback, select.len())
 }
 
 /// A lexeme as a tsquery operand: quoted, with quotes doubled and backslashes escaped.
@@ -132,7 +143,10 @@ impl KeywordQuery {
         if weighed.is_empty() {
             return None;
         }
-        let (select, fallback) = select(&weighed);
+        let (select, fallback, single) = select(&weighed);
+        // Words of the question that no memory holds (its "think", "happen") are the rarest, so they select
+        // first; in a large tenant where every other word is common they are the whole selection.
+        let select_holds_nothing = single > 0 && weighed[..single].iter().all(|(l, _)| stats.held(l) == 0);
         let mut terms: Vec<String> = weighed.iter().map(|(l, _)| quote(l)).collect();
         let mut idfs: Vec<f64> =
             weighed.iter().map(|(l, _)| stats.idf(l) * if emphasised.contains(l) { NAME_BOOST } else { 1.0 }).collect();
@@ -147,6 +161,7 @@ impl KeywordQuery {
             idfs,
             select,
             fallback,
+            select_holds_nothing,
             avg_len: if stats.avg_len > 0.0 { stats.avg_len } else { 1.0 },
             context_weight: 0.0,
         })
@@ -186,6 +201,11 @@ mod tests {
         let absent = KeywordQuery::plan(&words(&["zzyzx", "caroline", "go"]), &[], &[], &s).unwrap();
         assert_eq!(absent.select, "'zzyzx'");
         assert_eq!(absent.fallback.as_deref(), Some("'zzyzx' | ('go' & 'caroline')"));
+        assert!(absent.select_holds_nothing, "no memory holds the only selecting word: straight to the fallback");
+        assert!(!q.select_holds_nothing);
+        let one_held = KeywordQuery::plan(&words(&["zzyzx", "adopt", "caroline"]), &[], &[], &s).unwrap();
+        assert_eq!(one_held.select, "'zzyzx' | 'adopt'");
+        assert!(!one_held.select_holds_nothing, "'adopt' is held: the selection can find something");
         let all = KeywordQuery::plan(&words(&["adopt", "research"]), &[], &[], &s).unwrap();
         assert_eq!(all.fallback, None, "nothing left out, nothing to widen to");
         assert_eq!(q.terms, ["'adopt'", "'research'", "'go'", "'caroline'"]);
@@ -197,6 +217,7 @@ mod tests {
         let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("said", 9_000), ("x", 1_200)]);
         let q = KeywordQuery::plan(&words(&["caroline", "go"]), &[], &[], &s).unwrap();
         assert_eq!((q.select.as_str(), q.fallback.as_deref()), ("'go' & 'caroline'", Some("'go'")));
+        assert!(!q.select_holds_nothing, "two of three: the counts cannot tell");
         let q = KeywordQuery::plan(&words(&["caroline", "go", "said", "x"]), &[], &[], &s).unwrap();
         assert_eq!(q.select, "('x' & 'said') | ('x' & 'go') | ('said' & 'go')");
         assert_eq!(q.fallback.as_deref(), Some("'x' | ('said' & 'go')"));

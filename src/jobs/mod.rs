@@ -71,43 +71,49 @@ pub const EMBED_FIRST_MAX_WAIT: Duration = Duration::from_secs(10);
 /// similarity jobs wait (each at most [`EMBED_FIRST_MAX_WAIT`]) before they start, so that a stored batch
 /// becomes searchable by meaning at the model's pace and the links follow. They share the machine's cores
 /// with the model; run alongside it, they slowed a 700-turn conversation's embedding by a third (issue 28).
-/// A waiting job starts as soon as no embedding job runs (between two jobs, too), so under a steady load the
-/// links lag but keep up; the wait is per process, as the cores are.
+/// A waiting job starts as soon as an embedding job ends or none runs (so also between two jobs, even when the
+/// next starts at once), so under a steady load the links lag but keep up; the wait is per process, as the
+/// cores are.
 #[derive(Clone)]
 pub struct EmbedFirst {
-    /// Embedding jobs running now; None where embedding does not compete (a remote model, or none).
-    running: Option<Arc<tokio::sync::watch::Sender<usize>>>,
+    /// Embedding jobs running now and embedding jobs ended so far; None where embedding does not compete (a
+    /// remote model, or none).
+    running: Option<Arc<tokio::sync::watch::Sender<(usize, u64)>>>,
 }
 
 impl EmbedFirst {
     /// Embedding first when `local` (the model runs on this machine); otherwise nothing waits.
     pub fn new(local: bool) -> Self {
-        Self { running: local.then(|| Arc::new(tokio::sync::watch::Sender::new(0))) }
+        Self { running: local.then(|| Arc::new(tokio::sync::watch::Sender::new((0, 0)))) }
     }
 
     /// Marks an embedding job running until the guard is dropped.
     pub fn embedding(&self) -> Embedding {
         if let Some(running) = &self.running {
-            running.send_modify(|n| *n += 1);
+            running.send_modify(|(n, _)| *n += 1);
         }
         Embedding(self.running.clone())
     }
 
-    /// Returns once no embedding job runs, or after `at_most`.
+    /// Returns once no embedding job runs or one has ended since the call, or after `at_most`.
     pub async fn wait(&self, at_most: Duration) {
         let Some(running) = &self.running else { return };
         let mut rx = running.subscribe();
-        let _ = tokio::time::timeout(at_most, rx.wait_for(|n| *n == 0)).await;
+        let ended_before = rx.borrow().1;
+        let _ = tokio::time::timeout(at_most, rx.wait_for(|&(n, ended)| n == 0 || ended != ended_before)).await;
     }
 }
 
 /// A running embedding job ([`EmbedFirst::embedding`]).
-pub struct Embedding(Option<Arc<tokio::sync::watch::Sender<usize>>>);
+pub struct Embedding(Option<Arc<tokio::sync::watch::Sender<(usize, u64)>>>);
 
 impl Drop for Embedding {
     fn drop(&mut self) {
         if let Some(running) = &self.0 {
-            running.send_modify(|n| *n -= 1);
+            running.send_modify(|(n, ended)| {
+                *n -= 1;
+                *ended += 1;
+            });
         }
     }
 }
@@ -315,6 +321,18 @@ mod tests {
         });
         drop(two);
         tokio::time::timeout(Duration::from_secs(5), waiter).await.expect("the last job's end wakes a waiter").unwrap();
+
+        // The next job starting at once, before the waiter runs, does not hold it back: a job ended.
+        let first_job = first.embedding();
+        let waiter = tokio::spawn({
+            let first = first.clone();
+            async move { first.wait(Duration::from_secs(30)).await }
+        });
+        tokio::task::yield_now().await;
+        drop(first_job);
+        let next_job = first.embedding();
+        tokio::time::timeout(Duration::from_secs(5), waiter).await.expect("a job's end wakes a waiter").unwrap();
+        drop(next_job);
 
         // Never longer than asked, however long the embedding runs.
         let _running = first.embedding();

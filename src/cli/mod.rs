@@ -108,20 +108,27 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
-        Command::Eval(EvalCommand::Locomo { run, sweep, limit, db, app }) => {
+        Command::Eval(EvalCommand::Locomo { run, sweep, limit, with_captions, db, app }) => {
             let EvalRun { data, url, mode, keep_tenants } = run;
-            let opts =
-                crate::eval::locomo::EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, sweep, limit };
+            let opts = crate::eval::locomo::EvalOptions {
+                data: &data,
+                url: "",
+                mode: &mode,
+                keep_tenants,
+                sweep,
+                limit,
+                captions: with_captions,
+            };
             with_eval_server(url, &db, app, |db, url| async move {
                 crate::eval::locomo::run(&db, crate::eval::locomo::EvalOptions { url: &url, ..opts }).await
             })
             .await
         }
-        Command::Eval(EvalCommand::Longmemeval { run: eval_run, limit, questions, db, app }) => {
+        Command::Eval(EvalCommand::Longmemeval { run: eval_run, limit, questions, reuse_tenants, db, app }) => {
             use crate::eval::longmemeval::{run, EvalOptions};
             let EvalRun { data, url, mode, keep_tenants } = eval_run;
             let questions = questions.map(|n| n as usize);
-            let opts = EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, limit, questions };
+            let opts = EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, limit, questions, reuse_tenants };
             with_eval_server(url, &db, app, |db, url| async move { run(&db, EvalOptions { url: &url, ..opts }).await })
                 .await
         }

@@ -1,10 +1,11 @@
 //! `cairn eval locomo`: evidence recall of `/api/v1/recall` on LoCoMo conversations.
 //!
 //! Each conversation goes into a fresh tenant (created through DATABASE_URL), one memory per dialog turn
-//! ("Speaker: text", the session's date as the memory's time, the dia_id in metadata), stored through the
-//! HTTP API. Every question is asked through `/api/v1/recall`; a question's evidence turns found in the top
-//! k give recall@k (share of its evidence), hit@k (any), and MRR; and at session level (the figure MemPalace
-//! and others publish for LoCoMo), the share of the evidence's sessions among the sessions of the top-k turns.
+//! ("Speaker: text", with `--with-captions` followed by "and shared <caption>." where the turn shared an image;
+//! the session's date as the memory's time; the dia_id in metadata), stored through the HTTP API. Every
+//! question is asked through `/api/v1/recall`; a question's evidence turns found in the top k give recall@k
+//! (share of its evidence), hit@k (any), and MRR; and at session level (the figure MemPalace and others
+//! publish for LoCoMo), the share of the evidence's sessions among the sessions of the top-k turns.
 //! Turns with identical text are one memory (the service deduplicates), standing for all their dia_ids.
 //! Nothing here is tuned to LoCoMo.
 
@@ -41,6 +42,20 @@ struct Turn {
     speaker: String,
     dia_id: String,
     text: String,
+    /// The caption of an image the turn shared (BLIP's): part of the turn as LoCoMo renders it.
+    #[serde(default)]
+    blip_caption: Option<String>,
+}
+
+/// A turn as a memory's content: `Speaker: text`, and where it shared an image and `captions` is on, LoCoMo's own
+/// rendering of that (`… and shared a photo of ….`, as its evaluation code writes a turn), so what the image
+/// showed is part of what was said, as a chat client storing the caption would keep it.
+fn turn_content(turn: &Turn, captions: bool) -> String {
+    let mut content = format!("{}: {}", turn.speaker, turn.text);
+    if let Some(caption) = turn.blip_caption.as_deref().map(str::trim).filter(|c| captions && !c.is_empty()) {
+        content.push_str(&format!(" and shared {}.", caption.trim_end_matches('.')));
+    }
+    content.chars().take(crate::memory::MAX_CONTENT_CHARS).collect()
 }
 
 /// One stored turn: content, time, the dia_ids that content stands for, its session (the episode) and its
@@ -64,7 +79,7 @@ fn session_time(text: &str) -> Option<chrono::DateTime<Utc>> {
     NaiveDateTime::parse_from_str(&cleaned, "%I:%M %p on %d %B, %Y").ok().map(|t| Utc.from_utc_datetime(&t))
 }
 
-fn turns(sample: &Sample) -> anyhow::Result<Turns> {
+fn turns(sample: &Sample, captions: bool) -> anyhow::Result<Turns> {
     let mut by_hash: HashMap<String, usize> = HashMap::new();
     let mut memories: Vec<TurnMemory> = Vec::new();
     let mut known = HashSet::new();
@@ -85,8 +100,7 @@ fn turns(sample: &Sample) -> anyhow::Result<Turns> {
             serde_json::from_value(value.clone()).with_context(|| format!("{}: session {n}", sample.sample_id))?;
         for (i, turn) in turns.into_iter().enumerate() {
             known.insert(turn.dia_id.clone());
-            let content: String =
-                format!("{}: {}", turn.speaker, turn.text).chars().take(crate::memory::MAX_CONTENT_CHARS).collect();
+            let content = turn_content(&turn, captions);
             // Turns keep their order within a session: one second apart.
             let at = when + chrono::Duration::seconds(i as i64);
             match by_hash.get(&content_hash(&content)) {
@@ -189,6 +203,8 @@ pub struct EvalOptions<'a> {
     pub sweep: bool,
     /// Results asked for per question (default 20; 100 with the sweep, which needs each question's top 100).
     pub limit: Option<u16>,
+    /// Whether a turn that shared an image carries its caption ([`turn_content`]; `--with-captions`).
+    pub captions: bool,
 }
 
 /// Ingests, waits for embeddings, asks every question; prints the figures. `db` creates (and afterwards
@@ -208,7 +224,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     let mut created: Vec<Uuid> = Vec::new();
     let outcome = async {
         for sample in &samples {
-            let turns = turns(sample)?;
+            let turns = turns(sample, opts.captions)?;
             let (tenant, key) = super::eval_tenant(db, &format!("eval-locomo-{}", sample.sample_id)).await?;
             created.push(tenant);
             let memory_dias = ingest(&client, opts.url, &key, &turns).await?;
@@ -295,8 +311,11 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                 let lines: Vec<String> = asked
                     .iter()
                     .map(|q| {
-                        let answered: Vec<Value> =
-                            q.answered.iter().map(|a| json!({"dias": a.dias, "components": a.components})).collect();
+                        let answered: Vec<Value> = q
+                            .answered
+                            .iter()
+                            .map(|a| json!({"dias": a.dias, "score": a.score, "components": a.components}))
+                            .collect();
                         json!({"conversation": q.conversation, "category": q.category, "question": q.question,
                                "evidence": q.evidence, "answered": answered})
                         .to_string()
@@ -346,9 +365,10 @@ async fn ingest(
     Ok(dias)
 }
 
-/// One result of a question: the dia_ids it stands for and its score components.
+/// One result of a question: the dia_ids it stands for, its score and its score components.
 struct Answered {
     dias: Vec<String>,
+    score: f64,
     components: Value,
 }
 
@@ -366,7 +386,11 @@ async fn ask(
     Ok(super::recall(client, url, key, &body)
         .await?
         .into_iter()
-        .map(|hit| Answered { dias: dias.get(&hit.id).cloned().unwrap_or_default(), components: hit.components })
+        .map(|hit| Answered {
+            dias: dias.get(&hit.id).cloned().unwrap_or_default(),
+            score: hit.score,
+            components: hit.components,
+        })
         .collect())
 }
 
@@ -506,6 +530,17 @@ mod tests {
         let known: HashSet<String> = ["D8:6", "D9:17", "D1:3"].iter().map(|s| s.to_string()).collect();
         let raw = vec!["D8:6; D9:17".to_owned(), "D1:3".to_owned(), "D99:1".to_owned(), "D1:3".to_owned()];
         assert_eq!(clean_evidence(&raw, &known), ["D8:6", "D9:17", "D1:3"]);
+    }
+
+    #[test]
+    fn a_turn_that_shared_an_image_carries_its_caption_as_locomo_renders_it() {
+        let turn: Turn = serde_json::from_value(json!({"speaker": "Ann", "dia_id": "D1:2", "text": "Look!",
+            "blip_caption": "a photo of a dog on a beach.", "img_url": ["https://example.com/x.jpg"]}))
+        .unwrap();
+        assert_eq!(turn_content(&turn, true), "Ann: Look! and shared a photo of a dog on a beach.");
+        assert_eq!(turn_content(&turn, false), "Ann: Look!");
+        let plain: Turn = serde_json::from_value(json!({"speaker": "Bo", "dia_id": "D1:3", "text": "Nice"})).unwrap();
+        assert_eq!(turn_content(&plain, true), "Bo: Nice");
     }
 
     #[test]

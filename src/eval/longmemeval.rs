@@ -267,6 +267,44 @@ pub struct EvalOptions<'a> {
     pub limit: Option<u16>,
     /// At most this many questions, taken in turn from each question type.
     pub questions: Option<usize>,
+    /// Ask the questions of the tenants a run with `keep_tenants` left (the newest of each question's), storing
+    /// nothing: a change of ranking is measured in minutes instead of the hour the embeddings take. Those tenants
+    /// are kept again.
+    pub reuse_tenants: bool,
+}
+
+/// The tenant an earlier run kept for the question named `name` (`eval_tenant` names it `name-<suffix>`; the
+/// newest), a new key for it, and which turns each of its memories stands for (found by content hash).
+async fn reuse(db: &Db, name: &str, hay: &Haystack) -> anyhow::Result<(Uuid, String, HashMap<String, Vec<TurnId>>)> {
+    let prefix = format!("{name}-");
+    let mut newest = None;
+    let mut offset = 0;
+    loop {
+        let (page, total) = crate::store::tenants::list_tenants(db.owner(), Some("active"), 500, offset).await?;
+        offset += page.len() as i64;
+        newest =
+            page.into_iter().filter(|t| t.tenant.name.starts_with(&prefix)).map(|t| t.tenant.id).next_back().or(newest);
+        if offset >= total {
+            break;
+        }
+    }
+    let tenant = newest.with_context(|| format!("no kept tenant named {prefix}…: run once with --keep-tenants"))?;
+    let new = crate::tenancy::NewKey {
+        scopes: vec!["read".to_owned(), "write".to_owned()],
+        name: Some("eval".into()),
+        ..Default::default()
+    };
+    let (_, key) = crate::auth::create_key(db.owner(), tenant, &new).await?;
+    let mut turns = HashMap::new();
+    let mut tx = db.begin_tenant(tenant).await?;
+    for part in &hay.parts {
+        let id = crate::store::memories::find_by_hash(&mut tx, &content_hash(&part.content), None)
+            .await?
+            .with_context(|| format!("tenant {tenant} ({name}) lacks a memory of its haystack: store it again"))?;
+        turns.insert(id.to_string(), part.turns.clone());
+    }
+    tx.commit().await?;
+    Ok((tenant, key, turns))
 }
 
 /// A stored question: its tenant's key, and which turns each memory stands for.
@@ -305,7 +343,16 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         let mut memories = 0;
         for q in &questions {
             let hay = haystack(q)?;
-            let (tenant, key) = super::eval_tenant(db, "eval-longmemeval").await?;
+            let name = format!("eval-longmemeval-{}", q.question_id);
+            if opts.reuse_tenants {
+                let (tenant, key, turns) = reuse(db, &name, &hay).await?;
+                created.push(tenant);
+                memories += hay.parts.len();
+                stored.push(Stored { key, turns, answer_turns: hay.answer_turns });
+                progress.inc(1);
+                continue;
+            }
+            let (tenant, key) = super::eval_tenant(db, &name).await?;
             created.push(tenant);
             let mut turns = HashMap::new();
             for chunk in hay.parts.chunks(500) {
@@ -337,6 +384,9 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         progress.finish_and_clear();
         eprintln!("[eval] embedded in {:.1} s", started.elapsed().as_secs_f64());
         let progress = bar(questions.len() as u64, "asking");
+        // For experiments outside the service (CAIRN_EVAL_DUMP=FILE): one JSON line per question, with its type,
+        // gold sessions and answer turns, and its ranked results (session, turns, score and score components).
+        let mut dump: Vec<String> = Vec::new();
         for (q, s) in questions.iter().zip(&stored) {
             let asked_at = parse_date(&q.question_date)
                 .with_context(|| format!("question {}: unreadable question_date", q.question_id))?;
@@ -349,13 +399,34 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                 hits.iter().map(|h| s.turns.get(&h.id).cloned().unwrap_or_default()).collect();
             let scored = score(&ranked, &q.haystack_session_ids, &q.answer_session_ids, &s.answer_turns);
             by_type.entry(q.question_type.clone()).or_default().add(&scored, latency);
+            if std::env::var_os("CAIRN_EVAL_DUMP").is_some() {
+                let answered: Vec<Value> = hits
+                    .iter()
+                    .zip(&ranked)
+                    .map(|(h, turns)| {
+                        let session = turns.first().map(|&(s, _)| q.haystack_session_ids[s].as_str());
+                        json!({"session": session, "turns": turns, "score": h.score, "components": h.components})
+                    })
+                    .collect();
+                let mut answer_turns: Vec<&TurnId> = s.answer_turns.iter().collect();
+                answer_turns.sort();
+                dump.push(
+                    json!({"question_id": q.question_id, "question_type": q.question_type, "question": q.question,
+                           "answer_sessions": q.answer_session_ids, "answer_turns": answer_turns,
+                           "answered": answered})
+                    .to_string(),
+                );
+            }
             progress.inc(1);
         }
         progress.finish_and_clear();
+        if let Ok(path) = std::env::var("CAIRN_EVAL_DUMP") {
+            std::fs::write(&path, dump.join("\n")).with_context(|| format!("writing {path}"))?;
+        }
         anyhow::Ok(())
     }
     .await;
-    if !opts.keep_tenants {
+    if !opts.keep_tenants && !opts.reuse_tenants {
         super::delete_tenants(db, &created).await?;
     }
     outcome?;

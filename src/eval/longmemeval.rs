@@ -1,8 +1,9 @@
 //! `cairn eval longmemeval`: session and turn recall of `/api/v1/recall` on LongMemEval questions.
 //!
 //! Reads the official files as distributed (`longmemeval_s.json`, `longmemeval_oracle.json`: a list of
-//! questions, each with its own haystack of sessions). Each question's haystack goes into a fresh tenant:
-//! one memory per turn (a turn longer than the service stores unsummarised is stored as consecutive parts), each session an
+//! questions, each with its own haystack of sessions). Each question's haystack goes into a fresh tenant named
+//! after the question (`--reuse-tenants` asks again those an earlier `--keep-tenants` run left): one memory per
+//! turn (a turn longer than the service stores unsummarised is stored as consecutive parts), each session an
 //! episode in order, the session's date as its turns' time (one second apart). The question is asked through
 //! `/api/v1/recall` with `question_date` as its `reference_time`, so "last week" counts back from the day it is
 //! asked.
@@ -273,30 +274,58 @@ pub struct EvalOptions<'a> {
     pub reuse_tenants: bool,
 }
 
-/// The tenant an earlier run kept for the question named `name` (`eval_tenant` names it `name-<suffix>`; the
-/// newest), a new key for it, and which turns each of its memories stands for (found by content hash).
-async fn reuse(db: &Db, name: &str, hay: &Haystack) -> anyhow::Result<(Uuid, String, HashMap<String, Vec<TurnId>>)> {
-    let prefix = format!("{name}-");
-    let mut newest = None;
+/// The newest active tenant of each name `eval_tenant` gave (`<name>-<32 hex digits>`): the tenants earlier
+/// runs kept, by the name of their question.
+async fn kept_tenants(db: &Db) -> anyhow::Result<HashMap<String, Uuid>> {
+    let mut newest = HashMap::new();
     let mut offset = 0;
     loop {
+        // Oldest first: a later tenant of the same name replaces an earlier one.
         let (page, total) = crate::store::tenants::list_tenants(db.owner(), Some("active"), 500, offset).await?;
+        if page.is_empty() {
+            break;
+        }
         offset += page.len() as i64;
-        newest =
-            page.into_iter().filter(|t| t.tenant.name.starts_with(&prefix)).map(|t| t.tenant.id).next_back().or(newest);
+        for row in page {
+            let name = &row.tenant.name;
+            if let Some((base, suffix)) = name.rsplit_once('-') {
+                if base.starts_with("eval-longmemeval-")
+                    && suffix.len() == 32
+                    && suffix.bytes().all(|b| b.is_ascii_hexdigit())
+                {
+                    newest.insert(base.to_owned(), row.tenant.id);
+                }
+            }
+        }
         if offset >= total {
             break;
         }
     }
-    let tenant = newest.with_context(|| format!("no kept tenant named {prefix}…: run once with --keep-tenants"))?;
-    let new = crate::tenancy::NewKey {
-        scopes: vec!["read".to_owned(), "write".to_owned()],
-        name: Some("eval".into()),
-        ..Default::default()
-    };
-    let (_, key) = crate::auth::create_key(db.owner(), tenant, &new).await?;
-    let mut turns = HashMap::new();
+    Ok(newest)
+}
+
+/// The tenant an earlier run kept for the question named `name` (from [`kept_tenants`]), a new key for it, and
+/// which turns each of its memories stands for (found by content hash). Fails unless the tenant holds exactly
+/// this haystack's parts (another file's haystack for the same question, or turns cut differently, would
+/// otherwise be scored as misses).
+async fn reuse(
+    db: &Db,
+    kept: &HashMap<String, Uuid>,
+    name: &str,
+    hay: &Haystack,
+) -> anyhow::Result<(Uuid, String, HashMap<String, Vec<TurnId>>)> {
+    let tenant =
+        *kept.get(name).with_context(|| format!("no kept tenant named {name}-…: run once with --keep-tenants"))?;
     let mut tx = db.begin_tenant(tenant).await?;
+    let held: i64 = crate::store::stats::pipeline_counts(&mut tx, crate::store::stats::Pipeline::Embedding)
+        .await?
+        .iter()
+        .map(|(_, n)| n)
+        .sum();
+    if held != hay.parts.len() as i64 {
+        bail!("tenant {tenant} ({name}) holds {held} memories, its haystack {} parts: store it again", hay.parts.len());
+    }
+    let mut turns = HashMap::new();
     for part in &hay.parts {
         let id = crate::store::memories::find_by_hash(&mut tx, &content_hash(&part.content), None)
             .await?
@@ -304,6 +333,13 @@ async fn reuse(db: &Db, name: &str, hay: &Haystack) -> anyhow::Result<(Uuid, Str
         turns.insert(id.to_string(), part.turns.clone());
     }
     tx.commit().await?;
+    // Each reuse adds a key named "eval" to the tenant: the earlier ones' secrets are not kept anywhere.
+    let new = crate::tenancy::NewKey {
+        scopes: vec!["read".to_owned(), "write".to_owned()],
+        name: Some("eval".into()),
+        ..Default::default()
+    };
+    let (_, key) = crate::auth::create_key(db.owner(), tenant, &new).await?;
     Ok((tenant, key, turns))
 }
 
@@ -323,8 +359,9 @@ fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
     )
 }
 
-/// Stores every question's haystack, waits for the embeddings, asks every question; prints the figures.
-/// `db` creates (and afterwards deletes) the tenants.
+/// Stores every question's haystack (or, with `reuse_tenants`, finds the tenants an earlier run kept), waits for
+/// the embeddings, asks every question; prints the figures. `db` creates the tenants, and deletes them afterwards
+/// unless `keep_tenants` or `reuse_tenants`.
 pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     let questions: Vec<Question> =
         serde_json::from_slice(&std::fs::read(opts.data).with_context(|| format!("reading {}", opts.data.display()))?)
@@ -341,11 +378,15 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         let mut stored: Vec<Stored> = Vec::new();
         let progress = bar(questions.len() as u64, "storing haystacks");
         let mut memories = 0;
+        let kept = match opts.reuse_tenants {
+            true => kept_tenants(db).await?,
+            false => HashMap::new(),
+        };
         for q in &questions {
             let hay = haystack(q)?;
             let name = format!("eval-longmemeval-{}", q.question_id);
             if opts.reuse_tenants {
-                let (tenant, key, turns) = reuse(db, &name, &hay).await?;
+                let (tenant, key, turns) = reuse(db, &kept, &name, &hay).await?;
                 created.push(tenant);
                 memories += hay.parts.len();
                 stored.push(Stored { key, turns, answer_turns: hay.answer_turns });
@@ -386,6 +427,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         let progress = bar(questions.len() as u64, "asking");
         // For experiments outside the service (CAIRN_EVAL_DUMP=FILE): one JSON line per question, with its type,
         // gold sessions and answer turns, and its ranked results (session, turns, score and score components).
+        let dump_to = std::env::var_os("CAIRN_EVAL_DUMP").filter(|p| !p.is_empty()).map(std::path::PathBuf::from);
         let mut dump: Vec<String> = Vec::new();
         for (q, s) in questions.iter().zip(&stored) {
             let asked_at = parse_date(&q.question_date)
@@ -399,7 +441,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                 hits.iter().map(|h| s.turns.get(&h.id).cloned().unwrap_or_default()).collect();
             let scored = score(&ranked, &q.haystack_session_ids, &q.answer_session_ids, &s.answer_turns);
             by_type.entry(q.question_type.clone()).or_default().add(&scored, latency);
-            if std::env::var_os("CAIRN_EVAL_DUMP").is_some() {
+            if dump_to.is_some() {
                 let answered: Vec<Value> = hits
                     .iter()
                     .zip(&ranked)
@@ -420,8 +462,11 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
             progress.inc(1);
         }
         progress.finish_and_clear();
-        if let Ok(path) = std::env::var("CAIRN_EVAL_DUMP") {
-            std::fs::write(&path, dump.join("\n")).with_context(|| format!("writing {path}"))?;
+        if let Some(path) = dump_to {
+            // The figures are still printed when the dump cannot be written.
+            if let Err(err) = std::fs::write(&path, dump.join("\n")) {
+                eprintln!("[eval] could not write the dump to {}: {err}", path.display());
+            }
         }
         anyhow::Ok(())
     }

@@ -86,13 +86,12 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
     assert_eq!(left, 2);
 }
 
-#[tokio::test]
-async fn eval_longmemeval_prints_per_type_figures_and_the_summary_line() {
-    let app = spawn_with_embedder(local_model()).await;
+/// Two LongMemEval questions with their haystacks, in the official schema.
+fn longmemeval_data() -> serde_json::Value {
     let turn = |role: &str, content: &str| json!({"role": role, "content": content});
     let answer = |content: &str| json!({"role": "user", "content": content, "has_answer": true});
     let long = format!("{} The end.", "Here is a very long answer about pasta sauces. ".repeat(60));
-    let data = json!([
+    json!([
         {
             "question_id": "q1", "question_type": "single-session-user",
             "question": "Where do I keep my old sneakers?", "question_date": "2023/06/23 (Fri) 07:31",
@@ -116,7 +115,13 @@ async fn eval_longmemeval_prints_per_type_figures_and_the_summary_line() {
                 [turn("user", "I baked rye bread this evening.")]
             ]
         }
-    ]);
+    ])
+}
+
+#[tokio::test]
+async fn eval_longmemeval_prints_per_type_figures_and_the_summary_line() {
+    let app = spawn_with_embedder(local_model()).await;
+    let data = longmemeval_data();
     let stdout = run_eval(&app, &["longmemeval", "--questions", "2", "--limit", "10"], &data).await;
     let lines: Vec<&str> = stdout.lines().collect();
     let last = *lines.last().unwrap();
@@ -131,4 +136,24 @@ async fn eval_longmemeval_prints_per_type_figures_and_the_summary_line() {
     }
     let left: i64 = sqlx::query_scalar("SELECT count(*) FROM tenants").fetch_one(app.db.owner()).await.unwrap();
     assert_eq!(left, 2, "the evaluation's tenants are deleted afterwards");
+}
+
+#[tokio::test]
+async fn eval_longmemeval_asks_again_the_tenants_a_kept_run_left() {
+    let app = spawn_with_embedder(local_model()).await;
+    let data = longmemeval_data();
+    let first = run_eval(&app, &["longmemeval", "--limit", "10", "--keep-tenants"], &data).await;
+    let tenants = || async {
+        let count: i64 = sqlx::query_scalar("SELECT count(*) FROM tenants").fetch_one(app.db.owner()).await.unwrap();
+        count
+    };
+    let kept = tenants().await;
+    let memories: i64 = sqlx::query_scalar("SELECT count(*) FROM memories").fetch_one(app.db.owner()).await.unwrap();
+    let again = run_eval(&app, &["longmemeval", "--limit", "10", "--reuse-tenants"], &data).await;
+    // The same figures from the same tenants: nothing stored, nothing created, nothing deleted.
+    assert_eq!(first.lines().last(), again.lines().last(), "{first}\n{again}");
+    assert!(again.lines().last().unwrap().starts_with("longmemeval: questions=2 any@1=1.000"), "{again}");
+    assert_eq!(tenants().await, kept, "a reuse creates and deletes no tenant");
+    let after: i64 = sqlx::query_scalar("SELECT count(*) FROM memories").fetch_one(app.db.owner()).await.unwrap();
+    assert_eq!(after, memories, "a reuse stores nothing");
 }

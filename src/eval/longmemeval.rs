@@ -305,9 +305,9 @@ async fn kept_tenants(db: &Db) -> anyhow::Result<HashMap<String, Uuid>> {
 }
 
 /// The tenant an earlier run kept for the question named `name` (from [`kept_tenants`]), a new key for it, and
-/// which turns each of its memories stands for (found by content hash). Fails unless the tenant holds exactly
-/// this haystack's parts (another file's haystack for the same question, or turns cut differently, would
-/// otherwise be scored as misses).
+/// which turns each of its memories stands for (found by content hash, in one query). Fails unless the tenant
+/// holds exactly this haystack's parts (another file's haystack for the same question, or turns cut
+/// differently, would otherwise be scored as misses).
 async fn reuse(
     db: &Db,
     kept: &HashMap<String, Uuid>,
@@ -325,22 +325,45 @@ async fn reuse(
     if held != hay.parts.len() as i64 {
         bail!("tenant {tenant} ({name}) holds {held} memories, its haystack {} parts: store it again", hay.parts.len());
     }
+    let hashes: Vec<String> = hay.parts.iter().map(|p| content_hash(&p.content)).collect();
+    let found = crate::store::memories::find_visible(&mut tx, &hashes).await?;
+    tx.commit().await?;
     let mut turns = HashMap::new();
-    for part in &hay.parts {
-        let id = crate::store::memories::find_by_hash(&mut tx, &content_hash(&part.content), None)
-            .await?
+    for (part, hash) in hay.parts.iter().zip(&hashes) {
+        let id = found
+            .get(hash)
             .with_context(|| format!("tenant {tenant} ({name}) lacks a memory of its haystack: store it again"))?;
         turns.insert(id.to_string(), part.turns.clone());
     }
-    tx.commit().await?;
     // Each reuse adds a key named "eval" to the tenant: the earlier ones' secrets are not kept anywhere.
-    let new = crate::tenancy::NewKey {
-        scopes: vec!["read".to_owned(), "write".to_owned()],
-        name: Some("eval".into()),
-        ..Default::default()
-    };
-    let (_, key) = crate::auth::create_key(db.owner(), tenant, &new).await?;
+    let key = super::eval_key(db, tenant).await?;
     Ok((tenant, key, turns))
+}
+
+/// Stores `q`'s haystack through the API with `key`; which turns each new memory stands for.
+async fn store_haystack(
+    client: &reqwest::Client,
+    url: &str,
+    key: &str,
+    q: &Question,
+    hay: &Haystack,
+) -> anyhow::Result<HashMap<String, Vec<TurnId>>> {
+    let mut turns = HashMap::new();
+    for chunk in hay.parts.chunks(500) {
+        let items: Vec<Value> = chunk
+            .iter()
+            .map(|p| {
+                json!({"content": p.content, "created_at": p.at.to_rfc3339(),
+                       "episode_id": q.haystack_session_ids[p.session], "sequence_number": p.sequence,
+                       "metadata": {"session_id": q.haystack_session_ids[p.session],
+                                    "role": q.haystack_sessions[p.session][p.turns[0].1].role}})
+            })
+            .collect();
+        for (id, p) in super::store_batch(client, url, key, items).await?.into_iter().zip(chunk) {
+            turns.insert(id, p.turns.clone());
+        }
+    }
+    Ok(turns)
 }
 
 /// A stored question: its tenant's key, and which turns each memory stands for.
@@ -385,31 +408,20 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         for q in &questions {
             let hay = haystack(q)?;
             let name = format!("eval-longmemeval-{}", q.question_id);
-            if opts.reuse_tenants {
-                let (tenant, key, turns) = reuse(db, &kept, &name, &hay).await?;
-                created.push(tenant);
-                memories += hay.parts.len();
-                stored.push(Stored { key, turns, answer_turns: hay.answer_turns });
-                progress.inc(1);
-                continue;
-            }
-            let (tenant, key) = super::eval_tenant(db, &name).await?;
-            created.push(tenant);
-            let mut turns = HashMap::new();
-            for chunk in hay.parts.chunks(500) {
-                let items: Vec<Value> = chunk
-                    .iter()
-                    .map(|p| {
-                        json!({"content": p.content, "created_at": p.at.to_rfc3339(),
-                               "episode_id": q.haystack_session_ids[p.session], "sequence_number": p.sequence,
-                               "metadata": {"session_id": q.haystack_session_ids[p.session],
-                                            "role": q.haystack_sessions[p.session][p.turns[0].1].role}})
-                    })
-                    .collect();
-                for (id, p) in super::store_batch(&client, opts.url, &key, items).await?.into_iter().zip(chunk) {
-                    turns.insert(id, p.turns.clone());
+            let (key, turns) = match opts.reuse_tenants {
+                true => {
+                    let (tenant, key, turns) = reuse(db, &kept, &name, &hay).await?;
+                    created.push(tenant);
+                    (key, turns)
                 }
-            }
+                false => {
+                    let (tenant, key) = super::eval_tenant(db, &name).await?;
+                    // Listed before storing: a failure part-way still deletes it.
+                    created.push(tenant);
+                    let turns = store_haystack(&client, opts.url, &key, q, &hay).await?;
+                    (key, turns)
+                }
+            };
             memories += hay.parts.len();
             stored.push(Stored { key, turns, answer_turns: hay.answer_turns });
             progress.inc(1);

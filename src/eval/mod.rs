@@ -25,13 +25,17 @@ pub(crate) async fn eval_tenant(db: &Db, name: &str) -> anyhow::Result<(Uuid, St
         &Default::default(),
     )
     .await?;
+    Ok((tenant.id, eval_key(db, tenant.id).await?))
+}
+
+/// A new read/write key named "eval" for `tenant`.
+pub(crate) async fn eval_key(db: &Db, tenant: Uuid) -> anyhow::Result<String> {
     let new = crate::tenancy::NewKey {
         scopes: vec!["read".to_owned(), "write".to_owned()],
         name: Some("eval".into()),
         ..Default::default()
     };
-    let (_, key) = crate::auth::create_key(db.owner(), tenant.id, &new).await?;
-    Ok((tenant.id, key))
+    Ok(crate::auth::create_key(db.owner(), tenant, &new).await?.1)
 }
 
 /// Deletes the evaluation's tenants and everything they hold.

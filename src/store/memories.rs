@@ -231,7 +231,10 @@ pub async fn find_by_hash(tx: &mut TenantTx, hash: &str, except: Option<Uuid>) -
 /// For each content hash, the memory holding it that the transaction sees (the canonical one first, else the
 /// oldest repeat): a scoped key's duplicates are found among what it sees, never through the unique index,
 /// which would betray memories outside its scope.
-async fn find_visible(tx: &mut TenantTx, hashes: &[String]) -> Result<std::collections::HashMap<String, Uuid>, Error> {
+pub async fn find_visible(
+    tx: &mut TenantTx,
+    hashes: &[String],
+) -> Result<std::collections::HashMap<String, Uuid>, Error> {
     if hashes.is_empty() {
         return Ok(Default::default());
     }

@@ -15,8 +15,10 @@ async fn missing_wrong_and_malformed_keys_are_401s() {
         .assert_error(401, "invalid API key");
     // Not even shaped like a key: refused without hashing.
     app.get("garbage", "/api/v1/memories").await.assert_error(401, "malformed API key");
-    // Right prefix, wrong secret.
-    let forged = format!("{}x", &app.a.key[..app.a.key.len() - 1]);
+    // Right prefix, wrong secret: the last character changed (to one it is not: a key may end in 'x').
+    let (head, last) = app.a.key.split_at(app.a.key.len() - 1);
+    let forged = format!("{head}{}", if last == "x" { "y" } else { "x" });
+    assert_ne!(forged, app.a.key);
     app.get(&forged, "/api/v1/memories").await.assert_error(401, "invalid API key");
     let res = TestApp::read(
         app.client

@@ -354,7 +354,8 @@ async fn tokens_minted_from_an_admin_key_act_for_it_within_their_scope_and_die_w
     // A forged or altered token is refused; so is an expired one.
     let mut forged = read.to_owned();
     let last = forged.pop().unwrap();
-    forged.push(if last == 'A' { 'B' } else { 'A' });
+    // 'A' to 'B' would flip only the signature's unused padding bits; 'Q' changes one it signs with.
+    forged.push(if last == 'A' { 'Q' } else { 'A' });
     app.get(&forged, "/api/v1/memories").await.assert_error(401, "invalid token");
     app.get("cairn_tok_not.a.jwt", "/api/v1/memories").await.assert_error(401, "invalid token");
     let short = app.post(&w.admin, "/api/v1/tokens", &json!({"ttl_seconds": 1})).await.ok(201)["token"]

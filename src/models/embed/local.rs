@@ -19,7 +19,9 @@
 //!   the model's `max_position_embeddings`, beyond which BERT has no position embeddings.
 //! - **Text preparation.** Each text is trimmed (Python's `str.strip()`) and lowercased only when
 //!   `sentence_bert_config.json` sets `do_lower_case`. Uncased models lowercase in the tokenizer anyway.
-//! - **Encoder.** candle's `BertModel` in F32 on the CPU. The attention mask hides padding from the real tokens.
+//! - **Encoder.** candle's `BertModel` in F32 on the CPU; an input of at most 32 tokens in all (one query) runs
+//!   through `models::embed::bert` instead, the same model over the same weights whose dense layers skip the general
+//!   multiply's repacking (where the CPU has AVX-512F). The attention mask hides padding from the real tokens.
 //!   `token_type_ids` are all zero, which is what the tokenizer produces for a single sentence.
 //! - **Pooling** follows the Pooling module's `config.json` (`1_Pooling/` unless `modules.json` names another
 //!   folder), with the arithmetic of `sentence_transformers.models.Pooling`. `cls` takes the first token. `mean`
@@ -46,6 +48,8 @@ use anyhow::{anyhow, bail, ensure, Context, Result};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
+
+use super::bert::Bert;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tokenizers::{
@@ -68,9 +72,12 @@ const PROBE_TENSOR: &str = "embeddings.word_embeddings.weight";
 
 /// A sentence-transformers BERT model loaded for CPU inference.
 ///
-/// Safe to share between threads (`Send + Sync`): [`BertModel::forward`] and tokenization take `&self`.
+/// Safe to share between threads (`Send + Sync`): the models' `forward` and tokenization take `&self`.
 pub struct LocalEmbedder {
+    /// candle's BERT, for batches.
     model: BertModel,
+    /// The same weights (shared, not copied) in `Bert`, for inputs of at most `cairn_dense::MAX_ROWS` tokens.
+    short: Bert,
     tokenizer: Tokenizer,
     pooling: Pooling,
     normalize: bool,
@@ -156,9 +163,11 @@ impl LocalEmbedder {
         let max_len = sbert.max_seq_length.unwrap_or(DEFAULT_MAX_SEQ_LENGTH).min(config.max_position_embeddings);
         let tokenizer = load_tokenizer(&required_file(&pipeline.transformer_dir, "tokenizer.json")?, max_len)?;
         let device = Device::Cpu;
-        let model = load_model(&required_file(&pipeline.transformer_dir, "model.safetensors")?, &config, &device)?;
+        let (model, short) =
+            load_model(&required_file(&pipeline.transformer_dir, "model.safetensors")?, &config, &device)?;
         Ok(Self {
             model,
+            short,
             tokenizer,
             pooling,
             normalize: pipeline.normalize,
@@ -204,7 +213,13 @@ impl LocalEmbedder {
         let encodings = self.tokenize(texts)?;
         let (input_ids, attention_mask) = batch_tensors(&encodings, &self.device)?;
         let token_type_ids = input_ids.zeros_like()?;
-        let hidden = self.model.forward(&input_ids, &token_type_ids, Some(&attention_mask))?;
+        // One query's tokens through the kernel that skips the general multiply's repacking; batches through
+        // candle's own model (the same weights).
+        let hidden = if input_ids.elem_count() <= cairn_dense::MAX_ROWS && cairn_dense::available() {
+            self.short.forward(&input_ids, &token_type_ids, &attention_mask)?
+        } else {
+            self.model.forward(&input_ids, &token_type_ids, Some(&attention_mask))?
+        };
         // Always unit length (the `Embedder` promise), whether or not the directory lists `Normalize`: cosine
         // rankings are unchanged by scale, and unit vectors make dot product and cosine the same.
         let pooled = l2_normalize(&pool(self.pooling, &hidden, &attention_mask)?)?;
@@ -356,13 +371,17 @@ fn load_tokenizer(path: &Path, max_len: usize) -> Result<Tokenizer> {
     Ok(tokenizer)
 }
 
-/// Loads the BERT weights, with or without the `bert.` prefix some checkpoints use.
-fn load_model(path: &Path, config: &BertConfig, device: &Device) -> Result<BertModel> {
-    // SAFETY: the file is memory-mapped, and it is undefined behaviour if another process modifies it while mapped.
-    // The model directory is a read-only cache that Cairn never writes, and the mapping lives only until this
-    // function returns: on the CPU, candle copies every tensor into its own buffer while the model loads.
-    let vb = unsafe { VarBuilder::from_mmaped_safetensors(&[path], DType::F32, device) }
-        .with_context(|| format!("reading {}", path.display()))?;
+/// Loads the BERT weights, with or without the `bert.` prefix some checkpoints use, into candle's model and into
+/// `Bert`: both hold the same tensors (a tensor's clone shares its storage), so the weights are in memory once.
+fn load_model(path: &Path, config: &BertConfig, device: &Device) -> Result<(BertModel, Bert)> {
+    let tensors =
+        candle_core::safetensors::load(path, device).with_context(|| format!("reading {}", path.display()))?;
+    // In F32 once, here: a VarBuilder converting on each read would give each model its own copy.
+    let tensors = tensors
+        .into_iter()
+        .map(|(name, t)| Ok((name, t.to_dtype(DType::F32)?)))
+        .collect::<Result<std::collections::HashMap<_, _>>>()?;
+    let vb = VarBuilder::from_tensors(tensors, DType::F32, device);
     let vb = if vb.contains_tensor(PROBE_TENSOR) {
         vb
     } else if vb.contains_tensor(&format!("bert.{PROBE_TENSOR}")) {
@@ -370,7 +389,8 @@ fn load_model(path: &Path, config: &BertConfig, device: &Device) -> Result<BertM
     } else {
         bail!("{} has neither {PROBE_TENSOR} nor bert.{PROBE_TENSOR}: not a BERT checkpoint", path.display());
     };
-    BertModel::load(vb, config).with_context(|| format!("loading BERT weights from {}", path.display()))
+    let loading = || format!("loading BERT weights from {}", path.display());
+    Ok((BertModel::load(vb.clone(), config).with_context(loading)?, Bert::load(vb, config).with_context(loading)?))
 }
 
 /// Characters a group of [`length_groups`] may hold, counting each text as its longest member (a text past

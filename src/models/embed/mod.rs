@@ -3,6 +3,7 @@
 //! The server starts answering before the model is ready: an [`EmbedderSlot`] is empty until loading
 //! finishes, and recall falls back to keywords (or answers 503 for `mode=semantic`) meanwhile.
 
+mod bert;
 pub mod calibrate;
 pub mod local;
 pub mod openai;

@@ -58,9 +58,8 @@ pub fn linear(x: &[f32], w: &[f32], b: &[f32], m: usize, k: usize, n: usize, out
         let parts: Vec<(usize, Vec<f32>)> = {
             use rayon::prelude::*;
             (0..n)
-                .step_by(per)
-                .collect::<Vec<_>>()
                 .into_par_iter()
+                .step_by(per)
                 .map(|from| {
                     let to = (from + per).min(n);
                     let mut part = vec![0.0; m * (to - from)];

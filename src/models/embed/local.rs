@@ -48,14 +48,14 @@ use anyhow::{anyhow, bail, ensure, Context, Result};
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
-
-use super::bert::Bert;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tokenizers::{
     Encoding, PaddingDirection, PaddingParams, PaddingStrategy, Tokenizer, TruncationDirection, TruncationParams,
     TruncationStrategy,
 };
+
+use super::bert::Bert;
 
 /// `max_seq_length` when the directory has no `sentence_bert_config.json`.
 const DEFAULT_MAX_SEQ_LENGTH: usize = 256;

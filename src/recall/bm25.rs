@@ -13,8 +13,8 @@
 //! Candidate generation is bounded: only the rarest query lexemes, up to [`CANDIDATE_BUDGET`] expected
 //! matching memories, select candidates; every query lexeme still scores them. A memory that matches only
 //! very common words scores too low to be missed. A query of only common words selects the memories
-//! holding two of its three rarest (the best matches; GIN intersects the posting lists without reading
-//! rows), widening to its rarest word when that finds too few. And no search scores more than
+//! holding all of them, then two of its three rarest (the best matches; GIN intersects the posting lists
+//! without reading rows), widening to its rarest word while that finds too few. And no search scores more than
 //! [`MAX_SCORED`] memories. Reading each matching row is the cost (measured: ~1,500 matching rows took
 //! 8-10 ms at 10k memories), so this keeps keyword search from ranking thousands of rows in a large tenant.
 
@@ -78,30 +78,40 @@ pub struct KeywordQuery {
     /// The tsquery selecting candidates: the rarest lexemes, joined with `|`; or, when even the rarest is too
     /// common, memories holding two of the three rarest.
     pub select: String,
-    /// A wider selection for when `select` finds fewer memories than wanted: for two of three, the rarest
-    /// lexeme or the other two together; for the rarest few, they or the next two rarest together.
-    pub fallback: Option<String>,
+    /// Wider selections, each tried in turn while fewer memories than wanted are found: for common words,
+    /// two of the three rarest, then the rarest or the other two together; for the rarest few, they or the
+    /// next two rarest together (first they or all the words left out, where those are common). Each holds
+    /// the ones before it.
+    pub widen: Vec<String>,
     /// No active memory holds any of the selecting lexemes, by the counts the writes keep (exact, and read in
-    /// the same snapshot): `select` would find nothing among them, so only the fallback is worth running.
+    /// the same snapshot): `select` would find nothing among them, so only the wider ones are worth running.
     pub select_holds_nothing: bool,
     pub avg_len: f64,
     /// Weight of a match in a memory's episode context (the memory before it) beside its own (0: ignored).
     pub context_weight: f64,
 }
 
-/// The candidate-selecting tsquery of lexemes sorted rarest first, and its fallback: the rarest lexemes
-/// whose document frequencies sum to at most [`CANDIDATE_BUDGET`]; when the rarest alone exceeds it (a
-/// query of common words only), the memories holding two of the three rarest, which are the best
-/// matches, with the rarest alone (or the other two together) as the fallback.
-/// Also returns how many of the rarest lexemes `select` is made of, one by one (0 for two of three).
-fn select(weighed: &[(&String, u64)]) -> (String, Option<String>, usize) {
+/// The candidate-selecting tsquery of lexemes sorted rarest first, and the wider ones tried in turn while too
+/// few memories are found: the rarest lexemes whose document frequencies sum to at most
+/// [`CANDIDATE_BUDGET`]; when the rarest alone exceeds it (a query of common words only), the memories
+/// holding all of them, then two of the three rarest, then the rarest alone (or the other two together).
+/// Also returns how many of the rarest lexemes `select` is made of, one by one (0 for common words).
+///
+/// A selection of common words can match far more memories than [`MAX_SCORED`]: the search then reads and
+/// scores that many, and which of them is arbitrary. The memories holding all the words are the best BM25
+/// matches (a match of every word outweighs a shorter memory's match of fewer), so they are asked for first
+/// wherever a selection could reach the budget; in a tenant smaller than that, no selection can, and the
+/// widest is asked at once, as before.
+fn select(weighed: &[(&String, u64)]) -> (String, Vec<String>, usize) {
     let q: Vec<String> = weighed.iter().take(3).map(|(l, _)| quote(l)).collect();
     if weighed[0].1 > CANDIDATE_BUDGET && q.len() >= 2 {
         return match &q[..] {
-            [a, b] => (format!("{a} & {b}"), Some(a.clone()), 0),
-            [a, b, c, ..] => {
-                (format!("({a} & {b}) | ({a} & {c}) | ({b} & {c})"), Some(format!("{a} | ({b} & {c})")), 0)
-            }
+            [a, b] => (format!("{a} & {b}"), vec![a.clone()], 0),
+            [a, b, c, ..] => (
+                all_of(weighed),
+                vec![format!("({a} & {b}) | ({a} & {c}) | ({b} & {c})"), format!("{a} | ({b} & {c})")],
+                0,
+            ),
             _ => unreachable!("two or three lexemes"),
         };
     }
@@ -115,15 +125,26 @@ fn select(weighed: &[(&String, u64)]) -> (String, Option<String>, usize) {
         select.push(quote(lexeme));
     }
     // The words left out may be what the memories hold (a rare word of the query may be in none of them):
-    // the fallback adds the memories holding the next two rarest together, or the next one.
-    let rest: Vec<String> = weighed[select.len()..].iter().take(2).map(|(l, _)| quote(l)).collect();
+    // the widening adds the memories holding the next two rarest together, or the next one; first those
+    // holding all the words left out, when the next two could be in more memories than the budget.
+    let rest = &weighed[select.len()..];
+    let next: Vec<String> = rest.iter().take(2).map(|(l, _)| quote(l)).collect();
     let selected = select.join(" | ");
-    let fallback = match &rest[..] {
-        [] => None,
-        [next] => Some(format!("{selected} | {next}")),
-        [a, b, ..] => Some(format!("{selected} | ({a} & {b})")),
-    };
-    (selected, fallback, select.len())
+    let mut widen = Vec::new();
+    if rest.len() >= 3 && rest[0].1 > CANDIDATE_BUDGET {
+        widen.push(format!("{selected} | ({})", all_of(rest)));
+    }
+    match &next[..] {
+        [] => {}
+        [next] => widen.push(format!("{selected} | {next}")),
+        [a, b, ..] => widen.push(format!("{selected} | ({a} & {b})")),
+    }
+    (selected, widen, select.len())
+}
+
+/// The tsquery of memories holding every one of the lexemes.
+fn all_of(weighed: &[(&String, u64)]) -> String {
+    weighed.iter().map(|(l, _)| quote(l)).collect::<Vec<_>>().join(" & ")
 }
 
 /// A lexeme as a tsquery operand: quoted, with quotes doubled and backslashes escaped.
@@ -143,7 +164,7 @@ impl KeywordQuery {
         if weighed.is_empty() {
             return None;
         }
-        let (select, fallback, single) = select(&weighed);
+        let (select, widen, single) = select(&weighed);
         // Words of the question that no memory holds (its "think", "happen") are the rarest, so they select
         // first; in a large tenant where every other word is common they are the whole selection.
         let select_holds_nothing = single > 0 && weighed[..single].iter().all(|(l, _)| stats.held(l) == 0);
@@ -160,7 +181,7 @@ impl KeywordQuery {
             terms,
             idfs,
             select,
-            fallback,
+            widen,
             select_holds_nothing,
             avg_len: if stats.avg_len > 0.0 { stats.avg_len } else { 1.0 },
             context_weight: 0.0,
@@ -196,18 +217,18 @@ mod tests {
         let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("research", 600), ("adopt", 300)]);
         let q = KeywordQuery::plan(&words(&["caroline", "research", "adopt", "go", "adopt"]), &[], &[], &s).unwrap();
         assert_eq!(q.select, "'adopt' | 'research'");
-        assert_eq!(q.fallback.as_deref(), Some("'adopt' | 'research' | ('go' & 'caroline')"));
-        // A word no memory holds selects nothing by itself: the fallback widens to the others.
+        assert_eq!(q.widen, ["'adopt' | 'research' | ('go' & 'caroline')"]);
+        // A word no memory holds selects nothing by itself: the selection widens to the others.
         let absent = KeywordQuery::plan(&words(&["zzyzx", "caroline", "go"]), &[], &[], &s).unwrap();
         assert_eq!(absent.select, "'zzyzx'");
-        assert_eq!(absent.fallback.as_deref(), Some("'zzyzx' | ('go' & 'caroline')"));
-        assert!(absent.select_holds_nothing, "no memory holds the only selecting word: straight to the fallback");
+        assert_eq!(absent.widen, ["'zzyzx' | ('go' & 'caroline')"]);
+        assert!(absent.select_holds_nothing, "no memory holds the only selecting word: straight to the wider ones");
         assert!(!q.select_holds_nothing);
         let one_held = KeywordQuery::plan(&words(&["zzyzx", "adopt", "caroline"]), &[], &[], &s).unwrap();
         assert_eq!(one_held.select, "'zzyzx' | 'adopt'");
         assert!(!one_held.select_holds_nothing, "'adopt' is held: the selection can find something");
         let all = KeywordQuery::plan(&words(&["adopt", "research"]), &[], &[], &s).unwrap();
-        assert_eq!(all.fallback, None, "nothing left out, nothing to widen to");
+        assert!(all.widen.is_empty(), "nothing left out, nothing to widen to");
         assert_eq!(q.terms, ["'adopt'", "'research'", "'go'", "'caroline'"]);
         assert!(q.idfs.windows(2).all(|w| w[0] > w[1]));
     }
@@ -216,14 +237,35 @@ mod tests {
     fn a_query_of_only_common_lexemes_selects_memories_holding_two_of_its_rarest() {
         let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("said", 9_000), ("x", 1_200)]);
         let q = KeywordQuery::plan(&words(&["caroline", "go"]), &[], &[], &s).unwrap();
-        assert_eq!((q.select.as_str(), q.fallback.as_deref()), ("'go' & 'caroline'", Some("'go'")));
+        assert_eq!((q.select.as_str(), &q.widen[..]), ("'go' & 'caroline'", &["'go'".to_owned()][..]));
         assert!(!q.select_holds_nothing, "two of three: the counts cannot tell");
         let q = KeywordQuery::plan(&words(&["caroline", "go", "said", "x"]), &[], &[], &s).unwrap();
-        assert_eq!(q.select, "('x' & 'said') | ('x' & 'go') | ('said' & 'go')");
-        assert_eq!(q.fallback.as_deref(), Some("'x' | ('said' & 'go')"));
+        assert_eq!(q.select, "'x' & 'said' & 'go' & 'caroline'", "the memories holding every word first");
+        assert_eq!(q.widen, ["('x' & 'said') | ('x' & 'go') | ('said' & 'go')", "'x' | ('said' & 'go')"]);
         let q = KeywordQuery::plan(&words(&["caroline"]), &[], &[], &s).unwrap();
-        assert_eq!((q.select.as_str(), q.fallback), ("'caroline'", None), "one word selects by itself");
+        assert_eq!(q.select, "'caroline'", "one word selects by itself");
+        assert!(q.widen.is_empty());
         assert!(KeywordQuery::plan(&[], &[], &[], &s).is_none());
+    }
+
+    #[test]
+    fn common_words_left_out_of_a_rare_selection_widen_to_all_of_them_first() {
+        // A large tenant: the words left out are each in more memories than the budget, so the two rarest of
+        // them together could be too; the memories holding all of them come first.
+        let s = stats(100_000, &[("alic", 10_000), ("bill", 5_000), ("servic", 5_200)]);
+        let q = KeywordQuery::plan(&words(&["think", "alic", "bill", "servic"]), &[], &[], &s).unwrap();
+        assert_eq!(q.select, "'think'");
+        assert!(q.select_holds_nothing);
+        assert_eq!(q.widen, ["'think' | ('bill' & 'servic' & 'alic')", "'think' | ('bill' & 'servic')"]);
+        // A small tenant (every word within the budget): the widest at once, as before.
+        let s = stats(600, &[("alic", 200), ("bill", 90), ("servic", 95), ("adopt", 3)]);
+        let q = KeywordQuery::plan(&words(&["adopt", "alic", "bill", "servic"]), &[], &[], &s).unwrap();
+        assert_eq!(q.select, "'adopt' | 'bill' | 'servic' | 'alic'");
+        assert!(q.widen.is_empty());
+        let s = stats(5_000, &[("alic", 900), ("bill", 400), ("servic", 700), ("adopt", 3)]);
+        let q = KeywordQuery::plan(&words(&["adopt", "alic", "bill", "servic"]), &[], &[], &s).unwrap();
+        assert_eq!(q.select, "'adopt' | 'bill'");
+        assert_eq!(q.widen, ["'adopt' | 'bill' | ('servic' & 'alic')"], "two words left out: no tier before");
     }
 
     #[test]

@@ -31,10 +31,11 @@ fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery)
     qb.push("(");
     push_bm25(qb, query, "search_tsv");
     if query.context_weight > 0.0 {
-        // The episode context's words count too, at a lower weight.
-        qb.push(" + ").push_bind(query.context_weight).push("::float8 * coalesce(");
+        // The episode context's words count too, at a lower weight. (Tested for NULL first: most memories
+        // have no context, and the per-term subquery would run for them anyway.)
+        qb.push(" + CASE WHEN context_tsv IS NULL THEN 0 ELSE ").push_bind(query.context_weight).push("::float8 * ");
         push_bm25(qb, query, "context_tsv");
-        qb.push(", 0)");
+        qb.push(" END");
     }
     qb.push(")::float8");
 }

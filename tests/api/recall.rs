@@ -311,6 +311,32 @@ async fn keyword_relevance_weighs_rare_words_over_words_every_memory_shares() {
 }
 
 #[tokio::test]
+async fn a_query_of_common_words_finds_the_memory_holding_all_of_them_in_a_large_tenant() {
+    let app = spawn().await;
+    let mut conn = app.superuser_conn().await;
+    // Every word of the question is in thousands of memories: more than a keyword search scores
+    // (MAX_SCORED, 4,000). The one memory holding all of them is stored last, so it is last in the table.
+    sqlx::query(
+        "INSERT INTO memories (tenant_id, content, content_hash)
+         SELECT $1, 'The billing service note ' || g, md5('b' || g) FROM generate_series(1, 4500) g
+         UNION ALL
+         SELECT $1, 'Alice note ' || g, md5('a' || g) FROM generate_series(1, 6000) g",
+    )
+    .bind(app.a.id)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    app.store(&app.a.key, json!({"content": "Alice fixed a bug in the billing service"})).await;
+    // Only common words; then with a word no memory holds ("think"), which selects nothing by itself. Both
+    // used to score 4,000 of the 4,501 memories holding two of the words, in table order, without this one.
+    for query in ["Alice billing service", "What does Alice think about the billing service?"] {
+        let body = recall(&app, &app.a.key, json!({"query": query, "limit": 5, "mode": "keyword"})).await;
+        assert_eq!(contents(&body)[0], "Alice fixed a bug in the billing service", "{query}");
+        assert_eq!(body["results"].as_array().unwrap().len(), 5, "{query}: the pool is filled past the one");
+    }
+}
+
+#[tokio::test]
 async fn keyword_search_uses_its_index_under_row_level_security() {
     use sqlx::Executor;
     let app = spawn().await;

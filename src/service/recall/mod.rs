@@ -302,15 +302,18 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
             kq.context_weight = svc.config.context_keyword_weight.clamp(0.0, 1.0);
         }
         // A selection that no active memory holds finds nothing (an archived memory, or a match only in an
-        // episode's context, could; the fallback holds the same words, so it finds those unless its matches pass
-        // MAX_SCORED): straight to the wider one.
-        let doomed = kq.select_holds_nothing && !filter.include_archived && kq.fallback.is_some();
+        // episode's context, could; the wider ones hold the same words, so they find those unless their matches
+        // pass MAX_SCORED): straight to the wider ones.
+        let doomed = kq.select_holds_nothing && !filter.include_archived && !kq.widen.is_empty();
         let mut hits = match doomed {
             true => Vec::new(),
             false => stage("keyword", sql::keyword_candidates(tx, &filter, &kq, &kq.select, pool_size)).await?,
         };
-        if let Some(wider) = kq.fallback.as_deref().filter(|_| (hits.len() as i64) < pool_size) {
-            // Too few memories hold the selecting words: the wider selection, keeping what was found.
+        for wider in &kq.widen {
+            if hits.len() as i64 >= pool_size {
+                break;
+            }
+            // Too few memories hold the selecting words: the next wider selection, keeping what was found.
             let more = stage("keyword", sql::keyword_candidates(tx, &filter, &kq, wider, pool_size)).await?;
             let found: HashSet<Uuid> = hits.iter().map(|(id, _)| *id).collect();
             hits.extend(more.into_iter().filter(|(id, _)| !found.contains(id)));

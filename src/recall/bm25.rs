@@ -13,8 +13,9 @@
 //! Candidate generation is bounded: only the rarest query lexemes, up to [`CANDIDATE_BUDGET`] expected
 //! matching memories, select candidates; every query lexeme still scores them. A memory that matches only
 //! very common words scores too low to be missed. A query of only common words selects the memories
-//! holding all of them, then two of its three rarest (the best matches; GIN intersects the posting lists
-//! without reading rows), widening to its rarest word while that finds too few. And no search scores more than
+//! holding two of its three rarest (the best matches; GIN intersects the posting lists without reading
+//! rows), widening to its rarest word when that finds too few; where a selection could match more than
+//! [`MAX_SCORED`], the memories holding all of its rarest words are asked for first. And no search scores more than
 //! [`MAX_SCORED`] memories. Reading each matching row is the cost (measured: ~1,500 matching rows took
 //! 8-10 ms at 10k memories), so this keeps keyword search from ranking thousands of rows in a large tenant.
 
@@ -30,6 +31,9 @@ pub const B: f64 = 0.75;
 pub const CANDIDATE_BUDGET: u64 = 1000;
 /// Most memories a keyword search scores, whatever the statistics say.
 pub const MAX_SCORED: i64 = 4000;
+/// Most of a query's rarest lexemes the first selection asks memories to hold all of, where a wider one could
+/// match more than [`MAX_SCORED`] (a long question's every word is in almost no memory).
+const ALL_OF: usize = 4;
 /// Most query lexemes used (the rarest ones).
 pub const MAX_TERMS: usize = 32;
 /// Most quoted phrases scored.
@@ -76,7 +80,8 @@ pub struct KeywordQuery {
     pub terms: Vec<String>,
     pub idfs: Vec<f64>,
     /// The tsquery selecting candidates: the rarest lexemes, joined with `|`; or, when even the rarest is too
-    /// common, memories holding two of the three rarest.
+    /// common, memories holding two of the three rarest (first all of its [`ALL_OF`] rarest, in a tenant where
+    /// that could match more than [`MAX_SCORED`]).
     pub select: String,
     /// Wider selections, each tried in turn while fewer memories than wanted are found: for common words,
     /// two of the three rarest, then the rarest or the other two together; for the rarest few, they or the
@@ -94,24 +99,29 @@ pub struct KeywordQuery {
 /// The candidate-selecting tsquery of lexemes sorted rarest first, and the wider ones tried in turn while too
 /// few memories are found: the rarest lexemes whose document frequencies sum to at most
 /// [`CANDIDATE_BUDGET`]; when the rarest alone exceeds it (a query of common words only), the memories
-/// holding all of them, then two of the three rarest, then the rarest alone (or the other two together).
+/// holding two of the three rarest, then the rarest alone (or the other two together).
 /// Also returns how many of the rarest lexemes `select` is made of, one by one (0 for common words).
 ///
-/// A selection of common words can match far more memories than [`MAX_SCORED`]: the search then reads and
-/// scores that many, and which of them is arbitrary. The memories holding all the words are the best BM25
-/// matches (a match of every word outweighs a shorter memory's match of fewer), so they are asked for first
-/// wherever a selection could reach the budget; in a tenant smaller than that, no selection can, and the
-/// widest is asked at once, as before.
+/// Where a selection could match more memories than [`MAX_SCORED`] (by its words' document frequencies),
+/// the search would read and score that many, and which of them would be arbitrary (the table's order). The
+/// memories holding all of the query's [`ALL_OF`] rarest words are then asked for first: they hold the
+/// weightiest words together, the best BM25 matches but for length normalisation (a much shorter memory
+/// holding fewer can score higher, and is found by the wider selections only when these are too few). In a
+/// tenant too small for any selection to pass the bound, the selections are as they were.
 fn select(weighed: &[(&String, u64)]) -> (String, Vec<String>, usize) {
     let q: Vec<String> = weighed.iter().take(3).map(|(l, _)| quote(l)).collect();
     if weighed[0].1 > CANDIDATE_BUDGET && q.len() >= 2 {
         return match &q[..] {
             [a, b] => (format!("{a} & {b}"), vec![a.clone()], 0),
-            [a, b, c, ..] => (
-                all_of(weighed),
-                vec![format!("({a} & {b}) | ({a} & {c}) | ({b} & {c})"), format!("{a} | ({b} & {c})")],
-                0,
-            ),
+            [a, b, c, ..] => {
+                let two_of_three = format!("({a} & {b}) | ({a} & {c}) | ({b} & {c})");
+                let rarest_or_two = format!("{a} | ({b} & {c})");
+                // Two of three hold one of the two rarest.
+                match weighed[0].1 + weighed[1].1 > MAX_SCORED as u64 {
+                    true => (all_of(weighed), vec![two_of_three, rarest_or_two], 0),
+                    false => (two_of_three, vec![rarest_or_two], 0),
+                }
+            }
             _ => unreachable!("two or three lexemes"),
         };
     }
@@ -126,12 +136,12 @@ fn select(weighed: &[(&String, u64)]) -> (String, Vec<String>, usize) {
     }
     // The words left out may be what the memories hold (a rare word of the query may be in none of them):
     // the widening adds the memories holding the next two rarest together, or the next one; first those
-    // holding all the words left out, when the next two could be in more memories than the budget.
+    // holding all the words left out, when the next two could be in more memories than MAX_SCORED.
     let rest = &weighed[select.len()..];
     let next: Vec<String> = rest.iter().take(2).map(|(l, _)| quote(l)).collect();
     let selected = select.join(" | ");
     let mut widen = Vec::new();
-    if rest.len() >= 3 && rest[0].1 > CANDIDATE_BUDGET {
+    if rest.len() >= 3 && budget + rest[0].1 > MAX_SCORED as u64 {
         widen.push(format!("{selected} | ({})", all_of(rest)));
     }
     match &next[..] {
@@ -142,9 +152,9 @@ fn select(weighed: &[(&String, u64)]) -> (String, Vec<String>, usize) {
     (selected, widen, select.len())
 }
 
-/// The tsquery of memories holding every one of the lexemes.
+/// The tsquery of memories holding every one of the (at most [`ALL_OF`] rarest) lexemes.
 fn all_of(weighed: &[(&String, u64)]) -> String {
-    weighed.iter().map(|(l, _)| quote(l)).collect::<Vec<_>>().join(" & ")
+    weighed.iter().take(ALL_OF).map(|(l, _)| quote(l)).collect::<Vec<_>>().join(" & ")
 }
 
 /// A lexeme as a tsquery operand: quoted, with quotes doubled and backslashes escaped.
@@ -234,7 +244,7 @@ mod tests {
     }
 
     #[test]
-    fn a_query_of_only_common_lexemes_selects_memories_holding_two_of_its_rarest() {
+    fn a_query_of_only_common_lexemes_selects_memories_holding_its_rarest_together() {
         let s = stats(100_000, &[("caroline", 50_000), ("go", 20_000), ("said", 9_000), ("x", 1_200)]);
         let q = KeywordQuery::plan(&words(&["caroline", "go"]), &[], &[], &s).unwrap();
         assert_eq!((q.select.as_str(), &q.widen[..]), ("'go' & 'caroline'", &["'go'".to_owned()][..]));
@@ -242,6 +252,18 @@ mod tests {
         let q = KeywordQuery::plan(&words(&["caroline", "go", "said", "x"]), &[], &[], &s).unwrap();
         assert_eq!(q.select, "'x' & 'said' & 'go' & 'caroline'", "the memories holding every word first");
         assert_eq!(q.widen, ["('x' & 'said') | ('x' & 'go') | ('said' & 'go')", "'x' | ('said' & 'go')"]);
+        // A mid-size tenant: two of three cannot pass MAX_SCORED, so it is asked for at once (exact BM25).
+        let mid = stats(5_000, &[("caroline", 2_500), ("go", 1_500), ("said", 1_200)]);
+        let q = KeywordQuery::plan(&words(&["caroline", "go", "said"]), &[], &[], &mid).unwrap();
+        assert_eq!(q.select, "('said' & 'go') | ('said' & 'caroline') | ('go' & 'caroline')");
+        assert_eq!(q.widen, ["'said' | ('go' & 'caroline')"]);
+        // A long question: all of its four rarest, not every word.
+        let long = words(&["caroline", "go", "said", "x", "y", "z"]);
+        let s6 = stats(
+            100_000,
+            &[("caroline", 50_000), ("go", 20_000), ("said", 9_000), ("x", 3_000), ("y", 3_100), ("z", 3_200)],
+        );
+        assert_eq!(KeywordQuery::plan(&long, &[], &[], &s6).unwrap().select, "'x' & 'y' & 'z' & 'said'");
         let q = KeywordQuery::plan(&words(&["caroline"]), &[], &[], &s).unwrap();
         assert_eq!(q.select, "'caroline'", "one word selects by itself");
         assert!(q.widen.is_empty());
@@ -250,13 +272,17 @@ mod tests {
 
     #[test]
     fn common_words_left_out_of_a_rare_selection_widen_to_all_of_them_first() {
-        // A large tenant: the words left out are each in more memories than the budget, so the two rarest of
-        // them together could be too; the memories holding all of them come first.
+        // A large tenant: the two rarest words left out could be together in more memories than MAX_SCORED;
+        // the memories holding all of them come first.
         let s = stats(100_000, &[("alic", 10_000), ("bill", 5_000), ("servic", 5_200)]);
         let q = KeywordQuery::plan(&words(&["think", "alic", "bill", "servic"]), &[], &[], &s).unwrap();
         assert_eq!(q.select, "'think'");
         assert!(q.select_holds_nothing);
         assert_eq!(q.widen, ["'think' | ('bill' & 'servic' & 'alic')", "'think' | ('bill' & 'servic')"]);
+        // A mid-size tenant: common words, but the next two cannot pass MAX_SCORED: as before.
+        let s = stats(10_000, &[("alic", 2_000), ("bill", 1_500), ("servic", 1_600)]);
+        let q = KeywordQuery::plan(&words(&["think", "alic", "bill", "servic"]), &[], &[], &s).unwrap();
+        assert_eq!(q.widen, ["'think' | ('bill' & 'servic')"]);
         // A small tenant (every word within the budget): the widest at once, as before.
         let s = stats(600, &[("alic", 200), ("bill", 90), ("servic", 95), ("adopt", 3)]);
         let q = KeywordQuery::plan(&words(&["adopt", "alic", "bill", "servic"]), &[], &[], &s).unwrap();

@@ -14,9 +14,9 @@
 //! matching memories, select candidates; every query lexeme still scores them. A memory that matches only
 //! very common words scores too low to be missed. A query of only common words selects the memories
 //! holding two of its three rarest (the best matches; GIN intersects the posting lists without reading
-//! rows), widening to its rarest word when that finds too few; where a selection could match more than
-//! [`MAX_SCORED`], the memories holding all of its rarest words are asked for first. And no search scores more than
-//! [`MAX_SCORED`] memories. Reading each matching row is the cost (measured: ~1,500 matching rows took
+//! rows), widening to its rarest word when that finds too few. Where a selection could match more than
+//! [`MAX_SCORED`], the memories holding all of the query's rarest words are asked for first. And no search
+//! scores more than [`MAX_SCORED`] memories. Reading each matching row is the cost (measured: ~1,500 matching rows took
 //! 8-10 ms at 10k memories), so this keeps keyword search from ranking thousands of rows in a large tenant.
 
 use std::collections::HashMap;

@@ -504,12 +504,13 @@ pub async fn list(
     let tenant_id = tx.tenant_id();
     let mut count = QueryBuilder::new("SELECT count(*) FROM memories");
     push_filter(filter, &mut count, tenant_id);
-    let total: i64 = count.build_query_scalar().fetch_one(tx.conn()).await?;
+    // Both planned with their values (unnamed): how many memories the filter selects decides the plan.
+    let total: i64 = count.build_query_scalar().persistent(false).fetch_one(tx.conn()).await?;
 
     let mut page = QueryBuilder::new(format!("SELECT {MEMORY_COLUMNS} FROM memories"));
     push_filter(filter, &mut page, tenant_id);
     page.push(" ORDER BY created_at DESC, id DESC LIMIT ").push_bind(limit).push(" OFFSET ").push_bind(offset);
-    let memories = page.build_query_as().fetch_all(tx.conn()).await?;
+    let memories = page.build_query_as().persistent(false).fetch_all(tx.conn()).await?;
     Ok((memories, total))
 }
 

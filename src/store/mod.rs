@@ -448,9 +448,6 @@ impl Db {
 
     /// The settings of a tenant transaction (`snapshot`: a read-only one).
     fn tenant_settings(&self, who: &TxFor, snapshot: bool) -> Vec<(&'static str, Local)> {
-        // A snapshot serves recall, whose statements' best plans depend on their values (how many memories
-        // a word selects, a LIMIT): a generic plan chose a sequential scan of the tenant for a keyword search
-        // a custom plan answers from the index (22 ms against 6.5 ms at 10k memories, pipeline bench).
         // Every statement is bounded: Postgres cancels one that runs past the timeout (the caller answers
         // 503), so it stops working for a client that is gone.
         let mut settings = vec![
@@ -464,7 +461,6 @@ impl Db {
             settings.push(("app.scope", Local::Hex(scope.clone())));
         }
         if snapshot {
-            settings.push(("plan_cache_mode", Local::Word("force_custom_plan")));
             // Recall's vector search: an iterative scan, so filters never leave it short (`TenantTx::ef_search`).
             settings.extend(hnsw_settings(SNAPSHOT_EF_SEARCH));
         }

@@ -374,6 +374,36 @@ async fn keyword_search_uses_its_index_under_row_level_security() {
     assert!(index_cond.contains("search_tsv @@"), "keyword match is not an index condition:\n{plan}");
 }
 
+/// Recall's lookups by id may keep the generic plan Postgres caches for them (planning one each time cost more
+/// than running it), while its searches, whose best plan depends on their values, are planned with their values
+/// every time.
+#[tokio::test]
+async fn recall_plans_its_lookups_once_and_its_searches_with_their_values() {
+    use cairn::recall::bm25::KeywordQuery;
+    use cairn::store::{recall as sql, relations, terms};
+    let app = spawn().await;
+    let id = app.store_text(&app.a.key, "The deploy key rotates every Tuesday").await;
+    let id: uuid::Uuid = id.parse().unwrap();
+    // Recall's snapshot, as the service opens it, under the application's login.
+    let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
+    let filter = cairn::memory::ListFilter::default();
+    for _ in 0..8 {
+        assert!(relations::chain_heads(&mut tx, &[id]).await.unwrap().is_empty());
+        let words = terms::lexemes(&mut tx, "deploy key", "", &[]).await.unwrap();
+        let kq = KeywordQuery::plan(&words.all, &words.emphasised, &words.phrases, &words.stats).unwrap();
+        let found = sql::keyword_candidates(&mut tx, &filter, &kq, &kq.select, 10).await.unwrap();
+        assert_eq!(found.iter().map(|(m, _)| *m).collect::<Vec<_>>(), vec![id]);
+    }
+    let prepared: Vec<(String, i64)> = sqlx::query_as("SELECT statement, generic_plans FROM pg_prepared_statements")
+        .fetch_all(tx.conn())
+        .await
+        .unwrap();
+    let chain = prepared.iter().find(|(s, _)| s.contains("WITH RECURSIVE chain")).expect("chain_heads is prepared");
+    assert!(chain.1 > 0, "chain_heads was planned on every call: {prepared:?}");
+    // The keyword search is sent unnamed: never prepared, so never run on a generic plan.
+    assert!(!prepared.iter().any(|(s, _)| s.contains("search_tsv @@")), "a keyword search was prepared: {prepared:?}");
+}
+
 /// A unit vector `cos` away from axis 0, the rest along axis `axis`.
 fn at_cosine(cos: f32, axis: usize) -> Vec<f32> {
     let mut v = vec![0.0_f32; 384];

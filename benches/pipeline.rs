@@ -290,7 +290,8 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
         floor.insert((mode, repeat), p50);
     }
     // The floor: the same top-10 by one hand-written statement through sqlx (owner pool, tenant filter
-    // written out, no fusion, no scoring), query vectors computed beforehand.
+    // written out, no fusion, no scoring; the keyword one selects by the tenant's keys of the words, as
+    // recall does, migration 41), query vectors computed beforehand.
     let tenant_id: uuid::Uuid =
         sqlx::query_scalar("SELECT id FROM tenants WHERE name = 'measured'").fetch_one(db.owner()).await?;
     let mut vectors = Vec::with_capacity(queries);
@@ -318,8 +319,11 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
     for q in 0..queries {
         let started = Instant::now();
         let _rows: Vec<(uuid::Uuid, String)> = sqlx::query_as(
-            "SELECT id, content FROM memories, plainto_tsquery('english', $2) q \
-             WHERE tenant_id = $1 AND search_tsv @@ q ORDER BY ts_rank_cd(search_tsv, q) DESC LIMIT 10",
+            "SELECT id, content FROM memories, plainto_tsquery('english', $2) q, \
+                 (SELECT string_agg(quote_literal(left($1::text, 8) || ':' || l), ' & ')::tsquery AS k \
+                    FROM unnest(tsvector_to_array(to_tsvector('english', $2))) l) keys \
+             WHERE tenant_id = $1 AND search_keys @@ k AND search_tsv @@ q \
+             ORDER BY ts_rank_cd(search_tsv, q) DESC LIMIT 10",
         )
         .bind(tenant_id)
         .bind(question(q))

@@ -8,8 +8,8 @@ use crate::error::Error;
 use crate::memory::MemoryEvent;
 
 /// A row snapshot for the trail (of a row aliased `m`).
-pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'tenant_id' - 'context' - 'context_tsv'
-    - 'context_embedding' - 'created_by_scope'";
+pub const SNAPSHOT: &str = "to_jsonb(m) - 'embedding' - 'search_tsv' - 'search_keys' - 'tenant_id' - 'context'
+    - 'context_tsv' - 'context_keys' - 'context_embedding' - 'created_by_scope'";
 
 /// Appended to `WITH d AS (DELETE ... RETURNING *)` with the actor as `$3`: records one `deleted` event per
 /// deleted row and returns the deleted ids.

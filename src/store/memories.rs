@@ -524,26 +524,36 @@ pub async fn list_by_tags(
 ) -> Result<(Vec<Memory>, i64), Error> {
     let tenant_id = tx.tenant_id();
     let filter = "tenant_id = $1 AND tags && $2 AND archived_at IS NULL AND (expires_at IS NULL OR expires_at > now())";
+    // Both planned with their values (unnamed): how many memories the tags select decides the plan.
     let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM memories WHERE {filter}"))
         .bind(tenant_id)
         .bind(tags)
+        .persistent(false)
         .fetch_one(tx.conn())
         .await?;
     let sql = format!(
         "SELECT {MEMORY_COLUMNS} FROM memories WHERE {filter}
          ORDER BY importance DESC, created_at DESC, id ASC LIMIT $3 OFFSET $4"
     );
-    let memories =
-        sqlx::query_as(&sql).bind(tenant_id).bind(tags).bind(limit).bind(offset).fetch_all(tx.conn()).await?;
+    let memories = sqlx::query_as(&sql)
+        .bind(tenant_id)
+        .bind(tags)
+        .bind(limit)
+        .bind(offset)
+        .persistent(false)
+        .fetch_all(tx.conn())
+        .await?;
     Ok((memories, total))
 }
 
 /// How many memories carry any of the tags (archived ones too).
 pub async fn count_with_tags(tx: &mut TenantTx, tags: &[String]) -> Result<i64, Error> {
     let tenant_id = tx.tenant_id();
+    // Unnamed, as `list`'s count (whose text this can be) and for the same reason.
     Ok(sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1 AND tags && $2")
         .bind(tenant_id)
         .bind(tags)
+        .persistent(false)
         .fetch_one(tx.conn())
         .await?)
 }

@@ -2,12 +2,14 @@
 //! the candidates with both signals computed for each (so fusion never guesses a missing one).
 //!
 //! Plans: a statement whose best plan depends on its values (how many memories a word or a filter selects,
-//! a LIMIT) is sent unnamed (`persistent(false)`), which Postgres plans with the values every time: a
-//! generic plan chose a sequential scan of the tenant for a keyword search that a custom plan answers from
-//! the index (22 ms against 6.5 ms at 10k memories, pipeline bench). The others (lookups by id) are
-//! prepared once per connection, and Postgres keeps their generic plan once it costs no more than the
-//! custom ones: planning a statement each time was most of what they cost (`chain_heads`: 3.1 ms planned
-//! each time, 0.3-0.4 ms on its generic plan, at 100k memories).
+//! a LIMIT; every statement under the request's filters) is sent unnamed (`persistent(false)`), which
+//! Postgres plans with the values every time: a generic plan chose a sequential scan of the tenant for a
+//! keyword search that a custom plan answers from the index (22 ms against 6.5 ms at 10k memories, pipeline
+//! bench). The others (lookups by id) are prepared once per connection, and Postgres keeps their generic
+//! plan once it costs no more than the custom ones: planning a statement each time was most of what they
+//! cost (`chain_heads`: 3.1 ms planned each time, 0.3-0.4 ms on its generic plan, at 100k memories). (sqlx
+//! reuses a statement of the same text already prepared on the connection, unnamed or not: so a statement
+//! of a filter's shape is sent unnamed wherever it is written, `memories::count_with_tags` too.)
 
 use pgvector::Vector;
 use sqlx::{Postgres, QueryBuilder};
@@ -56,6 +58,35 @@ fn push_bm25(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery, column: 
         .push("::float8) + 1))");
 }
 
+/// `select` (a tsquery of quoted lexemes, `&`, `|` and parentheses, as `recall::bm25` writes it) over the
+/// tenant's keys: each lexeme prefixed as `cairn_search_keys` (migration 41) indexes it, with the first 8 hex
+/// digits of the tenant id and a colon.
+fn keyed(select: &str, tenant_id: Uuid) -> String {
+    let key = tenant_id.simple().to_string();
+    let mut out = String::with_capacity(select.len() * 2);
+    let mut chars = select.chars().peekable();
+    let mut inside = false;
+    while let Some(c) = chars.next() {
+        out.push(c);
+        match c {
+            // An escaped character inside a lexeme, kept as it is.
+            '\\' if inside => out.extend(chars.next()),
+            // A doubled quote is a quote of the lexeme; a single one ends it.
+            '\'' if inside => match chars.peek() {
+                Some('\'') => out.extend(chars.next()),
+                _ => inside = false,
+            },
+            '\'' => {
+                inside = true;
+                out.push_str(&key[..8]);
+                out.push(':');
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Keyword candidates: memories matching `select` (the query's candidate-selecting tsquery), at most
 /// [`MAX_SCORED`] of them scored, best BM25 first.
 pub async fn keyword_candidates(
@@ -72,13 +103,13 @@ pub async fn keyword_candidates(
     push_keyword_score(&mut qb, query);
     qb.push(" AS rank FROM (SELECT id, search_tsv, context_tsv FROM memories");
     push_filter(filter, &mut qb, tenant_id);
+    // Selected by the tenant's keys (migration 41): the same words, each a posting list of the tenant's own.
+    let keys = keyed(select, tenant_id);
     if query.context_weight > 0.0 {
-        qb.push(" AND (search_tsv @@ CAST(").push_bind(select.to_owned()).push(" AS tsquery)");
-        qb.push(" OR (context_tsv IS NOT NULL AND context_tsv @@ CAST(")
-            .push_bind(select.to_owned())
-            .push(" AS tsquery)))");
+        qb.push(" AND (search_keys @@ CAST(").push_bind(keys.clone()).push(" AS tsquery)");
+        qb.push(" OR (context_keys IS NOT NULL AND context_keys @@ CAST(").push_bind(keys).push(" AS tsquery)))");
     } else {
-        qb.push(" AND search_tsv @@ CAST(").push_bind(select.to_owned()).push(" AS tsquery)");
+        qb.push(" AND search_keys @@ CAST(").push_bind(keys).push(" AS tsquery)");
     }
     qb.push(" LIMIT ").push_bind(MAX_SCORED).push(") matched");
     qb.push(" ORDER BY rank DESC, id LIMIT ").push_bind(limit);
@@ -137,7 +168,7 @@ pub async fn episode_neighbours(
     qb.push(" AND p.place + ").push_bind(reach);
     push_filter(filter, &mut qb, tenant_id);
     qb.push(" AND NOT (id = ANY(").push_bind(present.to_vec()).push(")) ORDER BY id LIMIT 200");
-    Ok(qb.build_query_scalar().fetch_all(tx.conn()).await?)
+    Ok(qb.build_query_scalar().persistent(false).fetch_all(tx.conn()).await?)
 }
 
 /// A candidate with its signals.
@@ -208,7 +239,7 @@ pub async fn matching(
     let mut qb = QueryBuilder::new("SELECT id FROM memories");
     push_filter(filter, &mut qb, tenant_id);
     qb.push(" AND id = ANY(").push_bind(ids.to_vec()).push(")");
-    let found: Vec<Uuid> = qb.build_query_scalar().fetch_all(tx.conn()).await?;
+    let found: Vec<Uuid> = qb.build_query_scalar().persistent(false).fetch_all(tx.conn()).await?;
     Ok(found.into_iter().collect())
 }
 
@@ -239,4 +270,22 @@ pub async fn count_accesses(
     .bind(lasts)
     .fetch_all(tx.conn())
     .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_selection_is_keyed_by_the_tenant_lexeme_by_lexeme() {
+        let tenant: Uuid = "1a2b3c4d-0000-4000-8000-000000000000".parse().unwrap();
+        assert_eq!(keyed("'alic' & 'bill'", tenant), "'1a2b3c4d:alic' & '1a2b3c4d:bill'");
+        assert_eq!(
+            keyed("('a' & 'b') | ('a' & 'c') | 'd'", tenant),
+            "('1a2b3c4d:a' & '1a2b3c4d:b') | ('1a2b3c4d:a' & '1a2b3c4d:c') | '1a2b3c4d:d'"
+        );
+        // Quotes and backslashes inside a lexeme (as `bm25::quote` escapes them) stay part of it.
+        assert_eq!(keyed(r"'o''neil' | 'a\'b'", tenant), r"'1a2b3c4d:o''neil' | '1a2b3c4d:a\'b'");
+        assert_eq!(keyed("'it''' & 'x'", tenant), "'1a2b3c4d:it''' & '1a2b3c4d:x'");
+    }
 }

@@ -16,7 +16,8 @@
 //!    together) after each phase.
 //!
 //! Knobs: CAIRN_BENCH_MODEL_ONLY (stop after the model's figures), CAIRN_BENCH_MEMORIES (10000), CAIRN_BENCH_OTHERS,
-//! CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database for EXPLAIN ANALYZE),
+//! CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database for EXPLAIN ANALYZE), CAIRN_BENCH_EDGES (4:
+//! SIMILAR_TO edges per memory, as enrichment leaves them, stored by SQL before recall is measured),
 //! CAIRN_BENCH_WORKER_MEMORIES (default: all): how many of the measured tenant's memories (stored last) go
 //! through the worker. The rest carry supplied vectors: the model's vector of their sentence template plus a
 //! little noise, so a 100k run takes minutes, not an hour of embedding. CAIRN_BENCH_BUILD_INDEX: the rows with
@@ -152,8 +153,10 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
     tokio::spawn(app.run(std::future::pending()));
     let client = reqwest::Client::builder().timeout(Duration::from_secs(300)).build()?;
     let mut keys = Vec::new();
+    let mut tenant_ids = Vec::new();
     for t in ["measured", "other-1", "other-2"] {
         let tenant = tenants::create_tenant(db.owner(), t, "unlimited", &Default::default()).await?;
+        tenant_ids.push(tenant.id);
         let new = cairn::tenancy::NewKey { scopes: vec!["read".into(), "write".into()], ..Default::default() };
         keys.push(cairn::auth::create_key(db.owner(), tenant.id, &new).await?.1);
     }
@@ -242,9 +245,38 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
     let worker = total as f64 / started.elapsed().as_secs_f64();
     println!("embedding through queue + worker:    {worker:8.1} memories/s ({:.0}% of raw)", 100.0 * worker / raw);
 
+    // The SIMILAR_TO edges enrichment leaves (it links each memory to at most five neighbours at cosine ≥ 0.8;
+    // the bench's template sentences would fill all five): each memory linked to its next few by id. Their
+    // similarity jobs stay queued above, so without this every tenant would have none, and a recall statement
+    // that read the tenant's edges would look free here (the supersession chains did: 15-19 ms a recall with
+    // 135k edges in a tenant of 100k memories).
+    let edges = env_usize("CAIRN_BENCH_EDGES", 4) as i32;
+    let started = Instant::now();
+    for tenant in &tenant_ids {
+        let mut tx = db.owner().begin().await?;
+        sqlx::query("SELECT set_config('app.tenant_id', $1, true)").bind(tenant.to_string()).execute(&mut *tx).await?;
+        sqlx::query(
+            "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength, properties)
+             SELECT $1, a.id, a.next[k], 'SIMILAR_TO', 0.85, '{\"created_by\": \"enrichment\"}'
+               FROM (SELECT id, array_agg(id) OVER (ORDER BY id ROWS BETWEEN 1 FOLLOWING AND $2 FOLLOWING) AS next
+                       FROM memories WHERE tenant_id = $1) a
+              CROSS JOIN generate_series(1, $2) k
+              WHERE a.next[k] IS NOT NULL
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(tenant)
+        .bind(i64::from(edges))
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+    }
+    let linked: i64 = sqlx::query_scalar("SELECT count(*) FROM relations").fetch_one(db.owner()).await?;
+    println!("SIMILAR_TO edges, {edges} per memory:   {linked} stored in {:.0} s", started.elapsed().as_secs_f64());
+
     // 4. Recall latency per mode, in the steady state: statistics as autovacuum would have them by now (right
     // after a bulk load they are stale and the planner scans the tenant exactly instead of using HNSW).
     sqlx::query("ANALYZE memories").execute(db.owner()).await?;
+    sqlx::query("ANALYZE relations").execute(db.owner()).await?;
     // The same for the counts (the keyword statistics among them): folded, as the expiry pass does every 30 s,
     // and vacuumed, as autovacuum would have them (a recall reads its query's counts by index only).
     let started = Instant::now();

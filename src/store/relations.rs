@@ -259,18 +259,26 @@ pub async fn supersede(
     Ok(true)
 }
 
-/// For each memory that has been superseded, the head of its chain (following INVALIDATED_BY and
-/// EVOLVED_INTO edges, at most [`MAX_CHAIN`] hops; the newest branch where a chain forks), as
-/// `(superseded id, head)`. Memories not superseded are left out; archived heads are not followed.
-pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, Memory)>, Error> {
-    let tenant_id = tx.tenant_id();
-    let sql = format!(
+/// Most superseding edges followed out of one memory (a fork wider than this keeps its newest).
+pub const MAX_CHAIN_FORK: i64 = 16;
+
+/// [`chain_heads`]' statement: `$1` the tenant, `$2` the memories, `$3` the superseding relation types, `$4`
+/// the most hops. Each step looks up the edges of the chain's current memories by their id (a `LATERAL`
+/// subquery with a `LIMIT` is never flattened into a join): joined instead, the planner, which expects a
+/// recursive step to yield many rows, hashed every superseding-type edge of the tenant, and `rel_type` is the
+/// edge key's last column, so that read all the tenant's edges (SIMILAR_TO ones included) on every recall:
+/// 15-19 ms with 135k edges in a tenant of 100k memories, against 0.9 ms looked up by id.
+pub fn chain_heads_sql() -> String {
+    format!(
         "WITH RECURSIVE chain(start, node, hops, at) AS (
             SELECT id, id, 0, now() FROM unnest($2::uuid[]) AS id
           UNION ALL
             SELECT c.start, r.target_id, c.hops + 1, r.created_at
-            FROM chain c JOIN relations r ON r.tenant_id = $1 AND r.source_id = c.node
-              AND r.rel_type = ANY($3)
+            FROM chain c CROSS JOIN LATERAL (
+                SELECT r.target_id, r.created_at FROM relations r
+                 WHERE r.tenant_id = $1 AND r.source_id = c.node AND r.rel_type = ANY($3)
+                 ORDER BY r.created_at DESC LIMIT {MAX_CHAIN_FORK}
+            ) r
             JOIN memories h ON h.tenant_id = $1 AND h.id = r.target_id AND h.archived_at IS NULL
             WHERE c.hops < $4
         ),
@@ -278,7 +286,15 @@ pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, M
             SELECT DISTINCT ON (start) start, node FROM chain WHERE hops > 0 ORDER BY start, hops DESC, at DESC
         )
         SELECT heads.start, {MEMORY_COLUMNS} FROM heads JOIN memories m ON m.tenant_id = $1 AND m.id = heads.node"
-    );
+    )
+}
+
+/// For each memory that has been superseded, the head of its chain (following INVALIDATED_BY and
+/// EVOLVED_INTO edges, at most [`MAX_CHAIN`] hops; the newest branch where a chain forks), as
+/// `(superseded id, head)`. Memories not superseded are left out; archived heads are not followed.
+pub async fn chain_heads(tx: &mut TenantTx, ids: &[Uuid]) -> Result<Vec<(Uuid, Memory)>, Error> {
+    let tenant_id = tx.tenant_id();
+    let sql = chain_heads_sql();
     #[derive(sqlx::FromRow)]
     struct Row {
         start: Uuid,

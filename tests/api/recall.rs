@@ -372,8 +372,73 @@ async fn keyword_search_uses_its_index_under_row_level_security() {
     .unwrap()
     .join("\n");
     // Without LEAKPROOF on ts_match_vq the policy keeps `@@` out of the index condition.
-    let index_cond = plan.lines().find(|l| l.contains("Index Cond")).unwrap_or_default();
+    let index_cond = plan.lines().find(|l| l.contains(" Cond: ")).unwrap_or_default();
     assert!(index_cond.contains("search_keys @@"), "keyword match is not an index condition:\n{plan}");
+}
+
+/// Every recall resolves its results' supersession chains: that looks up the edges of those memories by
+/// their ids, whatever the plan, and never reads the tenant's other edges (enrichment leaves a large tenant
+/// several SIMILAR_TO edges per memory; a join the planner hashed read them all on every recall).
+#[tokio::test]
+async fn chain_heads_look_up_the_results_edges_never_the_tenants() {
+    use sqlx::Executor;
+    let app = spawn().await;
+    let mut conn = app.superuser_conn().await;
+    sqlx::query(
+        "INSERT INTO memories (tenant_id, content, content_hash)
+         SELECT $1, 'filler number ' || g, md5(g::text) FROM generate_series(1, 3000) g",
+    )
+    .bind(app.a.id)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    // Each memory SIMILAR_TO its next four, and one superseded by the next.
+    sqlx::query(
+        "WITH m AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM memories WHERE tenant_id = $1)
+         INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength)
+         SELECT $1, a.id, b.id, CASE WHEN a.n = 1 AND b.n = 2 THEN 'INVALIDATED_BY' ELSE 'SIMILAR_TO' END, 0.9
+           FROM m a JOIN m b ON b.n BETWEEN a.n + 1 AND a.n + 4",
+    )
+    .bind(app.a.id)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    conn.execute("ANALYZE memories; ANALYZE relations").await.unwrap();
+    let ids: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 ORDER BY id LIMIT 100")
+        .bind(app.a.id)
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+    let ids = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+    let mut tx = crate::helpers::app_role_tx(&mut conn, Some(app.a.id)).await;
+    let prepare = format!("PREPARE heads(uuid, uuid[], text[], int) AS {}", cairn::store::relations::chain_heads_sql());
+    tx.execute(prepare.as_str()).await.unwrap();
+    let execute = format!(
+        "EXECUTE heads('{}', '{{{ids}}}', '{{INVALIDATED_BY,EVOLVED_INTO}}', {})",
+        app.a.id,
+        cairn::store::relations::MAX_CHAIN
+    );
+    for mode in ["force_generic_plan", "force_custom_plan"] {
+        tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
+        let found: Vec<sqlx::postgres::PgRow> = sqlx::query(&execute).fetch_all(&mut *tx).await.unwrap();
+        assert_eq!(found.len(), 1, "the one superseded memory has its head ({mode})");
+        let plan: String = sqlx::query_scalar::<_, String>(&format!("EXPLAIN {execute}"))
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap()
+            .join("\n");
+        let lines: Vec<&str> = plan.lines().collect();
+        let scans: Vec<usize> =
+            (0..lines.len()).filter(|&i| lines[i].contains("Scan") && lines[i].contains(" on relations r")).collect();
+        assert!(!scans.is_empty(), "no scan of relations ({mode}):\n{plan}");
+        for i in scans {
+            let cond = lines[i + 1..].iter().take(2).find(|l| l.contains(" Cond: ")).copied().unwrap_or_default();
+            assert!(
+                cond.contains("source_id = c.node"),
+                "the tenant's edges are read, not the results' ({mode}):\n{plan}"
+            );
+        }
+    }
 }
 
 /// Keyword search selects by the tenant's own keys of its words (migration 41): the service's keys and the

@@ -36,6 +36,10 @@ pub const MAX_SCORED: i64 = 4000;
 const ALL_OF: usize = 4;
 /// Most query lexemes used (the rarest ones).
 pub const MAX_TERMS: usize = 32;
+
+/// Bytes of the longest lexeme the tenant keys hold (`cairn_search_keys`, migration 41): its key (9 bytes
+/// more) stays within tsquery's 2,047 bytes a word.
+pub const MAX_KEYED_LEXEME: usize = 2000;
 /// Most quoted phrases scored.
 const MAX_PHRASES: usize = 4;
 /// One tenant's document statistics, for the lexemes of one query.
@@ -174,10 +178,17 @@ impl KeywordQuery {
         if weighed.is_empty() {
             return None;
         }
-        let (select, widen, single) = select(&weighed);
+        // A lexeme longer than the tenant keys hold (migration 41) selects nothing, and keyed it would pass
+        // tsquery's limit on a word and fail the search: it only scores.
+        let selectable: Vec<(&String, u64)> =
+            weighed.iter().filter(|(l, _)| l.len() <= MAX_KEYED_LEXEME).copied().collect();
+        if selectable.is_empty() {
+            return None;
+        }
+        let (select, widen, single) = select(&selectable);
         // Words of the question that no memory holds (its "think", "happen") are the rarest, so they select
         // first; in a large tenant where every other word is common they are the whole selection.
-        let select_holds_nothing = single > 0 && weighed[..single].iter().all(|(l, _)| stats.held(l) == 0);
+        let select_holds_nothing = single > 0 && selectable[..single].iter().all(|(l, _)| stats.held(l) == 0);
         let mut terms: Vec<String> = weighed.iter().map(|(l, _)| quote(l)).collect();
         let mut idfs: Vec<f64> =
             weighed.iter().map(|(l, _)| stats.idf(l) * if emphasised.contains(l) { NAME_BOOST } else { 1.0 }).collect();
@@ -307,6 +318,17 @@ mod tests {
         assert_eq!(q.terms.last(), Some(&phrase));
         assert_eq!(q.idfs.last(), Some(&s.idf("startup")), "as much as the rarest word");
         assert!(!q.select.contains("<->"), "a phrase scores; it never selects");
+    }
+
+    #[test]
+    fn a_lexeme_longer_than_the_keys_hold_scores_but_never_selects() {
+        // 680 CJK characters without a space: one lexeme of 2,040 bytes, which keyed would pass 2,047.
+        let long = "中".repeat(680);
+        let q = KeywordQuery::plan(&words(&[&long, "deploy"]), &[], &[], &stats(100, &[("deploy", 3)])).unwrap();
+        assert!(!q.select.contains(&long) && q.widen.iter().all(|w| !w.contains(&long)), "{}", q.select);
+        assert!(q.select.contains("deploy"));
+        assert!(q.terms.iter().any(|t| t.contains(&long)), "it still scores");
+        assert!(KeywordQuery::plan(&words(&[&long]), &[], &[], &stats(100, &[])).is_none());
     }
 
     #[test]

@@ -196,6 +196,10 @@ struct MemoryRow {
     _context: Option<Value>,
     #[serde(default, rename = "context_tsv")]
     _context_tsv: Option<Value>,
+    #[serde(default, rename = "search_keys")]
+    _search_keys: Option<Value>,
+    #[serde(default, rename = "context_keys")]
+    _context_keys: Option<Value>,
     #[serde(default, rename = "context_embedding")]
     _context_embedding: Option<Value>,
     // Stamped by the server: whoever imports the file.

@@ -250,7 +250,7 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
     // similarity jobs stay queued above, so without this every tenant would have none, and a recall statement
     // that read the tenant's edges would look free here (the supersession chains did: 15-19 ms a recall with
     // 135k edges in a tenant of 100k memories).
-    let edges = env_usize("CAIRN_BENCH_EDGES", 4) as i32;
+    let edges = env_usize("CAIRN_BENCH_EDGES", 4) as i64;
     let started = Instant::now();
     for tenant in &tenant_ids {
         let mut tx = db.owner().begin().await?;
@@ -265,7 +265,7 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
              ON CONFLICT DO NOTHING",
         )
         .bind(tenant)
-        .bind(i64::from(edges))
+        .bind(edges)
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;

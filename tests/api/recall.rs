@@ -385,7 +385,8 @@ async fn insert_fillers(conn: &mut sqlx::PgConnection, tenant: uuid::Uuid, n: i3
 
 /// Every recall resolves its results' supersession chains: that looks up the edges of those memories by
 /// their ids, whatever the plan, and never reads the tenant's other edges (enrichment leaves a large tenant
-/// several SIMILAR_TO edges per memory; a join the planner hashed read them all on every recall).
+/// several SIMILAR_TO edges per memory; a join the planner hashed read them all on every recall), nor even
+/// the results' own other edges: each probe reads the index of superseding edges only (migration 42).
 #[tokio::test]
 async fn chain_heads_look_up_the_results_edges_never_the_tenants() {
     use sqlx::Executor;
@@ -411,13 +412,9 @@ async fn chain_heads_look_up_the_results_edges_never_the_tenants() {
         .unwrap();
     let ids = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
     let mut tx = crate::helpers::app_role_tx(&mut conn, Some(app.a.id)).await;
-    let prepare = format!("PREPARE heads(uuid, uuid[], text[], int) AS {}", cairn::store::relations::chain_heads_sql());
+    let prepare = format!("PREPARE heads(uuid, uuid[], int) AS {}", cairn::store::relations::chain_heads_sql());
     tx.execute(prepare.as_str()).await.unwrap();
-    let execute = format!(
-        "EXECUTE heads('{}', '{{{ids}}}', '{{INVALIDATED_BY,EVOLVED_INTO}}', {})",
-        app.a.id,
-        cairn::store::relations::MAX_CHAIN
-    );
+    let execute = format!("EXECUTE heads('{}', '{{{ids}}}', {})", app.a.id, cairn::store::relations::MAX_CHAIN);
     for mode in ["force_generic_plan", "force_custom_plan"] {
         tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
         let found: Vec<sqlx::postgres::PgRow> = sqlx::query(&execute).fetch_all(&mut *tx).await.unwrap();
@@ -432,6 +429,10 @@ async fn chain_heads_look_up_the_results_edges_never_the_tenants() {
             (0..lines.len()).filter(|&i| lines[i].contains("Scan") && lines[i].contains(" on relations r")).collect();
         assert!(!scans.is_empty(), "no scan of relations ({mode}):\n{plan}");
         for i in scans {
+            assert!(
+                lines[i].contains("relations_superseding_idx"),
+                "a probe reads more than the superseding edges ({mode}):\n{plan}"
+            );
             let cond = lines[i + 1..].iter().take(2).find(|l| l.contains(" Cond: ")).copied().unwrap_or_default();
             assert!(
                 cond.contains("source_id = c.node"),

@@ -603,7 +603,15 @@ async function main() {
   // Edit it: the new content shows and history lists the change
   await step("memory-edited", async () => {
     const look = { params: { path: { id: mem.a.id }, query: { touch: false } } };
-    const seen = await sdk.unwrap(api.GET("/api/v1/memories/{id}", look));
+    // The search above counted its results as accesses, which the server writes about once a second
+    // (coalesced): wait until the count has settled, so only this step's own looks could move it.
+    let seen = await sdk.unwrap(api.GET("/api/v1/memories/{id}", look));
+    for (let tries = 0; tries < 10; tries++) {
+      await new Promise((r) => setTimeout(r, 1500));
+      const again = await sdk.unwrap(api.GET("/api/v1/memories/{id}", look));
+      if (again.access_count === seen.access_count) break;
+      seen = again;
+    }
     await go(`#/memory/${mem.a.id}`);
     await ready("memory");
     await page.getByTestId("edit-memory").click();

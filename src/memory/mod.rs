@@ -19,7 +19,9 @@ pub use input::{MemoryInput, NewMemory, LIFECYCLES, MAX_REASON_CHARS};
 pub use parse::{FieldError, ParseCtx};
 pub use patch::{nullable, EmbeddingChange, MemoryPatch};
 
-/// Relation types that mark the source memory as replaced by the target (supersede mode).
+/// Relation types that mark the source memory as replaced by the target (supersede mode). Recall's chain heads
+/// read them through `relations_superseding_idx`, whose predicate lists them: a change here needs a migration
+/// replacing that index (a unit test in `store::relations` fails until there is one).
 pub const SUPERSEDING: [&str; 2] = ["INVALIDATED_BY", "EVOLVED_INTO"];
 pub use normalize::{content_hash, normalize_tag_filter, tag_prefixes};
 pub use tenant::{EmbeddingCounts, TenantSettings, TenantStats, TypeCount};

@@ -263,15 +263,14 @@ pub async fn supersede(
 pub const MAX_CHAIN_FORK: i64 = 16;
 
 /// [`chain_heads`]' statement: `$1` the tenant, `$2` the memories, `$3` the most hops; the superseding relation
-/// types are written in, so that each probe reads `relations_superseding_idx` (those edges only). Each step looks up the edges of the chain's current memories by their id (a `LATERAL`
+/// types are written in, so that each probe reads `relations_superseding_idx` (those edges only). Each step
+/// looks up the edges of the chain's current memories by their id (a `LATERAL`
 /// subquery with a `LIMIT` is never flattened into a join): joined instead, the planner, which expects a
 /// recursive step to yield many rows, hashed every superseding-type edge of the tenant, and `rel_type` is the
 /// edge key's last column, so that read all the tenant's edges (SIMILAR_TO ones included) on every recall:
 /// 15-19 ms with 135k edges in a tenant of 100k memories, against 0.9 ms looked up by id.
 pub fn chain_heads_sql() -> String {
-    // The types as constants, as `relations_superseding_idx` names them (migration 42), so that even a generic
-    // plan proves the index's predicate; they are fixed words, never input.
-    let types = crate::graph::SUPERSEDING.map(|t| format!("'{t}'")).join(", ");
+    let types = superseding_list();
     format!(
         "WITH RECURSIVE chain(start, node, hops, at) AS (
             SELECT id, id, 0, now() FROM unnest($2::uuid[]) AS id
@@ -290,6 +289,16 @@ pub fn chain_heads_sql() -> String {
         )
         SELECT heads.start, {MEMORY_COLUMNS} FROM heads JOIN memories m ON m.tenant_id = $1 AND m.id = heads.node"
     )
+}
+
+/// The superseding types as SQL constants, `'INVALIDATED_BY', 'EVOLVED_INTO'`, as `relations_superseding_idx`'s
+/// predicate names them (migration 42), so that even a generic plan proves it; fixed words, never input.
+fn superseding_list() -> String {
+    let quoted = |t: &str| {
+        debug_assert!(t.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'), "{t} is not a relation type");
+        format!("'{t}'")
+    };
+    crate::graph::SUPERSEDING.map(quoted).join(", ")
 }
 
 /// For each memory that has been superseded, the head of its chain (following INVALIDATED_BY and
@@ -439,4 +448,19 @@ pub async fn decay_learned(tx: &mut TenantTx, now: DateTime<Utc>) -> Result<u64,
     .execute(tx.conn())
     .await?;
     Ok(done.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index's predicate must be implied by the statement's list, or every probe falls back to the edge key:
+    /// a change of `SUPERSEDING` needs a migration that replaces `relations_superseding_idx`.
+    #[test]
+    fn the_superseding_index_names_exactly_the_superseding_types() {
+        let migration = include_str!("../../migrations/20261205000042_superseding_edges.sql");
+        let predicate = format!("WHERE rel_type IN ({})", superseding_list());
+        assert!(migration.contains(&predicate), "migration 42's predicate is not `{predicate}`");
+        assert!(chain_heads_sql().contains(&format!("r.rel_type IN ({})", superseding_list())));
+    }
 }

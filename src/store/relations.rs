@@ -264,11 +264,11 @@ pub const MAX_CHAIN_FORK: i64 = 16;
 
 /// [`chain_heads`]' statement: `$1` the tenant, `$2` the memories, `$3` the most hops; the superseding relation
 /// types are written in, so that each probe reads `relations_superseding_idx` (those edges only). Each step
-/// looks up the edges of the chain's current memories by their id (a `LATERAL`
-/// subquery with a `LIMIT` is never flattened into a join): joined instead, the planner, which expects a
-/// recursive step to yield many rows, hashed every superseding-type edge of the tenant, and `rel_type` is the
-/// edge key's last column, so that read all the tenant's edges (SIMILAR_TO ones included) on every recall:
-/// 15-19 ms with 135k edges in a tenant of 100k memories, against 0.9 ms looked up by id.
+/// looks up the edges of the chain's current memories by their id (a `LATERAL` subquery with a `LIMIT` is never
+/// flattened into a join): joined instead, the planner, which expects a recursive step to yield many rows,
+/// hashed every superseding-type edge of the tenant, and `rel_type` is the edge key's last column, so that read
+/// all the tenant's edges (SIMILAR_TO ones included) on every recall: 15-19 ms with 135k edges in a tenant of
+/// 100k memories, against 0.9 ms looked up by id.
 pub fn chain_heads_sql() -> String {
     let types = superseding_list();
     format!(

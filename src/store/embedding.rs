@@ -90,12 +90,12 @@ fn successor_of(m: &str) -> String {
 /// [`write_vectors`]' statement: $1 tenant, $2 ids, $3 vectors, $4 content hashes, $5 model, $6 only unready,
 /// $7 contents, $8 episode contexts, $9 context vectors, $10 fold weight (NULL: none).
 ///
-/// Each statement reads the tenant's pending memories at most once, whatever the statistics say (a new
-/// tenant's rows are estimated at a handful until the next ANALYZE): `before` and `folded` are materialised,
-/// so each predecessor is looked up once. Inlined, the planner put them inside a nested loop that scanned the
-/// tenant's pending memories and looked up their predecessors once per batch member: 54 of a batch's 84 ms
-/// with 700 turns pending (conversation bench), and quadratic in a bulk import. The batch's rows are also
-/// named by id (`id = ANY($2)`), which lets a planner that knows the tenant's size probe them by key.
+/// `before` and `folded` are materialised, so each is computed once per statement and each predecessor is
+/// looked up once. Inlined, where the planner estimated a new tenant's rows at a handful (until the next
+/// ANALYZE), they ran inside a nested loop that scanned the tenant's memories and looked up their
+/// predecessors once per batch member: 54 of a batch's 84 ms with 700 turns stored (conversation bench), and
+/// quadratic in a bulk import. The batch's rows are also named by id (`id = ANY($2)`), which lets a planner
+/// that knows the tenant's size probe them by key.
 pub fn write_vectors_sql() -> String {
     let predecessor = predecessor_of("m");
     // Written only over the content (and, for an embedded context, the episode context) that was embedded.

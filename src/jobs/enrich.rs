@@ -144,7 +144,7 @@ pub async fn handle(
     ctx: Data<Arc<EnrichContext>>,
     attempt: apalis::prelude::Attempt,
 ) -> Result<(), JobError> {
-    ctx.first.wait(super::EMBED_FIRST_MAX_WAIT).await;
+    ctx.first.wait().await;
     match process(&ctx, &job, attempt.current()).await {
         Ok(()) => Ok(()),
         Err(message) => Err(super::retry_later(attempt.current(), message).await),

@@ -64,55 +64,121 @@ pub async fn announce_failure(
     crate::store::webhooks::emit(tx, "job.failed", None, &data).await.map(|_| ())
 }
 
-/// Longest an enrichment or similarity job waits for this process's embedding to pause ([`EmbedFirst`]).
+/// Longest an enrichment or similarity job waits for this process's embedding ([`EmbedFirst`]).
 pub const EMBED_FIRST_MAX_WAIT: Duration = Duration::from_secs(10);
+/// How long no embedding job must have run before a waiting enrichment or similarity job starts.
+pub const EMBED_FIRST_QUIET: Duration = Duration::from_millis(300);
+/// How long a burst of embedding (jobs with less than [`EMBED_FIRST_QUIET`] between them) has the cores to
+/// itself; after that a waiting job starts at the end of any embedding job.
+pub const EMBED_FIRST_PATIENCE: Duration = Duration::from_secs(10);
 
-/// Embedding first: while this process runs an embedding job on a local model, its enrichment and
-/// similarity jobs wait (each at most [`EMBED_FIRST_MAX_WAIT`]) before they start, so that a stored batch
-/// becomes searchable by meaning at the model's pace and the links follow. They share the machine's cores
-/// with the model; run alongside it, they slowed a 700-turn conversation's embedding by a third (issue 28).
-/// A waiting job starts as soon as an embedding job ends or none runs (so also between two jobs, even when the
-/// next starts at once), so under a steady load the links lag but keep up; the wait is per process, as the
-/// cores are.
+/// Embedding first: while this process embeds on a local model, its enrichment and similarity jobs wait
+/// before they start, so that a stored batch becomes searchable by meaning at the model's pace and the links
+/// follow. They share the machine's cores with the model; run alongside it, they slowed a 700-turn
+/// conversation's embedding by a third (issue 28). A conversation stored in batches is several embedding jobs
+/// with short gaps between them (a burst), so a waiting job starts
+/// - once no embedding job has run for [`EmbedFirst::new`]'s `quiet` (at once when the model is idle), or
+/// - at the end of any embedding job once the burst is older than `patience`: under a steady load the links
+///   keep pace with the embedding jobs, as they share the cores, instead of waiting a long time each, or
+/// - after `at_most` in any case (one long embedding job).
+///
+/// The wait is per process, as the cores are.
 #[derive(Clone)]
 pub struct EmbedFirst {
-    /// Embedding jobs running now and embedding jobs ended so far; None where embedding does not compete (a
-    /// remote model, or none).
-    running: Option<Arc<tokio::sync::watch::Sender<(usize, u64)>>>,
+    /// The embedding jobs' state; None where embedding does not compete (a remote model, or none).
+    state: Option<Arc<tokio::sync::watch::Sender<Embeddings>>>,
+    wait: Wait,
+}
+
+/// How an enrichment or similarity job waits for the embedding ([`EmbedFirst`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Wait {
+    pub quiet: Duration,
+    pub patience: Duration,
+    pub at_most: Duration,
+}
+
+impl Wait {
+    /// The service's: [`EMBED_FIRST_QUIET`], [`EMBED_FIRST_PATIENCE`], [`EMBED_FIRST_MAX_WAIT`].
+    pub const SERVICE: Self =
+        Self { quiet: EMBED_FIRST_QUIET, patience: EMBED_FIRST_PATIENCE, at_most: EMBED_FIRST_MAX_WAIT };
+}
+
+/// This process's embedding jobs, as the waiting jobs see them.
+#[derive(Debug, Clone, Copy, Default)]
+struct Embeddings {
+    running: usize,
+    /// Jobs ended so far: a job that ends while the next starts at once still counts as an end.
+    ended: u64,
+    last_end: Option<tokio::time::Instant>,
+    /// When the current burst began: a job started with none running and none ended within `quiet`.
+    burst_start: Option<tokio::time::Instant>,
 }
 
 impl EmbedFirst {
-    /// Embedding first when `local` (the model runs on this machine); otherwise nothing waits.
-    pub fn new(local: bool) -> Self {
-        Self { running: local.then(|| Arc::new(tokio::sync::watch::Sender::new((0, 0)))) }
+    /// Embedding first when `local` (the model runs on this machine), waiting as `wait` says; otherwise
+    /// nothing waits.
+    pub fn new(local: bool, wait: Wait) -> Self {
+        Self { state: local.then(|| Arc::new(tokio::sync::watch::Sender::new(Embeddings::default()))), wait }
     }
 
     /// Marks an embedding job running until the guard is dropped.
     pub fn embedding(&self) -> Embedding {
-        if let Some(running) = &self.running {
-            running.send_modify(|(n, _)| *n += 1);
+        if let Some(state) = &self.state {
+            let quiet = self.wait.quiet;
+            state.send_modify(|s| {
+                if s.running == 0 && s.last_end.is_none_or(|t| t.elapsed() >= quiet) {
+                    s.burst_start = Some(tokio::time::Instant::now());
+                }
+                s.running += 1;
+            });
         }
-        Embedding(self.running.clone())
+        Embedding(self.state.clone())
     }
 
-    /// Returns once no embedding job runs or one has ended since the call, or after `at_most`.
-    pub async fn wait(&self, at_most: Duration) {
-        let Some(running) = &self.running else { return };
-        let mut rx = running.subscribe();
-        let ended_before = rx.borrow().1;
-        let _ = tokio::time::timeout(at_most, rx.wait_for(|&(n, ended)| n == 0 || ended != ended_before)).await;
+    /// Returns once a waiting enrichment or similarity job may start ([`EmbedFirst`]).
+    pub async fn wait(&self) {
+        let Some(state) = &self.state else { return };
+        let Wait { quiet, patience, at_most } = self.wait;
+        let burst_is_old = |s: &Embeddings| s.burst_start.is_none_or(|t| t.elapsed() >= patience);
+        let mut rx = state.subscribe();
+        let _ = tokio::time::timeout(at_most, async {
+            loop {
+                let now = *rx.borrow_and_update();
+                if now.running == 0 {
+                    let idle = now.last_end.map_or(Duration::MAX, |t| t.elapsed());
+                    if idle >= quiet || burst_is_old(&now) {
+                        return;
+                    }
+                    // The rest of the quiet period, unless a job starts (or starts and ends) within it.
+                    let changed = rx.wait_for(|s| s.running > 0 || s.ended != now.ended);
+                    match tokio::time::timeout(quiet - idle, changed).await {
+                        Err(_) | Ok(Err(_)) => return,
+                        Ok(Ok(_)) => continue,
+                    }
+                }
+                // A job runs: wait for an end, counted, so that a next job starting at once cannot hide it.
+                match rx.wait_for(|s| s.running == 0 || s.ended != now.ended).await {
+                    Err(_) => return,
+                    Ok(s) if burst_is_old(&s) => return,
+                    Ok(_) => continue,
+                }
+            }
+        })
+        .await;
     }
 }
 
 /// A running embedding job ([`EmbedFirst::embedding`]).
-pub struct Embedding(Option<Arc<tokio::sync::watch::Sender<(usize, u64)>>>);
+pub struct Embedding(Option<Arc<tokio::sync::watch::Sender<Embeddings>>>);
 
 impl Drop for Embedding {
     fn drop(&mut self) {
-        if let Some(running) = &self.0 {
-            running.send_modify(|(n, ended)| {
-                *n -= 1;
-                *ended += 1;
+        if let Some(state) = &self.0 {
+            state.send_modify(|s| {
+                s.running -= 1;
+                s.ended += 1;
+                s.last_end = Some(tokio::time::Instant::now());
             });
         }
     }
@@ -207,7 +273,7 @@ pub async fn run_workers(
         };
     }
     // Enrichment and similarity wait for the embedding only where this process embeds on its own cores.
-    let first = EmbedFirst::new(workers.runs(queue::embed::QUEUE) && services.embedder.is_local());
+    let first = EmbedFirst::new(workers.runs(queue::embed::QUEUE) && services.embedder.is_local(), Wait::SERVICE);
     if workers.runs(queue::embed::QUEUE) && services.embedder.state() == SlotState::Disabled {
         tracing::info!("no embedder configured: this process does not take embedding jobs");
     } else {
@@ -300,51 +366,91 @@ pub async fn run_workers(
 mod tests {
     use super::*;
 
-    /// Whether `wait` is still waiting after a moment.
+    const QUIET: Duration = Duration::from_millis(400);
+    const PATIENCE: Duration = Duration::from_secs(3);
+    const WAIT: Wait = Wait { quiet: QUIET, patience: PATIENCE, at_most: Duration::from_secs(30) };
+
+    /// Whether `wait` is still waiting after twice the quiet period.
     async fn still_waiting(first: &EmbedFirst) -> bool {
-        tokio::time::timeout(Duration::from_millis(50), first.wait(Duration::from_secs(30))).await.is_err()
+        tokio::time::timeout(QUIET * 2, first.wait()).await.is_err()
+    }
+
+    fn waiter(first: &EmbedFirst) -> tokio::task::JoinHandle<()> {
+        let first = first.clone();
+        tokio::spawn(async move { first.wait().await })
+    }
+
+    /// Whether `waiting` finishes within a moment (a tenth of the quiet period).
+    async fn goes(waiting: &mut tokio::task::JoinHandle<()>) -> bool {
+        tokio::time::timeout(QUIET / 10, waiting).await.is_ok()
     }
 
     #[tokio::test]
-    async fn enrichment_and_similarity_wait_for_a_local_models_embedding_and_no_longer() {
-        let first = EmbedFirst::new(true);
-        assert!(!still_waiting(&first).await, "nothing embeds: no wait");
+    async fn enrichment_and_similarity_wait_for_a_burst_of_local_embedding_and_no_longer() {
+        let first = EmbedFirst::new(true, WAIT);
+        let mut waiting = waiter(&first);
+        assert!(goes(&mut waiting).await, "nothing ever embedded: no wait");
 
         let one = first.embedding();
         let two = first.embedding();
         assert!(still_waiting(&first).await, "an embedding job runs: the others wait");
         drop(one);
         assert!(still_waiting(&first).await, "one of two embedding jobs still runs");
-        let waiter = tokio::spawn({
-            let first = first.clone();
-            async move { first.wait(Duration::from_secs(30)).await }
-        });
+        let mut waiting = waiter(&first);
         drop(two);
-        tokio::time::timeout(Duration::from_secs(5), waiter).await.expect("the last job's end wakes a waiter").unwrap();
+        tokio::time::sleep(QUIET * 3 / 4).await;
+        assert!(!goes(&mut waiting).await, "released before the quiet period after the last job");
+        tokio::time::sleep(QUIET / 2).await;
+        assert!(goes(&mut waiting).await, "still waiting after the quiet period");
+        let mut waiting = waiter(&first);
+        assert!(goes(&mut waiting).await, "the model idle for longer than the quiet period: no wait");
 
-        // The next job starting at once, before the waiter runs, does not hold it back: a job ended.
-        let first_job = first.embedding();
-        let waiter = tokio::spawn({
-            let first = first.clone();
-            async move { first.wait(Duration::from_secs(30)).await }
-        });
-        tokio::task::yield_now().await;
-        drop(first_job);
-        let next_job = first.embedding();
-        tokio::time::timeout(Duration::from_secs(5), waiter).await.expect("a job's end wakes a waiter").unwrap();
-        drop(next_job);
+        // A job that starts and ends at once within the quiet period starts the quiet again.
+        drop(first.embedding());
+        let mut waiting = waiter(&first);
+        tokio::time::sleep(QUIET / 2).await;
+        drop(first.embedding());
+        tokio::time::sleep(QUIET * 3 / 4).await;
+        assert!(!goes(&mut waiting).await, "released within the quiet period after a job");
+        tokio::time::sleep(QUIET / 2).await;
+        assert!(goes(&mut waiting).await, "still waiting after the quiet period");
 
-        // Never longer than asked, however long the embedding runs.
-        let _running = first.embedding();
-        let started = std::time::Instant::now();
-        first.wait(Duration::from_millis(100)).await;
+        // A burst of embedding jobs one after another (a conversation stored in batches), each next one
+        // starting at once as a worker takes its next job: the links wait until the burst is older than the
+        // patience, and then go at the next job's end.
+        tokio::time::sleep(QUIET * 2).await;
+        let burst = tokio::time::Instant::now();
+        let mut job = first.embedding();
+        let mut waiting = waiter(&first);
+        let released_after = loop {
+            tokio::time::sleep(QUIET / 4).await;
+            drop(job);
+            job = first.embedding();
+            if goes(&mut waiting).await {
+                break burst.elapsed();
+            }
+            assert!(burst.elapsed() < PATIENCE * 3, "never released during a burst");
+        };
+        assert!(released_after >= PATIENCE, "released {released_after:?} into a burst");
+        // Then every job's end releases a waiter, as the burst goes on.
+        let mut waiting = waiter(&first);
+        assert!(!goes(&mut waiting).await, "released while a job runs");
+        drop(job);
+        let job = first.embedding();
+        assert!(goes(&mut waiting).await, "a job's end in an old burst did not release the waiter");
+
+        // Never longer than `at_most`, however long the embedding runs.
+        let first_short = EmbedFirst { wait: Wait { at_most: Duration::from_millis(100), ..WAIT }, ..first.clone() };
+        let started = tokio::time::Instant::now();
+        first_short.wait().await;
         let waited = started.elapsed();
         assert!(waited >= Duration::from_millis(100) && waited < Duration::from_secs(5), "{waited:?}");
+        drop(job);
     }
 
     #[tokio::test]
     async fn nothing_waits_for_a_remote_or_absent_embedder() {
-        let first = EmbedFirst::new(false);
+        let first = EmbedFirst::new(false, WAIT);
         let _running = first.embedding();
         assert!(!still_waiting(&first).await);
     }

@@ -27,7 +27,7 @@ pub struct SimilarContext {
 
 /// The apalis handler.
 pub async fn handle(job: SimilarJob, ctx: Data<Arc<SimilarContext>>, attempt: Attempt) -> Result<(), JobError> {
-    ctx.first.wait(super::EMBED_FIRST_MAX_WAIT).await;
+    ctx.first.wait().await;
     match process(&ctx.db, &job).await {
         Ok(_) => Ok(()),
         Err(err) => {

@@ -77,10 +77,10 @@ pub const EMBED_FIRST_PATIENCE: Duration = Duration::from_secs(10);
 /// follow. They share the machine's cores with the model; run alongside it, they slowed a 700-turn
 /// conversation's embedding by a third (issue 28). A conversation stored in batches is several embedding jobs
 /// with short gaps between them (a burst), so a waiting job starts
-/// - once no embedding job has run for [`EmbedFirst::new`]'s `quiet` (at once when the model is idle), or
-/// - at the end of any embedding job once the burst is older than `patience`: under a steady load the links
-///   keep pace with the embedding jobs, as they share the cores, instead of waiting a long time each, or
-/// - after `at_most` in any case (one long embedding job).
+/// - once no embedding job has run for [`Wait::quiet`] (at once when the model is idle), or
+/// - at or after the end of an embedding job once the burst is older than [`Wait::patience`]: under a steady
+///   load the links keep pace with the embedding jobs, as they share the cores, instead of waiting long each, or
+/// - after [`Wait::at_most`] in any case (one long embedding job).
 ///
 /// The wait is per process, as the cores are.
 #[derive(Clone)]
@@ -93,8 +93,11 @@ pub struct EmbedFirst {
 /// How an enrichment or similarity job waits for the embedding ([`EmbedFirst`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Wait {
+    /// How long no embedding job must have run; also the longest gap between two jobs of one burst.
     pub quiet: Duration,
+    /// How long a burst of embedding keeps the cores to itself.
     pub patience: Duration,
+    /// The longest wait of one job.
     pub at_most: Duration,
 }
 
@@ -154,13 +157,15 @@ impl EmbedFirst {
                     let changed = rx.wait_for(|s| s.running > 0 || s.ended != now.ended);
                     match tokio::time::timeout(quiet - idle, changed).await {
                         Err(_) | Ok(Err(_)) => return,
+                        // A new burst: the quiet period passed before this waiter saw it.
+                        Ok(Ok(s)) if s.burst_start != now.burst_start => return,
                         Ok(Ok(_)) => continue,
                     }
                 }
                 // A job runs: wait for an end, counted, so that a next job starting at once cannot hide it.
                 match rx.wait_for(|s| s.running == 0 || s.ended != now.ended).await {
                     Err(_) => return,
-                    Ok(s) if burst_is_old(&s) => return,
+                    Ok(s) if burst_is_old(&s) || s.burst_start != now.burst_start => return,
                     Ok(_) => continue,
                 }
             }
@@ -366,13 +371,13 @@ pub async fn run_workers(
 mod tests {
     use super::*;
 
-    const QUIET: Duration = Duration::from_millis(400);
-    const PATIENCE: Duration = Duration::from_secs(3);
+    const QUIET: Duration = Duration::from_secs(1);
+    const PATIENCE: Duration = Duration::from_secs(4);
     const WAIT: Wait = Wait { quiet: QUIET, patience: PATIENCE, at_most: Duration::from_secs(30) };
 
-    /// Whether `wait` is still waiting after twice the quiet period.
+    /// Whether `wait` is still waiting after the quiet period.
     async fn still_waiting(first: &EmbedFirst) -> bool {
-        tokio::time::timeout(QUIET * 2, first.wait()).await.is_err()
+        tokio::time::timeout(QUIET, first.wait()).await.is_err()
     }
 
     fn waiter(first: &EmbedFirst) -> tokio::task::JoinHandle<()> {
@@ -398,9 +403,9 @@ mod tests {
         assert!(still_waiting(&first).await, "one of two embedding jobs still runs");
         let mut waiting = waiter(&first);
         drop(two);
-        tokio::time::sleep(QUIET * 3 / 4).await;
-        assert!(!goes(&mut waiting).await, "released before the quiet period after the last job");
         tokio::time::sleep(QUIET / 2).await;
+        assert!(!goes(&mut waiting).await, "released before the quiet period after the last job");
+        tokio::time::sleep(QUIET * 3 / 4).await;
         assert!(goes(&mut waiting).await, "still waiting after the quiet period");
         let mut waiting = waiter(&first);
         assert!(goes(&mut waiting).await, "the model idle for longer than the quiet period: no wait");

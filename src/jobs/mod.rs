@@ -64,14 +64,6 @@ pub async fn announce_failure(
     crate::store::webhooks::emit(tx, "job.failed", None, &data).await.map(|_| ())
 }
 
-/// Longest an enrichment or similarity job waits for this process's embedding ([`EmbedFirst`]).
-pub const EMBED_FIRST_MAX_WAIT: Duration = Duration::from_secs(10);
-/// How long no embedding job must have run before a waiting enrichment or similarity job starts.
-pub const EMBED_FIRST_QUIET: Duration = Duration::from_millis(300);
-/// How long a burst of embedding (jobs with less than [`EMBED_FIRST_QUIET`] between them) has the cores to
-/// itself; after that a waiting job starts at the end of any embedding job.
-pub const EMBED_FIRST_PATIENCE: Duration = Duration::from_secs(10);
-
 /// Embedding first: while this process embeds on a local model, its enrichment and similarity jobs wait
 /// before they start, so that a stored batch becomes searchable by meaning at the model's pace and the links
 /// follow. They share the machine's cores with the model; run alongside it, they slowed a 700-turn
@@ -102,9 +94,9 @@ pub struct Wait {
 }
 
 impl Wait {
-    /// The service's: [`EMBED_FIRST_QUIET`], [`EMBED_FIRST_PATIENCE`], [`EMBED_FIRST_MAX_WAIT`].
+    /// The service's: 0.3 s quiet, 10 s patience, at most 10 s.
     pub const SERVICE: Self =
-        Self { quiet: EMBED_FIRST_QUIET, patience: EMBED_FIRST_PATIENCE, at_most: EMBED_FIRST_MAX_WAIT };
+        Self { quiet: Duration::from_millis(300), patience: Duration::from_secs(10), at_most: Duration::from_secs(10) };
 }
 
 /// This process's embedding jobs, as the waiting jobs see them.
@@ -119,10 +111,13 @@ struct Embeddings {
 }
 
 impl EmbedFirst {
-    /// Embedding first when `local` (the model runs on this machine), waiting as `wait` says; otherwise
-    /// nothing waits.
-    pub fn new(local: bool, wait: Wait) -> Self {
-        Self { state: local.then(|| Arc::new(tokio::sync::watch::Sender::new(Embeddings::default()))), wait }
+    /// Embedding first when `local` (the model runs on this machine), waiting as [`Wait::SERVICE`] says;
+    /// otherwise nothing waits.
+    pub fn new(local: bool) -> Self {
+        Self {
+            state: local.then(|| Arc::new(tokio::sync::watch::Sender::new(Embeddings::default()))),
+            wait: Wait::SERVICE,
+        }
     }
 
     /// Marks an embedding job running until the guard is dropped.
@@ -278,7 +273,7 @@ pub async fn run_workers(
         };
     }
     // Enrichment and similarity wait for the embedding only where this process embeds on its own cores.
-    let first = EmbedFirst::new(workers.runs(queue::embed::QUEUE) && services.embedder.is_local(), Wait::SERVICE);
+    let first = EmbedFirst::new(workers.runs(queue::embed::QUEUE) && services.embedder.is_local());
     if workers.runs(queue::embed::QUEUE) && services.embedder.state() == SlotState::Disabled {
         tracing::info!("no embedder configured: this process does not take embedding jobs");
     } else {
@@ -392,7 +387,7 @@ mod tests {
 
     #[tokio::test]
     async fn enrichment_and_similarity_wait_for_a_burst_of_local_embedding_and_no_longer() {
-        let first = EmbedFirst::new(true, WAIT);
+        let first = EmbedFirst { wait: WAIT, ..EmbedFirst::new(true) };
         let mut waiting = waiter(&first);
         assert!(goes(&mut waiting).await, "nothing ever embedded: no wait");
 
@@ -455,7 +450,7 @@ mod tests {
 
     #[tokio::test]
     async fn nothing_waits_for_a_remote_or_absent_embedder() {
-        let first = EmbedFirst::new(false, WAIT);
+        let first = EmbedFirst { wait: WAIT, ..EmbedFirst::new(false) };
         let _running = first.embedding();
         assert!(!still_waiting(&first).await);
     }

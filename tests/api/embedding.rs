@@ -131,7 +131,7 @@ async fn a_job_takes_other_pending_memories_of_its_tenant_along() {
         embedder: app.embedder.clone(),
         usage: Default::default(),
         context: cairn::config::ContextVectors::Model,
-        first: cairn::jobs::EmbedFirst::new(false, cairn::jobs::Wait::SERVICE),
+        first: cairn::jobs::EmbedFirst::new(false),
     };
     process(&ctx, &job, 0).await.unwrap();
     let listed = app.get(&app.a.key, "/api/v1/memories").await.ok(200).clone();
@@ -162,7 +162,7 @@ async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_faile
         embedder: app.embedder.clone(),
         usage: Default::default(),
         context: cairn::config::ContextVectors::Model,
-        first: cairn::jobs::EmbedFirst::new(false, cairn::jobs::Wait::SERVICE),
+        first: cairn::jobs::EmbedFirst::new(false),
     };
     let retry = process(&ctx, &job, 0).await.unwrap_err();
     assert!(retry.contains("503"));

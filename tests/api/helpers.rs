@@ -601,7 +601,7 @@ impl TestApp {
             embedder: self.embedder.clone(),
             usage: Default::default(),
             context: self.services.config.context_vectors,
-            first: cairn::jobs::EmbedFirst::new(false, cairn::jobs::Wait::SERVICE),
+            first: cairn::jobs::EmbedFirst::new(false),
         };
         let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::queue::embed::EmbedJob)> =
@@ -620,7 +620,7 @@ impl TestApp {
             db: self.db.clone(),
             extractor,
             usage: Default::default(),
-            first: cairn::jobs::EmbedFirst::new(false, cairn::jobs::Wait::SERVICE),
+            first: cairn::jobs::EmbedFirst::new(false),
         };
         let mut conn = self.superuser_conn().await;
         let jobs: Vec<(String, cairn::queue::enrich::EnrichJob)> =

@@ -479,7 +479,7 @@ async fn quotas_reached_jobs_failed_and_keys_expiring_are_announced() {
         embedder: cairn::models::embed::EmbedderSlot::disabled(),
         usage: Default::default(),
         context: app.services.config.context_vectors,
-        first: cairn::jobs::EmbedFirst::new(false, cairn::jobs::Wait::SERVICE),
+        first: cairn::jobs::EmbedFirst::new(false),
     };
     let memory_id: uuid::Uuid = id.parse().unwrap();
     let job = cairn::queue::embed::EmbedJob { tenant_id: app.a.id, memory_ids: vec![memory_id] };

@@ -38,6 +38,13 @@ fn turn(i: usize) -> String {
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
+    // RUST_LOG=cairn::jobs=debug: which rule let each waiting enrichment or similarity job start.
+    if std::env::var_os("RUST_LOG").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .with_writer(std::io::stderr)
+            .init();
+    }
     let turns = env_usize("CAIRN_BENCH_TURNS", 700);
     let rounds = env_usize("CAIRN_BENCH_ROUNDS", 1).max(1);
     let base = std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into());

@@ -77,7 +77,12 @@ pub async fn enrich(ctx: &EnrichContext, tenant_id: Uuid, memory_ids: &[Uuid]) -
     let targets = enrichment::targets(&mut tx, memory_ids).await?;
     tx.commit().await?;
     let mut done = 0;
+    // A chat model's extraction runs elsewhere: nothing to pause for.
+    let mut pauses = matches!(ctx.extractor, Extractor::Local).then(|| ctx.first.pauses());
     for target in targets {
+        if let Some(pauses) = pauses.as_mut() {
+            pauses.pause().await;
+        }
         let found = ctx.extractor.extract(&target.content).await;
         // With a chat model, its judgement of quality is averaged with the heuristics'.
         let judged = match &ctx.extractor {
@@ -145,7 +150,11 @@ pub async fn handle(
     attempt: apalis::prelude::Attempt,
 ) -> Result<(), JobError> {
     ctx.first.wait().await;
-    match process(&ctx, &job, attempt.current()).await {
+    let started = std::time::Instant::now();
+    let outcome = process(&ctx, &job, attempt.current()).await;
+    let (memories, ms) = (job.memory_ids.len(), started.elapsed().as_secs_f64() * 1e3);
+    tracing::debug!(tenant_id = %job.tenant_id, memories, ms, ok = outcome.is_ok(), "enrichment job done (its pause for the embedding included)");
+    match outcome {
         Ok(()) => Ok(()),
         Err(message) => Err(super::retry_later(attempt.current(), message).await),
     }

@@ -74,6 +74,9 @@ pub async fn announce_failure(
 ///   load the links keep pace with the embedding jobs, as they share the cores, instead of waiting long each, or
 /// - after [`Wait::at_most`] in any case (one long embedding job).
 ///
+/// A long job that started anyway pauses once, between two of its steps, for a young burst that began after it
+/// started (its embedding job, enqueued with it, began a moment later): [`Pauses::pause`].
+///
 /// The wait is per process, as the cores are.
 #[derive(Clone)]
 pub struct EmbedFirst {
@@ -124,48 +127,106 @@ impl EmbedFirst {
     pub fn embedding(&self) -> Embedding {
         if let Some(state) = &self.state {
             let quiet = self.wait.quiet;
+            let mut begins = false;
             state.send_modify(|s| {
                 if s.running == 0 && s.last_end.is_none_or(|t| t.elapsed() >= quiet) {
                     s.burst_start = Some(tokio::time::Instant::now());
+                    begins = true;
                 }
                 s.running += 1;
             });
+            if begins {
+                tracing::debug!("embedding first: a burst of embedding begins");
+            }
         }
         Embedding(self.state.clone())
     }
 
+    /// A long job that has started: see [`Pauses::pause`].
+    pub fn pauses(&self) -> Pauses {
+        Pauses { first: self.clone(), started: tokio::time::Instant::now(), paused: false }
+    }
+
     /// Returns once a waiting enrichment or similarity job may start ([`EmbedFirst`]).
     pub async fn wait(&self) {
+        self.wait_as("start").await
+    }
+
+    /// [`Self::wait`]; logs how long it waited and which rule let it go (debug, trace when it did not wait).
+    async fn wait_as(&self, why: &'static str) {
         let Some(state) = &self.state else { return };
-        let Wait { quiet, patience, at_most } = self.wait;
+        let started = tokio::time::Instant::now();
+        let released = tokio::time::timeout(self.wait.at_most, Self::released(state, self.wait)).await;
+        let rule = released.unwrap_or("at most");
+        let waited_ms = started.elapsed().as_secs_f64() * 1e3;
+        if waited_ms >= 1.0 {
+            tracing::debug!(why, rule, waited_ms, "embedding first: waited for the embedding");
+        } else {
+            tracing::trace!(why, rule, waited_ms, "embedding first: no wait");
+        }
+    }
+
+    /// Waits until a rule of [`EmbedFirst`] other than the time limit lets a waiting job go; returns its name.
+    async fn released(state: &tokio::sync::watch::Sender<Embeddings>, wait: Wait) -> &'static str {
+        let Wait { quiet, patience, .. } = wait;
         let burst_is_old = |s: &Embeddings| s.burst_start.is_none_or(|t| t.elapsed() >= patience);
         let mut rx = state.subscribe();
-        let _ = tokio::time::timeout(at_most, async {
-            loop {
-                let now = *rx.borrow_and_update();
-                if now.running == 0 {
-                    let idle = now.last_end.map_or(Duration::MAX, |t| t.elapsed());
-                    if idle >= quiet || burst_is_old(&now) {
-                        return;
-                    }
-                    // The rest of the quiet period, unless a job starts (or starts and ends) within it.
-                    let changed = rx.wait_for(|s| s.running > 0 || s.ended != now.ended);
-                    match tokio::time::timeout(quiet - idle, changed).await {
-                        Err(_) | Ok(Err(_)) => return,
-                        // A new burst: the quiet period passed before this waiter saw it.
-                        Ok(Ok(s)) if s.burst_start != now.burst_start => return,
-                        Ok(Ok(_)) => continue,
-                    }
+        loop {
+            let now = *rx.borrow_and_update();
+            if now.running == 0 {
+                let idle = now.last_end.map_or(Duration::MAX, |t| t.elapsed());
+                if idle >= quiet {
+                    return "quiet";
                 }
-                // A job runs: wait for an end, counted, so that a next job starting at once cannot hide it.
-                match rx.wait_for(|s| s.running == 0 || s.ended != now.ended).await {
-                    Err(_) => return,
-                    Ok(s) if burst_is_old(&s) || s.burst_start != now.burst_start => return,
-                    Ok(_) => continue,
+                if burst_is_old(&now) {
+                    return "old burst";
+                }
+                // The rest of the quiet period, unless a job starts (or starts and ends) within it.
+                let changed = rx.wait_for(|s| s.running > 0 || s.ended != now.ended);
+                match tokio::time::timeout(quiet - idle, changed).await {
+                    Err(_) => return "quiet",
+                    Ok(Err(_)) => return "closed",
+                    // A new burst: the quiet period passed before this waiter saw it.
+                    Ok(Ok(s)) if s.burst_start != now.burst_start => return "quiet",
+                    Ok(Ok(_)) => continue,
                 }
             }
-        })
-        .await;
+            // A job runs: wait for an end, counted, so that a next job starting at once cannot hide it.
+            match rx.wait_for(|s| s.running == 0 || s.ended != now.ended).await {
+                Err(_) => return "closed",
+                Ok(s) if burst_is_old(&s) => return "old burst",
+                Ok(s) if s.burst_start != now.burst_start => return "quiet",
+                Ok(_) => continue,
+            }
+        }
+    }
+}
+
+/// The pause of a long job that has started ([`EmbedFirst::pauses`]).
+pub struct Pauses {
+    first: EmbedFirst,
+    started: tokio::time::Instant,
+    paused: bool,
+}
+
+impl Pauses {
+    /// Between the steps of the job: once per job, while a burst of embedding that began after the job started
+    /// is running and younger than [`Wait::patience`], waits as [`EmbedFirst::wait`]; else returns at once.
+    /// A job can start a moment before the embedding of the batch it belongs to (both are enqueued by one
+    /// store, and the model was idle): without this it ran its whole length beside the model (a 500-memory
+    /// enrichment job ran 4.3-4.6 s of a 700-turn conversation's 8 s). Once per job, and only for a burst that
+    /// is new to it, so that bursts of other tenants one after another cannot hold it back for long.
+    pub async fn pause(&mut self) {
+        let Some(state) = &self.first.state else { return };
+        if self.paused {
+            return;
+        }
+        let now = *state.borrow();
+        let new_burst = now.burst_start.is_some_and(|t| t >= self.started && t.elapsed() < self.first.wait.patience);
+        if now.running > 0 && new_burst {
+            self.paused = true;
+            self.first.wait_as("pause").await;
+        }
     }
 }
 
@@ -445,6 +506,47 @@ mod tests {
         first_short.wait().await;
         let waited = started.elapsed();
         assert!(waited >= Duration::from_millis(100) && waited < Duration::from_secs(5), "{waited:?}");
+        drop(job);
+    }
+
+    fn pause(pauses: Pauses) -> tokio::task::JoinHandle<Pauses> {
+        tokio::spawn(async move {
+            let mut pauses = pauses;
+            pauses.pause().await;
+            pauses
+        })
+    }
+
+    /// The job's pauses, if its pause ends within a moment (a tenth of the quiet period).
+    async fn paused(pausing: &mut tokio::task::JoinHandle<Pauses>) -> Option<Pauses> {
+        tokio::time::timeout(QUIET / 10, pausing).await.ok().map(|done| done.unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_started_job_pauses_once_for_a_young_burst_that_began_after_it() {
+        let first = EmbedFirst { wait: WAIT, ..EmbedFirst::new(true) };
+        let pauses = paused(&mut pause(first.pauses())).await.expect("nothing embeds: no pause");
+
+        // The job's own embedding begins a moment after the job: it pauses until the quiet period after it.
+        let job = first.embedding();
+        let mut pausing = pause(pauses);
+        assert!(paused(&mut pausing).await.is_none(), "went on while a young burst that began after it runs");
+        drop(job);
+        tokio::time::sleep(QUIET / 2).await;
+        assert!(paused(&mut pausing).await.is_none(), "went on before the quiet period after the burst");
+        tokio::time::sleep(QUIET * 3 / 4).await;
+        let pauses = paused(&mut pausing).await.expect("still paused after the quiet period");
+
+        // Once per job: the next burst (another tenant's, say) does not hold it again.
+        tokio::time::sleep(QUIET).await;
+        let job = first.embedding();
+        assert!(paused(&mut pause(pauses)).await.is_some(), "paused a second time");
+        drop(job);
+
+        // A burst that was running when the job started (the job was let go by a rule of the wait): no pause.
+        tokio::time::sleep(QUIET * 2).await;
+        let job = first.embedding();
+        assert!(paused(&mut pause(first.pauses())).await.is_some(), "paused for a burst that began before it");
         drop(job);
     }
 

@@ -185,3 +185,51 @@ async fn enrichment_writes_each_memory_once() {
     assert!(m["quality_score"].as_f64().is_some(), "{m}");
     assert_eq!(app.get(key, "/api/v1/enrichment/status").await.ok(200)["ready"], 1);
 }
+
+/// An enrichment job that started just before a burst of embedding (both are enqueued by the same store, and
+/// either may start first) pauses at its next memory until the burst is over (issue 28), instead of running its
+/// whole length beside the model.
+#[tokio::test]
+async fn a_started_enrichment_job_pauses_for_a_burst_of_embedding_that_began_after_it() {
+    use cairn::jobs::{enrich, EmbedFirst};
+    let app = spawn().await;
+    let items: Vec<Value> = (0..200)
+        .map(|i| json!({"content": format!("Ada Lovelace wrote program {i} in London with Babbage")}))
+        .collect();
+    let stored = app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": items})).await.ok(201).clone();
+    let ids: Vec<uuid::Uuid> =
+        stored["items"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap().parse().unwrap()).collect();
+    assert_eq!(ids.len(), 200, "{stored}");
+    let first = EmbedFirst::new(true);
+    let ctx = std::sync::Arc::new(enrich::EnrichContext {
+        db: app.db.clone(),
+        extractor: enrich::Extractor::Local,
+        usage: Default::default(),
+        first: first.clone(),
+    });
+    let enriched = || async {
+        let mut conn = app.superuser_conn().await;
+        let sql = "SELECT count(*) FROM memories WHERE tenant_id = $1 AND enrichment_status = 'ready'";
+        sqlx::query_scalar::<_, i64>(sql).bind(app.a.id).fetch_one(&mut conn).await.unwrap()
+    };
+
+    let tenant = app.a.id;
+    let mut job = tokio::spawn(async move { enrich::enrich(&ctx, tenant, &ids).await.map_err(|e| format!("{e:#}")) });
+    // The job is under way; then the embedding begins.
+    let started = std::time::Instant::now();
+    while enriched().await == 0 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "the job never enriched a memory");
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    let embedding = first.embedding();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let during = enriched().await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    assert_eq!(enriched().await, during, "enrichment went on beside a young burst of embedding");
+    assert!(during < 200 && !job.is_finished(), "the job finished beside the burst");
+
+    drop(embedding);
+    let done = tokio::time::timeout(std::time::Duration::from_secs(10), &mut job).await;
+    assert_eq!(done.expect("still paused 10 s after the burst ended").unwrap(), Ok(200));
+    assert_eq!(enriched().await, 200);
+}

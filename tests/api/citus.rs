@@ -26,8 +26,13 @@ async fn exercise(app: &TestApp, key: &str) {
     let first = app.store_text(key, "Alice moved to Berlin in 2021 to start a bakery").await;
     let batch: Vec<_> = (0..20)
         .map(|i| {
-            json!({"content": format!("turn {i} of the planning session about the Berlin bakery"),
-                         "episode_id": "session-1", "sequence_number": i, "tags": ["plans", format!("t{i}")]})
+            let mut item = json!({"content": format!("turn {i} of the planning session about the Berlin bakery"),
+                         "episode_id": "session-1", "sequence_number": i, "tags": ["plans", format!("t{i}")]});
+            if i == 19 {
+                // A supplied vector: the batch's vectors travel as their own parameter beside the rows.
+                item["embedding"] = json!((0..384).map(|d| if d == 0 { 1.0 } else { 0.0 }).collect::<Vec<f32>>());
+            }
+            item
         })
         .collect();
     let ids = app.store_batch(key, &batch).await;

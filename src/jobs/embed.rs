@@ -199,11 +199,9 @@ pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Resu
 /// The apalis handler: [`process`], then a backoff before a retry.
 pub async fn handle(job: EmbedJob, ctx: Data<Arc<EmbedContext>>, attempt: Attempt) -> Result<(), JobError> {
     let running = ctx.first.embedding();
-    let started = std::time::Instant::now();
-    let outcome = process(&ctx, &job, attempt.current()).await;
+    let outcome =
+        super::timed("embedding", job.tenant_id, job.memory_ids.len(), process(&ctx, &job, attempt.current())).await;
     drop(running); // not held through a retry's backoff
-    let (memories, ms) = (job.memory_ids.len(), started.elapsed().as_secs_f64() * 1e3);
-    tracing::debug!(tenant_id = %job.tenant_id, memories, ms, ok = outcome.is_ok(), "embedding job done");
     match outcome {
         Ok(()) => Ok(()),
         Err(message) => Err(super::retry_later(attempt.current(), message).await),

@@ -150,11 +150,9 @@ pub async fn handle(
     attempt: apalis::prelude::Attempt,
 ) -> Result<(), JobError> {
     ctx.first.wait().await;
-    let started = std::time::Instant::now();
-    let outcome = process(&ctx, &job, attempt.current()).await;
-    let (memories, ms) = (job.memory_ids.len(), started.elapsed().as_secs_f64() * 1e3);
-    tracing::debug!(tenant_id = %job.tenant_id, memories, ms, ok = outcome.is_ok(), "enrichment job done (its pause for the embedding included)");
-    match outcome {
+    // Its pause for the embedding (`Pauses`) included.
+    match super::timed("enrichment", job.tenant_id, job.memory_ids.len(), process(&ctx, &job, attempt.current())).await
+    {
         Ok(()) => Ok(()),
         Err(message) => Err(super::retry_later(attempt.current(), message).await),
     }

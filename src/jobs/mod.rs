@@ -44,6 +44,20 @@ const WOKEN: [&str; 8] = [
     queue::tenant_delete::QUEUE,
 ];
 
+/// Runs one delivery of a job over `memories` memories of a tenant and logs (debug) how long it took.
+pub async fn timed<T, E>(
+    job: &'static str,
+    tenant_id: uuid::Uuid,
+    memories: usize,
+    run: impl std::future::Future<Output = Result<T, E>>,
+) -> Result<T, E> {
+    let started = std::time::Instant::now();
+    let outcome = run.await;
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    tracing::debug!(job, tenant_id = %tenant_id, memories, ms, ok = outcome.is_ok(), "job done");
+    outcome
+}
+
 /// A failed delivery, handed back to apalis after a backoff (2^attempt seconds, at most a minute) so that it
 /// retries the job.
 pub async fn retry_later(attempt: usize, message: String) -> apalis::prelude::Error {

@@ -28,11 +28,7 @@ pub struct SimilarContext {
 /// The apalis handler.
 pub async fn handle(job: SimilarJob, ctx: Data<Arc<SimilarContext>>, attempt: Attempt) -> Result<(), JobError> {
     ctx.first.wait().await;
-    let started = std::time::Instant::now();
-    let outcome = process(&ctx.db, &job).await;
-    let (memories, ms) = (job.memory_ids.len(), started.elapsed().as_secs_f64() * 1e3);
-    tracing::debug!(tenant_id = %job.tenant_id, memories, ms, ok = outcome.is_ok(), "similarity job done");
-    match outcome {
+    match super::timed("similarity", job.tenant_id, job.memory_ids.len(), process(&ctx.db, &job)).await {
         Ok(_) => Ok(()),
         Err(err) => {
             tracing::warn!(tenant_id = %job.tenant_id, error = %err, "similarity linking failed");

@@ -406,3 +406,146 @@ async fn folded_context_vectors_take_no_second_pass_and_follow_whichever_neighbo
     let third = context_vector(&app, &ids[2]).await;
     assert!(close(third.clone(), &[(1, prev), (3, own)]), "{third:?}");
 }
+
+/// Vectors written in the text: the numbers of its last `[...]` on the first axes, normalised (anything without
+/// them on axis 9).
+struct Written;
+
+impl Embedder for Written {
+    fn model(&self) -> &str {
+        "written"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let out = texts.iter().map(|t| unit(&written(t))).collect();
+        Box::pin(async move { Ok(out) })
+    }
+}
+
+fn written(text: &str) -> Vec<f32> {
+    let inner = text.rsplit_once('[').and_then(|(_, rest)| rest.split_once(']')).map(|(inner, _)| inner);
+    match inner {
+        Some(inner) => inner.split(',').map(|x| x.trim().parse().unwrap()).collect(),
+        None => {
+            let mut v = vec![0.0; 10];
+            v[9] = 1.0;
+            v
+        }
+    }
+}
+
+/// `v` padded to 384 dimensions and normalised.
+fn unit(v: &[f32]) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let mut out: Vec<f32> = v.iter().map(|x| x / norm).collect();
+    out.resize(384, 0.0);
+    out
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let (a, b) = (unit(a), unit(b));
+    a.iter().zip(&b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum()
+}
+
+/// Loads `ids` as recall does with `known`: each candidate's cosine.
+async fn load(
+    tx: &mut cairn::store::TenantTx,
+    ids: &[uuid::Uuid],
+    query: &pgvector::Vector,
+    known: cairn::store::recall::Known,
+) -> Vec<(uuid::Uuid, Option<f64>)> {
+    let loaded = cairn::store::recall::load_candidates(tx, ids, Some(query), None, true, &known).await.unwrap();
+    loaded.iter().map(|c| (c.memory.id, c.cosine)).collect()
+}
+
+/// Recall measures each vector of a candidate once (`store::recall::Known`): the vector probe says which of a
+/// memory's vectors found it and their cosine, and loading the candidates measures only the others (a vector is
+/// read out of line). With either vector known, the loaded cosine is the other's, and the probe's figure merged in
+/// gives the better of both; with both known, nothing is measured again.
+#[tokio::test]
+async fn loading_a_candidate_measures_only_the_vectors_its_probe_did_not() {
+    let settings =
+        cairn::config::AppArgs { context_vector: "fold".into(), context_fold_weight: 0.5, ..Default::default() };
+    let app = spawn_with_settings_and_embedder(settings, Arc::new(Written)).await;
+    let turn = |episode: &str, content: &str, seq: i64| json!({"content": content, "episode_id": episode, "sequence_number": seq});
+    // x: own 0.5, context (with [0,0,0,1] before it) 0.447; y: own 0.3, context (with [1,0,0,0] before it) 0.643.
+    let ids = app
+        .store_batch(
+            &app.a.key,
+            &[
+                turn("x", "x before [0,0,0,1]", 1),
+                turn("x", "x [0.5,0.866,0,0]", 2),
+                turn("y", "y before [1,0,0,0]", 1),
+                turn("y", "y [0.3,0.954,0,0]", 2),
+            ],
+        )
+        .await;
+    app.drain_jobs().await;
+    let (x, y): (uuid::Uuid, uuid::Uuid) = (ids[1].parse().unwrap(), ids[3].parse().unwrap());
+    let query = pgvector::Vector::from(unit(&[1.0, 0.0, 0.0, 0.0]));
+    let (x_own, x_context) = (cosine(&[0.5, 0.866], &[1.0]), cosine(&[0.5, 0.866, 0.0, 0.5], &[1.0]));
+    let (y_own, y_context) = (cosine(&[0.3, 0.954], &[1.0]), cosine(&[0.8, 0.954], &[1.0]));
+
+    let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
+    // The probe: in a tenant this small each memory with both vectors is found by both.
+    let filter = cairn::memory::ListFilter::default();
+    let hits = cairn::store::recall::vector_candidates(&mut tx, &filter, &query, 50, true).await.unwrap();
+    let found = |id: &str| hits.iter().find(|h| h.id.to_string() == id).copied().unwrap();
+    assert!(found(&ids[1]).own && found(&ids[1]).context, "{hits:?}");
+    assert!(found(&ids[0]).own && !found(&ids[0]).context, "the first of an episode has no context vector: {hits:?}");
+    assert!((found(&ids[1]).cosine - x_own.max(x_context)).abs() < 1e-3, "{hits:?}");
+
+    let ids = [x, y];
+    let of = |rows: &[(uuid::Uuid, Option<f64>)], id: uuid::Uuid| rows.iter().find(|r| r.0 == id).unwrap().1;
+    let close = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() < 1e-3);
+    let known = |own: Vec<uuid::Uuid>, context: Vec<uuid::Uuid>| cairn::store::recall::Known {
+        own: own.into_iter().collect(),
+        context: context.into_iter().collect(),
+        // A figure no vector of theirs gives, to see where it is used.
+        cosines: [(x, 0.1), (y, 0.1)].into(),
+        ..Default::default()
+    };
+
+    // Nothing known: both vectors measured, the better counts.
+    let loaded = load(&mut tx, &ids, &query, cairn::store::recall::Known::default()).await;
+    assert!(close(of(&loaded, x), x_own) && close(of(&loaded, y), y_context), "{loaded:?}");
+    // Own vectors known: only the context vectors are measured, the better of that and the probe's counts (x's
+    // own 0.5 is nowhere).
+    let loaded = load(&mut tx, &ids, &query, known(vec![x, y], vec![])).await;
+    assert!(close(of(&loaded, x), x_context) && close(of(&loaded, y), y_context), "{loaded:?}");
+    // Context vectors known: only the own vectors are measured (y's context 0.643 is nowhere).
+    let loaded = load(&mut tx, &ids, &query, known(vec![], vec![x, y])).await;
+    assert!(close(of(&loaded, x), x_own) && close(of(&loaded, y), y_own), "{loaded:?}");
+    // Both known: nothing measured again, the probe's figure stands.
+    let loaded = load(&mut tx, &ids, &query, known(vec![x, y], vec![x, y])).await;
+    assert!(close(of(&loaded, x), 0.1) && close(of(&loaded, y), 0.1), "{loaded:?}");
+
+    // As recall runs it: the probes' hits loaded with what they measured give every signal exactly as loading
+    // everything does, BM25 included.
+    let text = "x before y";
+    let lexemes = cairn::store::terms::lexemes(&mut tx, text, "", &[]).await.unwrap();
+    let kq =
+        cairn::recall::bm25::KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, &lexemes.stats)
+            .unwrap();
+    let keyword_hits = cairn::store::recall::keyword_candidates(&mut tx, &filter, &kq, &kq.select, 50).await.unwrap();
+    assert!(!keyword_hits.is_empty());
+    let mut all: Vec<uuid::Uuid> = hits.iter().map(|h| h.id).chain(keyword_hits.iter().map(|k| k.0)).collect();
+    all.sort();
+    all.dedup();
+    let probed = cairn::store::recall::Known::from_hits(&hits, &keyword_hits);
+    let everything = cairn::store::recall::Known::default();
+    let mut signals = Vec::new();
+    for known in [&probed, &everything] {
+        let loaded =
+            cairn::store::recall::load_candidates(&mut tx, &all, Some(&query), Some(&kq), true, known).await.unwrap();
+        let mut rows: Vec<(uuid::Uuid, Option<f64>, Option<f64>)> =
+            loaded.iter().map(|c| (c.memory.id, c.cosine, c.keyword)).collect();
+        rows.sort_by_key(|r| r.0);
+        signals.push(rows);
+    }
+    assert_eq!(signals[0].len(), all.len());
+    assert_eq!(signals[0], signals[1], "with the probes' figures, and measuring everything");
+    tx.commit().await.unwrap();
+}

@@ -340,14 +340,13 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
         Some(_) => svc.embedder.calibration().await,
         None => Default::default(),
     };
-    let vector_hits: Vec<(Uuid, f64)> = match &vector {
-        Some(v) => stage("vector", sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context))
-            .await?
-            .into_iter()
-            .map(|(id, cosine)| (id, scale.to_reference(cosine)))
-            .collect(),
+    let vector_probe = match &vector {
+        Some(v) => {
+            stage("vector", sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context)).await?
+        }
         None => Vec::new(),
     };
+    let vector_hits: Vec<(Uuid, f64)> = vector_probe.iter().map(|h| (h.id, scale.to_reference(h.cosine))).collect();
     let activation = match req.mode {
         Mode::Associative => spread(tx, &vector_hits, filter.include_archived).await?,
         _ => HashMap::new(),
@@ -360,7 +359,11 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
         ranks.entry(*id).or_default().1 = Some(rank + 1);
     }
     let ids: Vec<Uuid> = ranks.keys().chain(activation.keys()).copied().collect::<HashSet<_>>().into_iter().collect();
-    let load = sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref(), svc.config.episode_context);
+    // What the probes measured is not measured again (`sql::Known`); cosines are put on the reference scale
+    // once merged (an increasing map: the better cosine stays the better).
+    let known = sql::Known::from_hits(&vector_probe, &keyword_hits);
+    let load =
+        sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref(), svc.config.episode_context, &known);
     let mut candidates = stage("load", load).await?;
     for c in &mut candidates {
         c.cosine = c.cosine.map(|v| scale.to_reference(v));
@@ -413,12 +416,14 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
             let found = sql::episode_neighbours(tx, &filter, &places, score::NEIGHBOUR_REACH, &present);
             let extra_ids = stage("neighbours", found).await?;
             if !extra_ids.is_empty() {
+                let nothing_known = sql::Known::default();
                 let load = sql::load_candidates(
                     tx,
                     &extra_ids,
                     vector.as_ref(),
                     keyword_query.as_ref(),
                     svc.config.episode_context,
+                    &nothing_known,
                 );
                 let loaded = stage("neighbours_load", load).await?;
                 let scoring = std::time::Instant::now();

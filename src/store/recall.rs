@@ -12,7 +12,7 @@
 //! reuses a statement of the same text already prepared on the connection, unnamed or not: so a statement
 //! of a filter's shape is sent unnamed wherever it is written, `memories::count_with_tags` too.)
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use pgvector::Vector;
 use sqlx::{Postgres, QueryBuilder};
@@ -205,12 +205,8 @@ pub struct Candidate {
 /// memories, cold; in recall the probe has just read those vectors, and the gain is smaller, README.)
 #[derive(Debug, Default)]
 pub struct Known {
-    /// Memories whose own vector's distance a probe measured.
-    pub own: HashSet<Uuid>,
-    /// Memories whose episode context vector's distance a probe measured.
-    pub context: HashSet<Uuid>,
-    /// Every vector hit's cosine: the better of the vectors that found it.
-    pub cosines: HashMap<Uuid, f64>,
+    /// The vector probe's hits: each one's cosine and which of its vectors were measured.
+    pub vectors: HashMap<Uuid, VectorHit>,
     /// Memories whose BM25 a probe computed, and it.
     pub keywords: HashMap<Uuid, f64>,
 }
@@ -223,35 +219,23 @@ const MEASURE_KEYWORD: i32 = 4;
 impl Known {
     /// From the probes' hits (cosines and BM25 as the probes computed them).
     pub fn from_hits(vector: &[VectorHit], keyword: &[(Uuid, f64)]) -> Self {
-        Self {
-            own: vector.iter().filter(|h| h.own).map(|h| h.id).collect(),
-            context: vector.iter().filter(|h| h.context).map(|h| h.id).collect(),
-            cosines: vector.iter().map(|h| (h.id, h.cosine)).collect(),
-            keywords: keyword.iter().copied().collect(),
-        }
+        Self { vectors: vector.iter().map(|h| (h.id, *h)).collect(), keywords: keyword.iter().copied().collect() }
     }
 
     /// What loading `id` has to measure ([`MEASURE_OWN`] and the others).
     fn to_measure(&self, id: &Uuid) -> i32 {
-        let mut flags = 0;
-        if !self.own.contains(id) {
-            flags |= MEASURE_OWN;
-        }
-        if !self.context.contains(id) {
-            flags |= MEASURE_CONTEXT;
-        }
-        if !self.keywords.contains_key(id) {
-            flags |= MEASURE_KEYWORD;
-        }
-        flags
+        let (own, context) = self.vectors.get(id).map_or((false, false), |h| (h.own, h.context));
+        let keyword = self.keywords.contains_key(id);
+        let unless = |measured: bool, flag: i32| if measured { 0 } else { flag };
+        unless(own, MEASURE_OWN) | unless(context, MEASURE_CONTEXT) | unless(keyword, MEASURE_KEYWORD)
     }
 
     /// A loaded candidate's signals completed with what the probes knew: its cosine is the better of the
     /// loaded one (the vectors no probe measured) and the probe's, its BM25 the probe's where loading left it out.
     fn merge(&self, candidate: &mut Candidate) {
         let id = candidate.memory.id;
-        if let Some(known) = self.cosines.get(&id) {
-            candidate.cosine = Some(candidate.cosine.map_or(*known, |c| c.max(*known)));
+        if let Some(hit) = self.vectors.get(&id) {
+            candidate.cosine = Some(candidate.cosine.map_or(hit.cosine, |c| c.max(hit.cosine)));
         }
         if let Some(known) = self.keywords.get(&id) {
             candidate.keyword = Some(*known);

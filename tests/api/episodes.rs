@@ -500,11 +500,10 @@ async fn loading_a_candidate_measures_only_the_vectors_its_probe_did_not() {
     let ids = [x, y];
     let of = |rows: &[(uuid::Uuid, Option<f64>)], id: uuid::Uuid| rows.iter().find(|r| r.0 == id).unwrap().1;
     let close = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() < 1e-3);
-    let known = |own: Vec<uuid::Uuid>, context: Vec<uuid::Uuid>| cairn::store::recall::Known {
-        own: own.into_iter().collect(),
-        context: context.into_iter().collect(),
-        // A figure no vector of theirs gives, to see where it is used.
-        cosines: [(x, 0.1), (y, 0.1)].into(),
+    // The probe measured x's and y's `own` / `context` vectors, with a figure no vector of theirs gives, to see
+    // where it is used.
+    let known = |own: bool, context: bool| cairn::store::recall::Known {
+        vectors: [x, y].map(|id| (id, cairn::store::recall::VectorHit { id, cosine: 0.1, own, context })).into(),
         ..Default::default()
     };
 
@@ -513,13 +512,13 @@ async fn loading_a_candidate_measures_only_the_vectors_its_probe_did_not() {
     assert!(close(of(&loaded, x), x_own) && close(of(&loaded, y), y_context), "{loaded:?}");
     // Own vectors known: only the context vectors are measured, the better of that and the probe's counts (x's
     // own 0.5 is nowhere).
-    let loaded = load(&mut tx, &ids, &query, known(vec![x, y], vec![])).await;
+    let loaded = load(&mut tx, &ids, &query, known(true, false)).await;
     assert!(close(of(&loaded, x), x_context) && close(of(&loaded, y), y_context), "{loaded:?}");
     // Context vectors known: only the own vectors are measured (y's context 0.643 is nowhere).
-    let loaded = load(&mut tx, &ids, &query, known(vec![], vec![x, y])).await;
+    let loaded = load(&mut tx, &ids, &query, known(false, true)).await;
     assert!(close(of(&loaded, x), x_own) && close(of(&loaded, y), y_own), "{loaded:?}");
     // Both known: nothing measured again, the probe's figure stands.
-    let loaded = load(&mut tx, &ids, &query, known(vec![x, y], vec![x, y])).await;
+    let loaded = load(&mut tx, &ids, &query, known(true, true)).await;
     assert!(close(of(&loaded, x), 0.1) && close(of(&loaded, y), 0.1), "{loaded:?}");
 
     // As recall runs it: the probes' hits loaded with what they measured give every signal exactly as loading

@@ -215,6 +215,10 @@ pub struct AppArgs {
     /// Weight of the episode context's keyword score beside the memory's own (0 turns it off).
     #[arg(long, env = "CAIRN_CONTEXT_KEYWORD_WEIGHT", default_value_t = 0.3)]
     pub context_keyword_weight: f64,
+    /// What a recall result that is all question loses from its score, in proportion to its share of words in
+    /// questions (`score_components.question`; 0 turns it off).
+    #[arg(long, env = "CAIRN_QUESTION_WEIGHT", default_value_t = DEFAULT_QUESTION_WEIGHT, value_parser = parse_question_weight)]
+    pub question_weight: f64,
     /// How a memory of an episode gets its context vector: `fold` (its own vector plus
     /// CAIRN_CONTEXT_FOLD_WEIGHT times the previous memory's, normalised: no second pass through the model) or
     /// `model` (the previous memory's text and its own embedded together: twice the model's work, no better
@@ -341,6 +345,7 @@ impl AppArgs {
             transfer_deadline_secs: self.transfer_deadline_secs,
             episode_context: self.episode_context,
             context_keyword_weight: self.context_keyword_weight,
+            question_weight: self.question_weight,
             context_vectors: self.context_vectors(),
             metrics_token: self.metrics_token.clone(),
             verifier: self.verifier(),
@@ -498,6 +503,7 @@ impl Default for AppArgs {
             import_kib_per_sec: 8192,
             episode_context: true,
             context_keyword_weight: 0.3,
+            question_weight: DEFAULT_QUESTION_WEIGHT,
             context_vector: "fold".into(),
             context_fold_weight: 0.5,
             reranker: "none".into(),
@@ -525,6 +531,17 @@ fn parse_network(value: &str) -> Result<ipnet::IpNet, String> {
         .parse::<ipnet::IpNet>()
         .or_else(|_| value.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
         .map_err(|_| format!("{value:?} is not a network (CIDR such as 10.0.0.0/8) or an address"))
+}
+
+/// What a recall result that is all question loses by default (`recall::score::W_QUESTION`, where it was chosen).
+pub const DEFAULT_QUESTION_WEIGHT: f64 = 0.05;
+
+/// A question weight: a share of the score, between 0 and 1.
+fn parse_question_weight(value: &str) -> Result<f64, String> {
+    match value.parse::<f64>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("{value:?} is not a number from 0 to 1")),
+    }
 }
 
 /// A fold weight: a share between 0 and 4 (more would drown the memory's own vector).

@@ -67,6 +67,8 @@ pub struct Settings {
     pub transfer_deadline_secs: u64,
     pub episode_context: bool,
     pub context_keyword_weight: f64,
+    /// What a recall result that is all question loses from its score (`CAIRN_QUESTION_WEIGHT`).
+    pub question_weight: f64,
     /// How memories of an episode get their context vectors (`CAIRN_CONTEXT_VECTOR`).
     pub context_vectors: ContextVectors,
     pub metrics_token: Option<SecretString>,

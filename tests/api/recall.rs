@@ -710,3 +710,30 @@ async fn a_query_of_only_stop_words_still_answers() {
     assert_eq!(contents(&body), ["The staging cluster is down"]);
     assert!(body.get("notice").is_none_or(Value::is_null), "{body}");
 }
+
+#[tokio::test]
+async fn a_memory_that_asks_gives_way_to_the_one_that_states() {
+    let app = spawn().await;
+    // The same words, once asked and once stated: every other signal ties.
+    app.store(&app.a.key, json!({"content": "Melanie plays the clarinet?"})).await;
+    app.store(&app.a.key, json!({"content": "Melanie plays the clarinet."})).await;
+    app.store(&app.a.key, json!({"content": "Melanie plays the clarinet. Does she play it well?"})).await;
+    let body =
+        recall(&app, &app.a.key, json!({"query": "Which instrument does Melanie play?", "mode": "keyword"})).await;
+    let results = body["results"].as_array().unwrap();
+    let at = |content: &str| results.iter().position(|r| r["memory"]["content"] == content).unwrap();
+    let (stated, asked, both) = (
+        at("Melanie plays the clarinet."),
+        at("Melanie plays the clarinet?"),
+        at("Melanie plays the clarinet. Does she play it well?"),
+    );
+    assert_eq!(stated, 0, "{body}");
+    let score = |i: usize| results[i]["score"].as_f64().unwrap();
+    let question = |i: usize| results[i]["score_components"].get("question").and_then(Value::as_f64);
+    assert_eq!(question(stated), None, "a statement loses nothing and says nothing");
+    assert_eq!(question(asked), Some(1.0));
+    // The share is by words: 5 of the 9 are in the question.
+    assert!((question(both).unwrap() - 5.0 / 9.0).abs() < 1e-9);
+    let lost = score(stated) - score(asked);
+    assert!((lost - cairn::recall::score::W_QUESTION).abs() < 1e-3, "{lost}");
+}

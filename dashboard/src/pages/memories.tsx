@@ -87,6 +87,7 @@ const COMPONENTS: [keyof Schemas["ScoreComponents"], string][] = [
   ["time_match", "time match"],
   ["quality", "quality"],
   ["neighbour", "neighbour"],
+  ["question", "question share (lowers)"],
 ];
 
 export function ScoreComponents(props: { components: Schemas["ScoreComponents"] }) {

@@ -4186,9 +4186,18 @@ export interface components {
             /**
              * Format: double
              * @description For a memory of an episode: the best score among the other candidates of its episode at most two
-             *     places away; the memory's score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+             *     places away (before their own lift, and before a question among them gave way, `question`); the memory's
+             *     score moved 0.4 of the way up to it when it was higher. Absent otherwise.
              */
             neighbour?: number | null;
+            /**
+             * Format: double
+             * @description Share of the memory's words in questions (sentences whose closing marks hold a question mark followed by
+             *     whitespace or the end of the text), when above 0: a question seldom states what it asks about, so the
+             *     score lost that share times `CAIRN_QUESTION_WEIGHT` (0.05 by default; 0 keeps the score), after the
+             *     neighbour lift. Absent otherwise.
+             */
+            question?: number | null;
         };
         /** @description A recalled memory: the memory and its scores. */
         ScoredMemory: components["schemas"]["Memory"] & {

@@ -38,9 +38,16 @@ pub struct ScoreComponents {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rerank: Option<f64>,
     /// For a memory of an episode: the best score among the other candidates of its episode at most two
-    /// places away; the memory's score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+    /// places away (before their own lift, and before a question among them gave way, `question`); the memory's
+    /// score moved 0.4 of the way up to it when it was higher. Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub neighbour: Option<f64>,
+    /// Share of the memory's words in questions (sentences whose closing marks hold a question mark followed by
+    /// whitespace or the end of the text), when above 0: a question seldom states what it asks about, so the
+    /// score lost that share times `CAIRN_QUESTION_WEIGHT` (0.05 by default; 0 keeps the score), after the
+    /// neighbour lift. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<f64>,
 }
 
 impl From<Components> for ScoreComponents {
@@ -59,6 +66,7 @@ impl From<Components> for ScoreComponents {
             quality,
             rerank,
             neighbour,
+            question,
         } = c;
         Self {
             semantic,
@@ -74,6 +82,7 @@ impl From<Components> for ScoreComponents {
             quality,
             rerank,
             neighbour,
+            question,
         }
     }
 }

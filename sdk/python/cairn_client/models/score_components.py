@@ -35,7 +35,13 @@ class ScoreComponents:
             otherwise.
         neighbour (float | None | Unset): For a memory of an episode: the best score among the other candidates of its
             episode at most two
-            places away; the memory's score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+            places away (before their own lift, and before a question among them gave way, `question`); the memory's
+            score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+        question (float | None | Unset): Share of the memory's words in questions (sentences whose closing marks hold a
+            question mark followed by
+            whitespace or the end of the text), when above 0: a question seldom states what it asks about, so the
+            score lost that share times `CAIRN_QUESTION_WEIGHT` (0.05 by default; 0 keeps the score), after the
+            neighbour lift. Absent otherwise.
     """
 
     importance: float
@@ -51,6 +57,7 @@ class ScoreComponents:
     quality: float | None | Unset = UNSET
     rerank: float | None | Unset = UNSET
     neighbour: float | None | Unset = UNSET
+    question: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -116,6 +123,12 @@ class ScoreComponents:
         else:
             neighbour = self.neighbour
 
+        question: float | None | Unset
+        if isinstance(self.question, Unset):
+            question = UNSET
+        else:
+            question = self.question
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -144,6 +157,8 @@ class ScoreComponents:
             field_dict["rerank"] = rerank
         if neighbour is not UNSET:
             field_dict["neighbour"] = neighbour
+        if question is not UNSET:
+            field_dict["question"] = question
 
         return field_dict
 
@@ -239,6 +254,15 @@ class ScoreComponents:
 
         neighbour = _parse_neighbour(d.pop("neighbour", UNSET))
 
+        def _parse_question(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        question = _parse_question(d.pop("question", UNSET))
+
         score_components = cls(
             importance=importance,
             recency=recency,
@@ -253,6 +277,7 @@ class ScoreComponents:
             quality=quality,
             rerank=rerank,
             neighbour=neighbour,
+            question=question,
         )
 
         score_components.additional_properties = d

@@ -80,7 +80,7 @@ pub struct ScoreComponents {
     /// The reranker's relevance, when a rerank stage ordered this result (`CAIRN_RERANKER`).
     pub rerank: Option<f64>,
     /// The best score among the other candidates of the memory's episode at most [`NEIGHBOUR_REACH`] places
-    /// away (before their own lift, and before a question among them lost its share, [`demote_questions`]); the
+    /// away (before their own lift, and before a question among them lost its share, [`demote_question`]); the
     /// memory's score moved [`W_NEIGHBOUR`] of the way up to it.
     pub neighbour: Option<f64>,
     /// Share of the memory's words in questions ([`question_share`]), when above 0; the score lost that share
@@ -305,16 +305,14 @@ pub fn question_share(content: &str) -> f64 {
     }
 }
 
-/// Lowers each hit that is (partly) a question by `weight` times its [`question_share`] (clamped at 0), and
+/// Lowers a result that is (partly) a question by `weight` times its [`question_share`] (clamped at 0), and
 /// records the share whatever the weight, so that a sweep can weigh it afresh.
-pub fn demote_questions<'a>(hits: impl Iterator<Item = (&'a str, &'a mut f64, &'a mut ScoreComponents)>, weight: f64) {
+pub fn demote_question(content: &str, score: &mut f64, components: &mut ScoreComponents, weight: f64) {
     let weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
-    for (content, score, components) in hits {
-        let share = question_share(content);
-        if share > 0.0 {
-            *score = unit(*score - weight * share);
-            components.question = Some(share);
-        }
+    let share = question_share(content);
+    if share > 0.0 {
+        *score = unit(*score - weight * share);
+        components.question = Some(share);
     }
 }
 
@@ -469,10 +467,9 @@ mod tests {
         let mut scores = [0.8, 0.8, 0.02];
         let mut components = [ScoreComponents::default(), ScoreComponents::default(), ScoreComponents::default()];
         let contents = ["Do you play any instruments?", "I play the clarinet.", "Why? Because."];
-        demote_questions(
-            contents.iter().copied().zip(scores.iter_mut()).zip(components.iter_mut()).map(|((c, s), k)| (c, s, k)),
-            W_QUESTION,
-        );
+        for ((content, score), c) in contents.iter().zip(&mut scores).zip(&mut components) {
+            demote_question(content, score, c, W_QUESTION);
+        }
         assert!((scores[0] - (0.8 - W_QUESTION)).abs() < 1e-9);
         assert_eq!((scores[1], components[1].question), (0.8, None), "a statement is unchanged");
         assert_eq!(components[0].question, Some(1.0));
@@ -481,7 +478,7 @@ mod tests {
         for weight in [0.0, f64::NAN, -1.0] {
             let mut score = 0.8;
             let mut c = ScoreComponents::default();
-            demote_questions(std::iter::once(("Why?", &mut score, &mut c)), weight);
+            demote_question("Why?", &mut score, &mut c, weight);
             assert_eq!((score, c.question), (0.8, Some(1.0)));
         }
     }

@@ -445,8 +445,9 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
         lift_by_neighbours(&mut hits);
     }
     // After the lift: a question keeps lifting the answer beside it, and gives way to it.
-    let demoted = hits.iter_mut().map(|h| (h.memory.content.as_str(), &mut h.score, &mut h.score_components));
-    score::demote_questions(demoted, svc.config.question_weight);
+    for h in &mut hits {
+        score::demote_question(&h.memory.content, &mut h.score, &mut h.score_components, svc.config.question_weight);
+    }
     sort_hits(&mut hits, req.sort);
     let mode = if req.mode == Mode::Associative {
         "associative"

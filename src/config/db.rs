@@ -70,6 +70,13 @@ pub struct DbArgs {
     #[arg(long, env = "CAIRN_READ_MAX_LAG_MS", default_value_t = 2_000,
           value_parser = clap::value_parser!(u64).range(10..=600_000))]
     pub read_max_lag_ms: u64,
+
+    /// Hybrid recall runs its vector probe beside the keyword search, in a second read-only transaction on the
+    /// recall's snapshot, when the tenant pool has two connections idle; false (the default): one after the
+    /// other on one connection. Off because on a 2-core machine shared with the server it was no faster
+    /// (README, "Performance"); it can pay where Postgres has cores to spare for a request's two statements.
+    #[arg(long, env = "CAIRN_DB_SHARE_SNAPSHOTS", default_value_t = false, action = clap::ArgAction::Set)]
+    pub db_share_snapshots: bool,
 }
 
 /// The local owner URL when `DATABASE_URL` is unset (tests and benchmarks).
@@ -113,6 +120,7 @@ impl DbArgs {
                 })
                 .unwrap_or_default(),
             read_max_lag: Duration::from_millis(self.read_max_lag_ms),
+            share_snapshots: self.db_share_snapshots,
         }
     }
 
@@ -138,6 +146,7 @@ impl DbArgs {
             job_stale_after_secs: 3600,
             read_database_url: None,
             read_max_lag_ms: 2_000,
+            db_share_snapshots: false,
         }
     }
 }

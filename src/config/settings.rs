@@ -37,6 +37,8 @@ pub struct DbSettings {
     pub read_urls: Vec<SecretString>,
     /// How far a replica may lag before reads skip it.
     pub read_max_lag: Duration,
+    /// Whether a recall's snapshot may be shared with a second transaction (`Db::share_snapshot`).
+    pub share_snapshots: bool,
 }
 
 /// What the services, the surfaces and the jobs read while they run.

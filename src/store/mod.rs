@@ -91,6 +91,10 @@ pub struct Db {
     replicas: Option<Arc<replica::Replicas>>,
     /// Whether the database runs Citus, once asked.
     citus: Arc<tokio::sync::OnceCell<bool>>,
+    /// Whether [`Db::share_snapshot`] shares (`CAIRN_DB_SHARE_SNAPSHOTS`).
+    share_snapshots: bool,
+    /// A spare connection of the tenant pool is being opened ([`Db::share_snapshot`]).
+    opening_spare: Arc<AtomicBool>,
 }
 
 /// Why a scoped key or token cannot act on a Citus deployment.
@@ -103,6 +107,8 @@ pub const SCOPED_ON_CITUS: &str = "scoped keys and tokens are not available on t
 pub struct TransactionCounts {
     pub tenant: AtomicU64,
     pub snapshots: AtomicU64,
+    /// Second transactions on a snapshot already open ([`Db::share_snapshot`]), not counted above.
+    pub shared: AtomicU64,
 }
 
 impl Db {
@@ -172,6 +178,8 @@ impl Db {
             shared_login,
             replicas,
             citus: Arc::default(),
+            share_snapshots: args.share_snapshots,
+            opening_spare: Arc::default(),
         })
     }
 
@@ -395,7 +403,17 @@ impl Db {
                 self.opened.snapshots.fetch_add(1, Ordering::Relaxed);
                 let scoped = who.scope.is_some();
                 let ef_search = Some(SNAPSHOT_EF_SEARCH);
-                return Ok(TenantTx { tx, tenant_id, embeds_noted: false, written: None, scoped, ef_search });
+                // A replica's snapshot is not shared (exporting one needs a primary).
+                let shareable = None;
+                return Ok(TenantTx {
+                    tx,
+                    tenant_id,
+                    embeds_noted: false,
+                    written: None,
+                    scoped,
+                    ef_search,
+                    shareable,
+                });
             }
         }
         self.begin_snapshot(who).await
@@ -416,6 +434,91 @@ impl Db {
     /// Tenant transactions opened so far by this process: (all, read-only snapshots).
     pub fn transactions_opened(&self) -> (u64, u64) {
         (self.opened.tenant.load(Ordering::Relaxed), self.opened.snapshots.load(Ordering::Relaxed))
+    }
+
+    /// Second transactions opened so far on a snapshot already open ([`Db::share_snapshot`]).
+    pub fn snapshots_shared(&self) -> u64 {
+        self.opened.shared.load(Ordering::Relaxed)
+    }
+
+    /// Whether the tenant pool holds a connection a second transaction may take while one more stays idle for
+    /// everyone else ([`Db::share_snapshot`]).
+    fn spare_idle(&self) -> bool {
+        self.app.num_idle() >= 2
+    }
+
+    /// Opens one more connection of the tenant pool in the background and leaves it idle, when fewer than two
+    /// are idle, the pool may still grow, and no other is being opened: a snapshot not shared for want of one
+    /// finds it next time. (The pool grows only as connections are asked for: one client asking in turn
+    /// keeps it at the one or two its requests hold at once.) Bounded by the connect timeout, so it never
+    /// queues for long behind requests that wait for a connection.
+    fn spare_connection(&self) {
+        let pool = &self.app;
+        if pool.num_idle() >= 2
+            || pool.size() >= pool.options().get_max_connections()
+            || self.opening_spare.swap(true, Ordering::AcqRel)
+        {
+            return;
+        }
+        let (pool, opening, timeout) = (pool.clone(), self.opening_spare.clone(), self.breaker.connect_timeout);
+        tokio::spawn(async move {
+            // Two held at once, then both returned: an idle one taken first makes the second a new one.
+            let two = async { Ok::<_, sqlx::Error>((pool.acquire().await?, pool.acquire().await?)) };
+            match tokio::time::timeout(timeout, two).await {
+                Ok(Ok(_idle_again)) => {}
+                Ok(Err(err)) => tracing::debug!(error = %err, "could not open a spare connection"),
+                Err(_) => tracing::debug!("no spare connection within the connect timeout"),
+            }
+            opening.store(false, Ordering::Release);
+        });
+    }
+
+    /// Readies a second read-only transaction on `tx`'s snapshot, so that a statement can run beside `tx`'s
+    /// own on another connection (recall's vector probe beside its keyword search) and still read the tenant
+    /// exactly as `tx` does: `tx`'s snapshot is exported (`pg_export_snapshot`, one round trip on `tx`);
+    /// [`SharedSnapshot::open`] imports it on an idle connection while `tx` is still open. None, and nothing
+    /// done on `tx`, where it is turned off (`CAIRN_DB_SHARE_SNAPSHOTS`, off by default) or cannot be had
+    /// cheaply: `tx` is not a snapshot of the primary (a replica's, or a read-write transaction), the database
+    /// runs Citus (its workers would not see an imported snapshot; until that is known, nothing is shared), or
+    /// fewer than two connections are idle (one is left for other requests; under load a recall's statements
+    /// run one after the other on `tx`, as without this, and no request waits for a second connection).
+    ///
+    /// A failed export fails `tx` (Postgres exports no snapshot from a savepoint, so it cannot be isolated):
+    /// it fails only where the database itself does.
+    pub async fn share_snapshot(&self, tx: &mut TenantTx) -> Result<Option<SharedSnapshot>, Error> {
+        let Some(who) = tx.shareable.clone().filter(|_| self.share_snapshots) else {
+            return Ok(None);
+        };
+        match self.citus.get() {
+            Some(false) => {}
+            Some(true) => return Ok(None),
+            None => {
+                // Asked once, in the background: a recall does not wait on the owner pool for it.
+                let db = self.clone();
+                tokio::spawn(async move { db.is_citus().await });
+                return Ok(None);
+            }
+        }
+        if !self.spare_idle() {
+            self.spare_connection();
+            return Ok(None);
+        }
+        let id: String = sqlx::query_scalar("SELECT pg_export_snapshot()").fetch_one(tx.conn()).await?;
+        // Written into a statement (SET TRANSACTION takes no parameter): Postgres' own identifier, hex digits
+        // and hyphens; anything else is not imported.
+        if id.is_empty() || !id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-') {
+            tracing::warn!(snapshot = %id, "an exported snapshot's identifier was not as expected; not shared");
+            return Ok(None);
+        }
+        Ok(Some(SharedSnapshot {
+            db: self.clone(),
+            id,
+            // The settings `tx` began with (tenant, scope, timeouts, the vector search's). A transaction whose
+            // row-level security settings change after it begins is not shareable.
+            settings: self.tenant_settings(&who, true),
+            tenant_id: who.tenant_id,
+            scoped: who.scope.is_some(),
+        }))
     }
 
     /// Opens a transaction (with `begin`, a BEGIN statement of its own: one round trip, not two) and sets
@@ -443,7 +546,9 @@ impl Db {
         };
         let (tenant_id, scoped) = (who.tenant_id, who.scope.is_some());
         let ef_search = begin.map(|_| SNAPSHOT_EF_SEARCH);
-        Ok(TenantTx { tx, tenant_id, embeds_noted: false, written, scoped, ef_search })
+        // Every read-only snapshot of the primary can be shared.
+        let shareable = begin.map(|_| who);
+        Ok(TenantTx { tx, tenant_id, embeds_noted: false, written, scoped, ef_search, shareable })
     }
 
     /// The settings of a tenant transaction (`snapshot`: a read-only one).
@@ -547,12 +652,17 @@ pub async fn begin_on(
 pub async fn set_local(conn: &mut PgConnection, settings: &[(&'static str, Local)]) -> Result<(), sqlx::Error> {
     let mut sql = String::new();
     for (name, value) in settings {
-        assert!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.'), "setting {name:?}");
-        sql.push_str(&format!("SET LOCAL {name} = {};", value.literal()));
+        sql.push_str(&local_statement(name, value));
     }
     // A statement without arguments goes by the simple protocol, which takes several at once.
     conn.execute(sql.as_str()).await?;
     Ok(())
+}
+
+/// `SET LOCAL name = value;` for [`set_local`].
+fn local_statement(name: &'static str, value: &Local) -> String {
+    assert!(name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.'), "setting {name:?}");
+    format!("SET LOCAL {name} = {};", value.literal())
 }
 
 /// The 503 message of an unreachable database.
@@ -670,6 +780,62 @@ pub struct TenantTx {
     /// snapshot sets [`SNAPSHOT_EF_SEARCH`] as it begins), so that a vector search sets them only when it
     /// needs other values: a round trip less for most recalls.
     ef_search: Option<u64>,
+    /// A read-only snapshot of the primary: whose it is, for a second transaction on it
+    /// ([`Db::share_snapshot`]).
+    shareable: Option<TxFor>,
+}
+
+/// A snapshot exported for a second transaction on it ([`Db::share_snapshot`]); open that while the
+/// transaction that exported it is still open.
+pub struct SharedSnapshot {
+    db: Db,
+    /// The exported snapshot's identifier (hex digits and hyphens, checked).
+    id: String,
+    settings: Vec<(&'static str, Local)>,
+    tenant_id: Uuid,
+    scoped: bool,
+}
+
+impl SharedSnapshot {
+    /// Opens the transaction on a connection idle now (None where fewer than two are: one stays for other
+    /// requests): read-only, repeatable read, on the exported snapshot, with the tenant and settings of the
+    /// transaction it shares, so row-level security binds it to the same tenant and scope. Two round trips,
+    /// within the connect timeout (an idle connection is not checked before it is handed out, and one the
+    /// network dropped would otherwise hang here).
+    pub async fn open(self) -> Result<Option<TenantTx>, Error> {
+        if !self.db.spare_idle() {
+            return Ok(None);
+        }
+        let Some(conn) = self.db.app.try_acquire() else {
+            return Ok(None);
+        };
+        let timeout = self.db.breaker.connect_timeout;
+        let opened = tokio::time::timeout(timeout, async {
+            let mut tx = begin_on(conn, Some("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await?;
+            // First in the transaction, as Postgres requires; then its settings, in the same round trip.
+            let mut sql = format!("SET TRANSACTION SNAPSHOT '{}';", self.id);
+            for (name, value) in &self.settings {
+                sql.push_str(&local_statement(name, value));
+            }
+            let conn: &mut PgConnection = &mut tx;
+            conn.execute(sql.as_str()).await?;
+            Ok::<_, sqlx::Error>(tx)
+        });
+        let tx = match opened.await {
+            Ok(tx) => tx?,
+            Err(_) => return Err(Error::Unavailable(UNAVAILABLE.into())),
+        };
+        self.db.opened.shared.fetch_add(1, Ordering::Relaxed);
+        Ok(Some(TenantTx {
+            tx,
+            tenant_id: self.tenant_id,
+            embeds_noted: false,
+            written: None,
+            scoped: self.scoped,
+            ef_search: Some(SNAPSHOT_EF_SEARCH),
+            shareable: None,
+        }))
+    }
 }
 
 /// The `hnsw.ef_search` every read-only snapshot starts with: what recall's smallest candidate pool asks.

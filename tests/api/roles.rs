@@ -294,3 +294,148 @@ async fn a_recall_reads_one_snapshot() {
     app.get(key, "/recall?queries=alarms&queries=replication&queries=rota").await.ok(200);
     assert_eq!(app.db.transactions_opened().1 - before, 1);
 }
+
+/// A server without workers whose recalls may share their snapshots (`CAIRN_DB_SHARE_SNAPSHOTS=true`).
+async fn sharing(embedder: cairn::models::embed::EmbedderSlot) -> TestApp {
+    let on = |args: cairn::config::DbArgs| cairn::config::DbArgs { db_share_snapshots: true, ..args };
+    crate::helpers::spawn_full(AppArgs::default(), None, embedder, &[], cairn::queue::Workers::None, on).await
+}
+
+/// Waits until the tenant pool holds `n` idle connections (each opened by a transaction, then returned), and
+/// the process knows whether the database runs Citus (until then nothing is shared).
+async fn idle_connections(app: &TestApp, n: usize) {
+    app.db.is_citus().await.unwrap();
+    let mut open = Vec::new();
+    for _ in 0..n {
+        open.push(app.db.begin_tenant(app.a.id).await.unwrap());
+    }
+    for tx in open {
+        tx.rollback().await.unwrap();
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while app.db.pool_stats()[1].2 < n {
+        assert!(Instant::now() < deadline, "the pool never held {n} idle connections");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+/// A second transaction on a recall's snapshot (`Db::share_snapshot`, where hybrid recall runs its vector
+/// probe beside the keyword search) reads the tenant exactly as the first does: not what committed after the
+/// snapshot was taken, nothing of another tenant, nothing outside the key's scope, and writes nothing.
+#[tokio::test]
+async fn a_shared_snapshot_reads_the_tenant_as_the_transaction_it_shares() {
+    let app = sharing(cairn::models::embed::EmbedderSlot::disabled()).await;
+    let key = &app.a.key;
+    app.store(key, json!({"content": "alice's memory", "user_id": "alice"})).await;
+    app.store(key, json!({"content": "bob's memory", "user_id": "bob"})).await;
+    app.store_text(&app.b.key, "another tenant's memory").await;
+    idle_connections(&app, 3).await;
+    let count = "SELECT count(*) FROM memories";
+
+    let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
+    let seen: i64 = sqlx::query_scalar(count).fetch_one(tx.conn()).await.unwrap();
+    assert_eq!(seen, 2);
+    let shared = app.db.share_snapshot(&mut tx).await.unwrap();
+    if crate::helpers::citus_nodes().is_some() {
+        assert!(shared.is_none(), "on Citus the workers would not see an imported snapshot: never shared");
+        return;
+    }
+    let shared = shared.expect("connections are idle: the snapshot is shared");
+    app.store_text(key, "stored after the snapshot was taken").await;
+    // Its connection goes back to the pool in a task of sqlx's own.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while app.db.pool_stats()[1].2 < 2 {
+        assert!(Instant::now() < deadline, "the store's connection never came back to the pool");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let before = app.db.snapshots_shared();
+    let mut side = shared.open().await.unwrap().expect("a connection is idle");
+    assert_eq!(app.db.snapshots_shared() - before, 1);
+    let seen: i64 = sqlx::query_scalar(count).fetch_one(side.conn()).await.unwrap();
+    assert_eq!(seen, 2, "the shared snapshot's: not the memory stored since, nor the other tenant's");
+    let mut fresh = app.db.begin_snapshot(app.a.id).await.unwrap();
+    let seen: i64 = sqlx::query_scalar(count).fetch_one(fresh.conn()).await.unwrap();
+    assert_eq!(seen, 3, "a snapshot of its own would have seen it");
+    let refused = sqlx::query("DELETE FROM memories").execute(side.conn()).await.unwrap_err();
+    assert!(refused.to_string().contains("read-only"), "{refused}");
+    drop((side, fresh, tx));
+
+    // A scoped key's snapshot shares its scope.
+    idle_connections(&app, 3).await;
+    let scope: String = json!({"users": ["alice"]}).to_string().bytes().map(|b| format!("{b:02x}")).collect();
+    let who = cairn::store::TxFor { tenant_id: app.a.id, scope: Some(scope) };
+    let mut tx = app.db.begin_snapshot(who).await.unwrap();
+    let shared = app.db.share_snapshot(&mut tx).await.unwrap().expect("connections are idle");
+    let mut side = shared.open().await.unwrap().expect("a connection is idle");
+    let users: Vec<Option<String>> =
+        sqlx::query_scalar("SELECT user_id FROM memories").fetch_all(side.conn()).await.unwrap();
+    assert_eq!(users, [Some("alice".to_owned())], "only what the scope lets the key see");
+    drop((side, tx));
+
+    // Only a read-only snapshot of the primary is shared.
+    idle_connections(&app, 3).await;
+    let mut writing = app.db.begin_tenant(app.a.id).await.unwrap();
+    assert!(app.db.share_snapshot(&mut writing).await.unwrap().is_none());
+}
+
+/// Two memories, one holding the word "zebra", embedded by [`Instant384`] (every vector the same, so the
+/// vector probe finds both).
+async fn store_zebras(app: &TestApp) {
+    app.store_text(&app.a.key, "the zebra crossing by the school").await;
+    app.store_text(&app.a.key, "a memory without the word").await;
+    app.drain_jobs().await;
+}
+
+/// The hybrid recall of "zebra", as (contents in rank order, match types).
+async fn hybrid_zebra(app: &TestApp) -> (Vec<String>, Vec<String>) {
+    let key = &app.a.key;
+    let answer = app.post(key, "/api/v1/recall", &json!({"query": "zebra", "mode": "hybrid"})).await.ok(200).clone();
+    let results = answer["results"].as_array().unwrap();
+    let field = |f: fn(&serde_json::Value) -> &serde_json::Value| {
+        results.iter().map(|r| f(r).as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    (field(|r| &r["memory"]["content"]), field(|r| &r["match_type"]))
+}
+
+/// With `CAIRN_DB_SHARE_SNAPSHOTS=true`, hybrid recall probes vectors beside the keyword search on a shared
+/// snapshot where the pool has connections idle, and one after the other where it has not, or by default;
+/// the answer is the same every way (a match of both signals, and one the vector probe alone found), and a
+/// keyword or semantic recall opens no second transaction.
+#[tokio::test]
+async fn hybrid_recall_probes_vectors_beside_keywords_on_a_shared_snapshot_where_connections_are_idle() {
+    let expected = (
+        vec!["the zebra crossing by the school".to_owned(), "a memory without the word".to_owned()],
+        vec!["hybrid".to_owned(), "semantic".to_owned()],
+    );
+    let instant = || cairn::models::embed::EmbedderSlot::ready(Arc::new(Instant384));
+    let app = sharing(instant()).await;
+    store_zebras(&app).await;
+    idle_connections(&app, 3).await;
+    let before = app.db.snapshots_shared();
+    assert_eq!(hybrid_zebra(&app).await, expected);
+    if crate::helpers::citus_nodes().is_none() {
+        assert_eq!(app.db.snapshots_shared() - before, 1, "the vector probe ran on a second transaction");
+    }
+    let before = app.db.snapshots_shared();
+    for mode in ["keyword", "semantic"] {
+        app.post(&app.a.key, "/api/v1/recall", &json!({"query": "zebra", "mode": mode})).await.ok(200);
+    }
+    assert_eq!(app.db.snapshots_shared(), before, "one signal: one transaction");
+
+    // A pool of two connections never has two idle while a recall holds one: the probes run in turn.
+    let small =
+        |args: cairn::config::DbArgs| cairn::config::DbArgs { db_max_connections: 2, db_share_snapshots: true, ..args };
+    let app =
+        crate::helpers::spawn_full(AppArgs::default(), None, instant(), &[], cairn::queue::Workers::None, small).await;
+    store_zebras(&app).await;
+    idle_connections(&app, 2).await;
+    assert_eq!(hybrid_zebra(&app).await, expected);
+    assert_eq!(app.db.snapshots_shared(), 0, "no connection to spare: nothing shared");
+
+    // Nor by default.
+    let app = spawn_with_embedder(Arc::new(Instant384)).await;
+    store_zebras(&app).await;
+    idle_connections(&app, 3).await;
+    assert_eq!(hybrid_zebra(&app).await, expected);
+    assert_eq!(app.db.snapshots_shared(), 0, "CAIRN_DB_SHARE_SNAPSHOTS is false by default: nothing shared");
+}

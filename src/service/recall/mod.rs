@@ -279,50 +279,51 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     let pool_size = ((req.offset + req.limit) * 4).clamp(MIN_POOL, MAX_POOL);
 
     // The query's embedding (CPU) and the keyword search (database) do not depend on each other: run
-    // them at once.
+    // them at once. In hybrid recall, when the embedding is ready while the keyword search still runs (a
+    // vector asked before, or a large tenant), the vector probe runs beside it too, in a second transaction on
+    // this one's snapshot (`Db::share_snapshot`: with `CAIRN_DB_SHARE_SNAPSHOTS`, where the pool has
+    // connections idle); else after it, here.
     let tenant_id = tx.tenant_id();
+    let share = use_semantic && use_keyword;
+    let (snapshot_shared, shared_snapshot) = tokio::sync::oneshot::channel::<Option<crate::store::SharedSnapshot>>();
+    let keywords_done = std::sync::atomic::AtomicBool::new(false);
     let embedding = async {
-        match use_semantic {
-            true => stage("embed", embed_query(svc, tenant_id, &query)).await.map(Some),
-            false => Ok(None),
+        if !use_semantic {
+            return Ok((None, None));
         }
+        let vector = stage("embed", embed_query(svc, tenant_id, &query)).await?;
+        if !share || keywords_done.load(std::sync::atomic::Ordering::Acquire) {
+            return Ok((Some(vector), None));
+        }
+        let Ok(Some(shared)) = shared_snapshot.await else {
+            return Ok((Some(vector), None));
+        };
+        let side = match stage("share_open", shared.open()).await {
+            Ok(side) => side,
+            Err(err) => {
+                tracing::warn!(error = %err, "could not share recall's snapshot; probing vectors after keywords");
+                None
+            }
+        };
+        let Some(mut side) = side else {
+            return Ok((Some(vector), None));
+        };
+        let probe = sql::vector_candidates(&mut side, &filter, &vector, pool_size, svc.config.episode_context);
+        let hits = stage("vector", probe).await?;
+        // Its rollback goes with the connection back to the pool, off this request's path.
+        drop(side);
+        Ok::<_, Error>((Some(vector), Some(hits)))
     };
     let keywords = async {
-        if !use_keyword {
-            return Ok((None, Vec::new()));
+        if share {
+            let shared = stage("share", svc.db.share_snapshot(tx)).await?;
+            let _ = snapshot_shared.send(shared);
         }
-        let hints = &req.hints;
-        let emphasised = hints.names.iter().chain(&hints.phrases).cloned().collect::<Vec<_>>().join(" ");
-        let lexemes = stage("lexemes", terms::lexemes(tx, &query, &emphasised, &hints.phrases)).await?;
-        let Some(mut kq) = KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, &lexemes.stats)
-        else {
-            return Ok((None, Vec::new()));
-        };
-        if svc.config.episode_context {
-            kq.context_weight = svc.config.context_keyword_weight.clamp(0.0, 1.0);
-        }
-        // A selection that no active memory holds finds nothing (an archived memory, or a match only in an
-        // episode's context, could; the wider ones hold the same words, so they find those unless their matches
-        // pass MAX_SCORED): straight to the wider ones.
-        let doomed = kq.select_holds_nothing && !filter.include_archived && !kq.widen.is_empty();
-        let mut hits = match doomed {
-            true => Vec::new(),
-            false => stage("keyword", sql::keyword_candidates(tx, &filter, &kq, &kq.select, pool_size)).await?,
-        };
-        for wider in &kq.widen {
-            if hits.len() as i64 >= pool_size {
-                break;
-            }
-            // Too few memories hold the selecting words: the next wider selection, keeping what was found.
-            let more = stage("keyword", sql::keyword_candidates(tx, &filter, &kq, wider, pool_size)).await?;
-            let found: HashSet<Uuid> = hits.iter().map(|(id, _)| *id).collect();
-            hits.extend(more.into_iter().filter(|(id, _)| !found.contains(id)));
-            hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            hits.truncate(pool_size as usize);
-        }
-        Ok::<_, Error>((Some(kq), hits))
+        let found = keyword_search(svc, tx, req, &query, &filter, use_keyword, pool_size).await;
+        keywords_done.store(true, std::sync::atomic::Ordering::Release);
+        found
     };
-    let (vector, (keyword_query, keyword_hits)) = tokio::try_join!(embedding, keywords)?;
+    let ((vector, probed), (keyword_query, keyword_hits)) = tokio::try_join!(embedding, keywords)?;
     let notice = match (&keyword_query, use_semantic, use_keyword) {
         (None, false, true) => Some(notice.map_or_else(
             || match svc.embedder.state() {
@@ -340,11 +341,12 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
         Some(_) => svc.embedder.calibration().await,
         None => Default::default(),
     };
-    let vector_probe = match &vector {
-        Some(v) => {
+    let vector_probe = match (&vector, probed) {
+        (_, Some(hits)) => hits,
+        (Some(v), None) => {
             stage("vector", sql::vector_candidates(tx, &filter, v, pool_size, svc.config.episode_context)).await?
         }
-        None => Vec::new(),
+        (None, None) => Vec::new(),
     };
     let vector_hits: Vec<(Uuid, f64)> = vector_probe.iter().map(|h| (h.id, scale.to_reference(h.cosine))).collect();
     let activation = match req.mode {
@@ -461,6 +463,51 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     let answer = page(hits, req, mode, notice);
     record_stage("score", scoring);
     stage("expand", expand(tx, answer, req, &filter)).await
+}
+
+/// The keyword candidates of `query` (BM25, the selections widened while too few are found), and the
+/// keyword query they were scored by (None when `use_keyword` is false or the query has only stop words).
+async fn keyword_search(
+    svc: &Services,
+    tx: &mut TenantTx,
+    req: &RecallRequest,
+    query: &str,
+    filter: &ListFilter,
+    use_keyword: bool,
+    pool_size: i64,
+) -> Result<(Option<KeywordQuery>, Vec<(Uuid, f64)>)> {
+    if !use_keyword {
+        return Ok((None, Vec::new()));
+    }
+    let hints = &req.hints;
+    let emphasised = hints.names.iter().chain(&hints.phrases).cloned().collect::<Vec<_>>().join(" ");
+    let lexemes = stage("lexemes", terms::lexemes(tx, query, &emphasised, &hints.phrases)).await?;
+    let Some(mut kq) = KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, &lexemes.stats) else {
+        return Ok((None, Vec::new()));
+    };
+    if svc.config.episode_context {
+        kq.context_weight = svc.config.context_keyword_weight.clamp(0.0, 1.0);
+    }
+    // A selection that no active memory holds finds nothing (an archived memory, or a match only in an
+    // episode's context, could; the wider ones hold the same words, so they find those unless their matches
+    // pass MAX_SCORED): straight to the wider ones.
+    let doomed = kq.select_holds_nothing && !filter.include_archived && !kq.widen.is_empty();
+    let mut hits = match doomed {
+        true => Vec::new(),
+        false => stage("keyword", sql::keyword_candidates(tx, filter, &kq, &kq.select, pool_size)).await?,
+    };
+    for wider in &kq.widen {
+        if hits.len() as i64 >= pool_size {
+            break;
+        }
+        // Too few memories hold the selecting words: the next wider selection, keeping what was found.
+        let more = stage("keyword", sql::keyword_candidates(tx, filter, &kq, wider, pool_size)).await?;
+        let found: HashSet<Uuid> = hits.iter().map(|(id, _)| *id).collect();
+        hits.extend(more.into_iter().filter(|(id, _)| !found.contains(id)));
+        hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        hits.truncate(pool_size as usize);
+    }
+    Ok((Some(kq), hits))
 }
 
 async fn run_without_query(

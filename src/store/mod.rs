@@ -404,16 +404,8 @@ impl Db {
                 let scoped = who.scope.is_some();
                 let ef_search = Some(SNAPSHOT_EF_SEARCH);
                 // A replica's snapshot is not shared (exporting one needs a primary).
-                let shareable = None;
-                return Ok(TenantTx {
-                    tx,
-                    tenant_id,
-                    embeds_noted: false,
-                    written: None,
-                    scoped,
-                    ef_search,
-                    shareable,
-                });
+                let (written, shareable) = (None, None);
+                return Ok(TenantTx { tx, tenant_id, embeds_noted: false, written, scoped, ef_search, shareable });
             }
         }
         self.begin_snapshot(who).await
@@ -436,6 +428,11 @@ impl Db {
         (self.opened.tenant.load(Ordering::Relaxed), self.opened.snapshots.load(Ordering::Relaxed))
     }
 
+    /// Whether recalls may share their snapshots ([`Db::share_snapshot`], `CAIRN_DB_SHARE_SNAPSHOTS`).
+    pub fn shares_snapshots(&self) -> bool {
+        self.share_snapshots
+    }
+
     /// Second transactions opened so far on a snapshot already open ([`Db::share_snapshot`]).
     pub fn snapshots_shared(&self) -> u64 {
         self.opened.shared.load(Ordering::Relaxed)
@@ -454,7 +451,7 @@ impl Db {
     /// queues for long behind requests that wait for a connection.
     fn spare_connection(&self) {
         let pool = &self.app;
-        if pool.num_idle() >= 2
+        if self.spare_idle()
             || pool.size() >= pool.options().get_max_connections()
             || self.opening_spare.swap(true, Ordering::AcqRel)
         {
@@ -510,15 +507,7 @@ impl Db {
             tracing::warn!(snapshot = %id, "an exported snapshot's identifier was not as expected; not shared");
             return Ok(None);
         }
-        Ok(Some(SharedSnapshot {
-            db: self.clone(),
-            id,
-            // The settings `tx` began with (tenant, scope, timeouts, the vector search's). A transaction whose
-            // row-level security settings change after it begins is not shareable.
-            settings: self.tenant_settings(&who, true),
-            tenant_id: who.tenant_id,
-            scoped: who.scope.is_some(),
-        }))
+        Ok(Some(SharedSnapshot { db: self.clone(), id, who }))
     }
 
     /// Opens a transaction (with `begin`, a BEGIN statement of its own: one round trip, not two) and sets
@@ -791,9 +780,10 @@ pub struct SharedSnapshot {
     db: Db,
     /// The exported snapshot's identifier (hex digits and hyphens, checked).
     id: String,
-    settings: Vec<(&'static str, Local)>,
-    tenant_id: Uuid,
-    scoped: bool,
+    /// Whose snapshot it is: the second transaction begins with the settings the first began with (tenant,
+    /// scope, timeouts, the vector search's). A transaction whose row-level security settings change after it
+    /// begins is not shareable.
+    who: TxFor,
 }
 
 impl SharedSnapshot {
@@ -814,7 +804,7 @@ impl SharedSnapshot {
             let mut tx = begin_on(conn, Some("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")).await?;
             // First in the transaction, as Postgres requires; then its settings, in the same round trip.
             let mut sql = format!("SET TRANSACTION SNAPSHOT '{}';", self.id);
-            for (name, value) in &self.settings {
+            for (name, value) in &self.db.tenant_settings(&self.who, true) {
                 sql.push_str(&local_statement(name, value));
             }
             let conn: &mut PgConnection = &mut tx;
@@ -828,10 +818,10 @@ impl SharedSnapshot {
         self.db.opened.shared.fetch_add(1, Ordering::Relaxed);
         Ok(Some(TenantTx {
             tx,
-            tenant_id: self.tenant_id,
+            tenant_id: self.who.tenant_id,
             embeds_noted: false,
             written: None,
-            scoped: self.scoped,
+            scoped: self.who.scope.is_some(),
             ef_search: Some(SNAPSHOT_EF_SEARCH),
             shareable: None,
         }))

@@ -312,6 +312,12 @@ async fn idle_connections(app: &TestApp, n: usize) {
     for tx in open {
         tx.rollback().await.unwrap();
     }
+    wait_idle(app, n).await;
+}
+
+/// Waits until `n` connections of the tenant pool are idle (a connection goes back to the pool in a task of
+/// sqlx's own, after its user is done).
+async fn wait_idle(app: &TestApp, n: usize) {
     let deadline = Instant::now() + Duration::from_secs(5);
     while app.db.pool_stats()[1].2 < n {
         assert!(Instant::now() < deadline, "the pool never held {n} idle connections");
@@ -342,12 +348,7 @@ async fn a_shared_snapshot_reads_the_tenant_as_the_transaction_it_shares() {
     }
     let shared = shared.expect("connections are idle: the snapshot is shared");
     app.store_text(key, "stored after the snapshot was taken").await;
-    // Its connection goes back to the pool in a task of sqlx's own.
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while app.db.pool_stats()[1].2 < 2 {
-        assert!(Instant::now() < deadline, "the store's connection never came back to the pool");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
+    wait_idle(&app, 2).await;
     let before = app.db.snapshots_shared();
     let mut side = shared.open().await.unwrap().expect("a connection is idle");
     assert_eq!(app.db.snapshots_shared() - before, 1);

@@ -284,7 +284,7 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     // this one's snapshot (`Db::share_snapshot`: with `CAIRN_DB_SHARE_SNAPSHOTS`, where the pool has
     // connections idle); else after it, here.
     let tenant_id = tx.tenant_id();
-    let share = use_semantic && use_keyword;
+    let share = use_semantic && use_keyword && svc.db.shares_snapshots();
     let (snapshot_shared, shared_snapshot) = tokio::sync::oneshot::channel::<Option<crate::store::SharedSnapshot>>();
     let keywords_done = std::sync::atomic::AtomicBool::new(false);
     let embedding = async {

@@ -219,6 +219,10 @@ pub struct AppArgs {
     /// questions (`score_components.question`; 0 turns it off).
     #[arg(long, env = "CAIRN_QUESTION_WEIGHT", default_value_t = DEFAULT_QUESTION_WEIGHT, value_parser = parse_question_weight)]
     pub question_weight: f64,
+    /// What a recall result attributed to a person the question names gains (its text opens with their speaker
+    /// label, "Melanie: …"; `score_components.speaker`; 0 turns it off).
+    #[arg(long, env = "CAIRN_SPEAKER_WEIGHT", default_value_t = DEFAULT_SPEAKER_WEIGHT, value_parser = parse_question_weight)]
+    pub speaker_weight: f64,
     /// How a memory of an episode gets its context vector: `fold` (its own vector plus
     /// CAIRN_CONTEXT_FOLD_WEIGHT times the previous memory's, normalised: no second pass through the model) or
     /// `model` (the previous memory's text and its own embedded together: twice the model's work, no better
@@ -346,6 +350,7 @@ impl AppArgs {
             episode_context: self.episode_context,
             context_keyword_weight: self.context_keyword_weight,
             question_weight: self.question_weight,
+            speaker_weight: self.speaker_weight,
             context_vectors: self.context_vectors(),
             metrics_token: self.metrics_token.clone(),
             verifier: self.verifier(),
@@ -504,6 +509,7 @@ impl Default for AppArgs {
             episode_context: true,
             context_keyword_weight: 0.3,
             question_weight: DEFAULT_QUESTION_WEIGHT,
+            speaker_weight: DEFAULT_SPEAKER_WEIGHT,
             context_vector: "fold".into(),
             context_fold_weight: 0.5,
             reranker: "none".into(),
@@ -536,7 +542,11 @@ fn parse_network(value: &str) -> Result<ipnet::IpNet, String> {
 /// What a recall result that is all question loses by default (`recall::score::W_QUESTION`, where it was chosen).
 pub const DEFAULT_QUESTION_WEIGHT: f64 = 0.05;
 
-/// A question weight: a share of the score, between 0 and 1.
+/// What a recall result attributed to a person the question names gains by default (`recall::score::W_SPEAKER`,
+/// where it was chosen).
+pub const DEFAULT_SPEAKER_WEIGHT: f64 = 0.05;
+
+/// A question (or speaker) weight: a share of the score, between 0 and 1.
 fn parse_question_weight(value: &str) -> Result<f64, String> {
     match value.parse::<f64>() {
         Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),

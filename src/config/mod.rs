@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use secrecy::SecretString;
 use uuid::Uuid;
 
-pub use self::app::{AppArgs, EmbedderKind, DEFAULT_QUESTION_WEIGHT};
+pub use self::app::{AppArgs, EmbedderKind, DEFAULT_QUESTION_WEIGHT, DEFAULT_SPEAKER_WEIGHT};
 pub use self::db::{with_database, DbArgs, LOCAL_APP_DATABASE_URL, LOCAL_DATABASE_URL};
 pub use self::settings::{
     ContextVectors, DbSettings, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig,

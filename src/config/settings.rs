@@ -71,6 +71,8 @@ pub struct Settings {
     pub context_keyword_weight: f64,
     /// What a recall result that is all question loses from its score (`CAIRN_QUESTION_WEIGHT`).
     pub question_weight: f64,
+    /// What a recall result attributed to a person the question names gains (`CAIRN_SPEAKER_WEIGHT`).
+    pub speaker_weight: f64,
     /// How memories of an episode get their context vectors (`CAIRN_CONTEXT_VECTOR`).
     pub context_vectors: ContextVectors,
     pub metrics_token: Option<SecretString>,

@@ -403,32 +403,43 @@ struct Asked {
     answered: Vec<Answered>,
 }
 
-/// Recall@10 of `asked` ranked by `relevance = a·semantic + (1-a)·keyword`, taken at share `w_rel` beside the
-/// priors (importance 0.12, recency 0.08, confidence and credibility 0.03 each, as the service weighs them;
-/// the service's own share of relevance is 0.70/0.96 = 0.729).
-fn recall_at_10(asked: &[&Asked], a: f64, w_rel: f64) -> f64 {
-    recall_at_10_timed(asked, a, w_rel, crate::recall::score::W_TIME / 0.96)
+/// The weights a sweep ranks by: `a` of the cosine in relevance (`relevance = a·semantic + (1-a)·keyword`),
+/// `w_rel` of relevance beside the priors (importance 0.12, recency 0.08, confidence and credibility 0.03 each,
+/// as the service weighs them; the service's own share of relevance is 0.70/0.96 = 0.729), `t` of `time_match`
+/// and `cov` of `coverage` (beside relevance and the priors, which sum to 1), the neighbour lift's `lift` (each
+/// result moves that share of the way up to the best score of its episode's neighbours,
+/// `score_components.neighbour`, as the service scored them), and, after the lift, what a result's share of
+/// question costs it (`question`) and what a line of the speaker the question names gains (`speaker`); the
+/// service reports both components whatever its own weights.
+#[derive(Clone, Copy)]
+struct Weights {
+    a: f64,
+    w_rel: f64,
+    t: f64,
+    cov: f64,
+    lift: f64,
+    question: f64,
+    speaker: f64,
 }
 
-/// [`recall_at_10`] with the weight `t` of `time_match` (beside relevance and the priors, which sum to 1).
-fn recall_at_10_timed(asked: &[&Asked], a: f64, w_rel: f64, t: f64) -> f64 {
-    recall_at_10_lifted(asked, a, w_rel, t, crate::recall::score::W_NEIGHBOUR)
+impl Weights {
+    /// The service's own.
+    fn service() -> Self {
+        use crate::recall::score::{W_COVERAGE, W_NEIGHBOUR, W_QUESTION, W_SPEAKER, W_TIME};
+        Self {
+            a: 0.7,
+            w_rel: 0.70 / 0.96,
+            t: W_TIME / 0.96,
+            cov: W_COVERAGE / 0.96,
+            lift: W_NEIGHBOUR,
+            question: W_QUESTION,
+            speaker: W_SPEAKER,
+        }
+    }
 }
 
-/// [`recall_at_10_timed`] with the neighbour lift's weight `lift` (each result moves that share of the way up
-/// to the best score of its episode's neighbours, `score_components.neighbour`, as the service scored them),
-/// coverage at the service's weight, and each result's share of question costing it
-/// [`crate::recall::score::W_QUESTION`] after the lift, as the service does (every line of the sweep but the
-/// question weight's own ranks so).
-fn recall_at_10_lifted(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64) -> f64 {
-    let question = crate::recall::score::W_QUESTION;
-    recall_at_10_scored(asked, a, w_rel, t, lift, crate::recall::score::W_COVERAGE / 0.96, question)
-}
-
-/// [`recall_at_10_lifted`] with the weight `cov` of `coverage` (the share of the question's content words a
-/// result holds) and the weight `question` a result's share of question costs it after the lift
-/// (`score_components.question`, which the service reports whatever its own weight).
-fn recall_at_10_scored(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64, cov: f64, question: f64) -> f64 {
+/// Recall@10 of `asked` ranked by `w`.
+fn recall_at_10(asked: &[&Asked], w: Weights) -> f64 {
     let get = |c: &Value, k: &str| c.get(k).and_then(Value::as_f64);
     let mut total = 0.0;
     for q in asked {
@@ -438,27 +449,29 @@ fn recall_at_10_scored(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64, 
             .map(|x| {
                 let c = &x.components;
                 let relevance = match (get(c, "semantic"), get(c, "keyword")) {
-                    (Some(s), Some(k)) => a * s + (1.0 - a) * k,
-                    (Some(s), None) => a * s,
-                    (None, Some(k)) => (1.0 - a) * k,
+                    (Some(s), Some(k)) => w.a * s + (1.0 - w.a) * k,
+                    (Some(s), None) => w.a * s,
+                    (None, Some(k)) => (1.0 - w.a) * k,
                     (None, None) => 0.0,
                 };
                 let priors = 0.12 * get(c, "importance").unwrap_or(0.5)
                     + 0.08 * get(c, "recency").unwrap_or(0.5)
                     + 0.03 * get(c, "confidence").unwrap_or(0.5)
                     + 0.03 * get(c, "credibility").unwrap_or(0.5);
-                let time = t * get(c, "time_match").unwrap_or(0.0);
-                let coverage = cov * get(c, "coverage").unwrap_or(0.0);
+                let time = w.t * get(c, "time_match").unwrap_or(0.0);
+                let coverage = w.cov * get(c, "coverage").unwrap_or(0.0);
                 // Divided by the weights present, as the service blends: `neighbour` is on its scale.
                 let present = 1.0
-                    + if get(c, "time_match").is_some() { t } else { 0.0 }
-                    + if get(c, "coverage").is_some() { cov } else { 0.0 };
-                let own = (w_rel * relevance + (1.0 - w_rel) / 0.26 * priors + time + coverage) / present;
+                    + if get(c, "time_match").is_some() { w.t } else { 0.0 }
+                    + if get(c, "coverage").is_some() { w.cov } else { 0.0 };
+                let own = (w.w_rel * relevance + (1.0 - w.w_rel) / 0.26 * priors + time + coverage) / present;
                 let lifted = match get(c, "neighbour") {
-                    Some(n) if n > own => own + lift * (n - own),
+                    Some(n) if n > own => own + w.lift * (n - own),
                     _ => own,
                 };
-                (lifted - question * get(c, "question").unwrap_or(0.0), &x.dias)
+                let after =
+                    w.speaker * get(c, "speaker").unwrap_or(0.0) - w.question * get(c, "question").unwrap_or(0.0);
+                (lifted + after, &x.dias)
             })
             .collect();
         scored.sort_by(|x, y| y.0.total_cmp(&x.0));
@@ -468,73 +481,65 @@ fn recall_at_10_scored(asked: &[&Asked], a: f64, w_rel: f64, t: f64, lift: f64, 
     total / asked.len().max(1) as f64
 }
 
+/// One line of the sweep: its label, the values tried, and the service's weights with that value set.
+type SweepLine = (&'static str, &'static [f64], fn(f64) -> Weights);
+
 /// Sweeps the fusion weights over the questions' top 100: the best on conversations 1-3 (tuning), and what it
-/// gives on the others (held out). Prints the grid.
+/// gives on the others (held out). Prints the grid. The candidates are the service's top 100, ranked with its
+/// own weights and scored with its neighbours' scores: each line's value at 0 is an estimate around that
+/// ranking, not a run of the service without the rule.
 fn sweep(asked: &[Asked]) {
     let tuning: Vec<&Asked> = asked.iter().filter(|q| q.conversation < 3).collect();
     let held: Vec<&Asked> = asked.iter().filter(|q| q.conversation >= 3).collect();
+    let both = |w: Weights| format!("{:.3}/{:.3}", recall_at_10(&tuning, w), recall_at_10(&held, w));
+    let service = Weights::service();
     println!(
         "sweep (offline, over each question's top 100): a = weight of cosine in relevance, w = weight of relevance"
     );
     let mut best = (f64::MIN, 0.0, 0.0);
-    for w in [0.6, 0.7, 0.8, 0.9, 1.0] {
-        let mut line = format!("  w={w:.1}:");
+    for w_rel in [0.6, 0.7, 0.8, 0.9, 1.0] {
+        let mut line = format!("  w={w_rel:.1}:");
         for a in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] {
-            let t = recall_at_10(&tuning, a, w);
-            line.push_str(&format!(" a={a:.1} {t:.3}/{:.3}", recall_at_10(&held, a, w)));
+            let w = Weights { a, w_rel, ..service };
+            let t = recall_at_10(&tuning, w);
+            line.push_str(&format!(" a={a:.1} {t:.3}/{:.3}", recall_at_10(&held, w)));
             if t > best.0 {
-                best = (t, a, w);
+                best = (t, a, w_rel);
             }
         }
         println!("{line}   (tuning/held-out recall@10)");
     }
-    let mut line = "  weight of time_match (a=0.7, w=0.729):".to_owned();
-    for t in [0.0, 0.03, 0.06, 0.1, 0.15, 0.2] {
-        let (a, w) = (0.7, 0.70 / 0.96);
-        let (tuned, held) = (recall_at_10_timed(&tuning, a, w, t), recall_at_10_timed(&held, a, w, t));
-        line.push_str(&format!(" t={t:.2} {tuned:.3}/{held:.3}"));
+    let lines: [SweepLine; 5] = [
+        ("weight of time_match", &[0.0, 0.03, 0.06, 0.1, 0.15, 0.2], |t| Weights { t, ..Weights::service() }),
+        ("neighbour lift", &[0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8], |lift| Weights { lift, ..Weights::service() }),
+        ("weight of coverage (as a share of relevance's weight)", &[0.0, 0.1, 0.2, 0.3, 0.4, 0.6], |share| Weights {
+            cov: share * 0.70 / 0.96,
+            ..Weights::service()
+        }),
+        ("weight of a result's share of question (after the lift)", &[0.0, 0.03, 0.05, 0.1, 0.12, 0.15, 0.2], |q| {
+            Weights { question: q, ..Weights::service() }
+        }),
+        (
+            "weight of a line of the speaker the question names (after the lift)",
+            &[0.0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1],
+            |s| Weights { speaker: s, ..Weights::service() },
+        ),
+    ];
+    for (label, values, weights) in lines {
+        let mut line = format!("  {label}, a=0.7, w=0.729:");
+        for &v in values {
+            line.push_str(&format!(" {v:.2} {}", both(weights(v))));
+        }
+        println!("{line}   (tuning/held-out recall@10)");
     }
-    println!("{line}   (tuning/held-out recall@10)");
-    // The candidates are the service's top 100, ranked with its lift, and `neighbour` is scored at its weights:
-    // the lines above and "0.0" here are estimates around the service's ranking, not runs without the lift.
-    let mut line =
-        "  neighbour lift (a=0.7, w=0.729; candidates and neighbour scores as the service ranked them):".to_owned();
-    for lift in [0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8] {
-        let (a, w, t) = (0.7, 0.70 / 0.96, crate::recall::score::W_TIME / 0.96);
-        let (tuned, held) = (recall_at_10_lifted(&tuning, a, w, t, lift), recall_at_10_lifted(&held, a, w, t, lift));
-        line.push_str(&format!(" {lift:.1} {tuned:.3}/{held:.3}"));
-    }
-    println!("{line}   (tuning/held-out recall@10)");
-    let mut line = "  weight of coverage (a=0.7, w=0.729; as a share of relevance's weight):".to_owned();
-    for share in [0.0, 0.1, 0.2, 0.3, 0.4, 0.6] {
-        let (a, w, t, lift) =
-            (0.7, 0.70 / 0.96, crate::recall::score::W_TIME / 0.96, crate::recall::score::W_NEIGHBOUR);
-        let cov = share * 0.70 / 0.96;
-        let q = crate::recall::score::W_QUESTION;
-        let (tuned, held) =
-            (recall_at_10_scored(&tuning, a, w, t, lift, cov, q), recall_at_10_scored(&held, a, w, t, lift, cov, q));
-        line.push_str(&format!(" {share:.1} {tuned:.3}/{held:.3}"));
-    }
-    println!("{line}   (tuning/held-out recall@10)");
-    // The candidates are the service's top 100, ranked with its question weight: "0.00" is an estimate around
-    // that ranking, not a run without it.
-    let mut line = "  weight of a result's share of question (after the lift; a=0.7, w=0.729):".to_owned();
-    for q in [0.0, 0.03, 0.05, 0.1, 0.12, 0.15, 0.2] {
-        use crate::recall::score::{W_COVERAGE, W_NEIGHBOUR, W_TIME};
-        let (a, w, t, lift, cov) = (0.7, 0.70 / 0.96, W_TIME / 0.96, W_NEIGHBOUR, W_COVERAGE / 0.96);
-        let (tuned, held) =
-            (recall_at_10_scored(&tuning, a, w, t, lift, cov, q), recall_at_10_scored(&held, a, w, t, lift, cov, q));
-        line.push_str(&format!(" {q:.2} {tuned:.3}/{held:.3}"));
-    }
-    println!("{line}   (tuning/held-out recall@10)");
+    let tuned = Weights { a: best.1, w_rel: best.2, ..service };
     println!(
-        "sweep best on tuning: a={:.1} w={:.1}: tuning {:.3}, held out {:.3} (the service now, a=0.7 w=0.729: {:.3}/{:.3})",
+        "sweep best on tuning: a={:.1} w={:.1}: tuning {:.3}, held out {:.3} (the service now, a=0.7 w=0.729: {})",
         best.1,
         best.2,
         best.0,
-        recall_at_10(&held, best.1, best.2),
-        recall_at_10(&tuning, 0.7, 0.70 / 0.96),
-        recall_at_10(&held, 0.7, 0.70 / 0.96)
+        recall_at_10(&held, tuned),
+        both(service)
     );
 }
 

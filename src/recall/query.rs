@@ -14,6 +14,9 @@
 //!   five letters, a crude stem that works for English and German alike) a memory holds. Keyword relevance
 //!   is BM25 relative to the best keyword match, so a memory holding every word of a question can score
 //!   below one holding its rarest word once; coverage says how much of the question a memory answers.
+//! - **The speaker a question names**: a memory whose text opens with a speaker's label, as a transcript's line
+//!   does ("Melanie: I play the clarinet"), is that person's; a question naming them ("What does Melanie
+//!   play?") prefers what they said over what others said to or about them.
 //!
 //! Pure: `service::recall` applies the hints, `store::recall` the keyword weights.
 
@@ -70,6 +73,9 @@ pub struct QueryHints {
     pub phrases: Vec<String>,
     /// The question's content words, stemmed ([`stem`]), each once.
     pub terms: Vec<String>,
+    /// The names' words, lowercased as [`for_each_word`] reads them, stop words aside (a speaker label holding
+    /// one is that person's: [`QueryHints::names_speaker`]).
+    pub name_words: Vec<String>,
 }
 
 impl QueryHints {
@@ -106,6 +112,44 @@ impl QueryHints {
         });
         Some((self.terms.len() - missing) as f64 / self.terms.len() as f64)
     }
+
+    /// Whether `content` is attributed to a person the question names: its speaker label
+    /// ([`speaker_label`]) holds one of the names' words ("Melanie: …" for "What does Melanie play?").
+    pub fn names_speaker(&self, content: &str) -> bool {
+        if self.name_words.is_empty() {
+            return false;
+        }
+        let Some(label) = speaker_label(content) else {
+            return false;
+        };
+        let mut named = false;
+        for_each_word(&nfc(label), |word, _| {
+            named = self.name_words.iter().any(|n| n == word);
+            !named
+        });
+        named
+    }
+}
+
+/// Longest speaker label, in characters and in words ("Dr. Anna Weber").
+const MAX_LABEL_CHARS: usize = 40;
+const MAX_LABEL_WORDS: usize = 3;
+
+/// The speaker label a memory's text opens with, as a transcript's line names who speaks: the words before a
+/// colon followed by whitespace (or the end), at most three words and 40 characters, on the first line, with
+/// no question or exclamation mark among them ("Melanie: …", "[Dr. Weber]: …", "**Anna**: …"). None where the
+/// text opens otherwise ("Note that: …" is a label too: it names no one a question would).
+pub fn speaker_label(content: &str) -> Option<&str> {
+    let content = content.trim_start();
+    let (at, _) = content.char_indices().take(MAX_LABEL_CHARS + 1).find(|(_, c)| *c == ':' || *c == '\n')?;
+    let (label, rest) = content.split_at(at);
+    if !rest.starts_with(':') || !rest[1..].chars().next().is_none_or(char::is_whitespace) {
+        return None;
+    }
+    let label = label.trim_matches(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '(' | ')' | '*' | '_'));
+    let words = label.split_whitespace().count();
+    let plain = !label.contains(['?', '!', '\u{FF1F}', '\u{FF01}']);
+    (plain && (1..=MAX_LABEL_WORDS).contains(&words) && label.chars().any(char::is_alphabetic)).then_some(label)
 }
 
 /// Most distinct content words of a question coverage counts (a long context's 150 words would make every
@@ -182,12 +226,23 @@ pub fn analyze(query: &str, now: DateTime<Utc>) -> QueryHints {
         }
         terms.len() < MAX_TERMS
     });
+    let names = names(&words);
+    let mut name_words: Vec<String> = Vec::new();
+    for name in &names {
+        for_each_word(&nfc(name), |word, _| {
+            if !STOP_WORDS.contains(&word) && !name_words.iter().any(|n| n == word) {
+                name_words.push(word.to_owned());
+            }
+            true
+        });
+    }
     QueryHints {
         time: time_hint(&lowered, now),
         asks_when: asks_when(&lowered, query),
-        names: names(&words),
+        names,
         phrases,
         terms,
+        name_words,
     }
 }
 
@@ -459,6 +514,42 @@ mod tests {
         assert_eq!(hints("Where did Priya's team go in June?").names, ["Priya"]);
         assert!(hints("what did i do on Monday in May").names.is_empty(), "weekdays and months are not names");
         assert!(hints("Did I mention it, or I'm wrong? so I've said").names.is_empty());
+    }
+
+    #[test]
+    fn a_speaker_label_opens_a_transcript_line() {
+        assert_eq!(speaker_label("Melanie: I play the clarinet."), Some("Melanie"));
+        assert_eq!(speaker_label("  [Dr. Anna Weber]: Ja."), Some("Dr. Anna Weber"));
+        assert_eq!(speaker_label("**Anna**:\nthe notes"), Some("Anna"));
+        assert_eq!(speaker_label("Anna:"), Some("Anna"));
+        for text in [
+            "I play the clarinet: since I was ten.", // four words before the colon: a sentence, not a label
+            "Meet at 10:30 with Anna",               // no whitespace after the colon
+            "see https://example.com",
+            "Why? Anna: yes",
+            "Anna\nBob: hi", // the label is on the first line
+            ": nobody",
+            "42: the answer",
+            "no colon at all",
+        ] {
+            assert_eq!(speaker_label(text), None, "{text:?}");
+        }
+        assert_eq!(speaker_label(&format!("{}: x", "a".repeat(41))), None, "longer than 40 characters");
+    }
+
+    #[test]
+    fn a_question_names_the_speaker_of_a_line_whose_label_holds_a_name() {
+        let h = hints("What instruments does Melanie play?");
+        assert!(h.names_speaker("Melanie: I play the clarinet."));
+        assert!(h.names_speaker("melanie: lowercase still"), "compared as words, lowercased");
+        assert!(h.names_speaker("Melanie Smith: yes"));
+        assert!(!h.names_speaker("Caroline: Melanie plays the clarinet."), "about her, not by her");
+        assert!(!h.names_speaker("I once asked Melanie: does she play?"), "four words: no label");
+        assert!(!h.names_speaker("Melanie plays the clarinet."));
+        assert!(!hints("What did I play?").names_speaker("I: played"), "no name in the question");
+        assert!(hints("Was hat Müller gesagt?").names_speaker("Mu\u{308}ller: nichts"), "compared composed");
+        assert!(hints("What did O'Brien's team say?").names_speaker("O'Brien: hi"));
+        assert!(!hints("Did she like The Killers?").names_speaker("The band: loud"), "a stop word names no one");
     }
 
     #[test]

@@ -3,11 +3,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use cairn::config::AppArgs;
 use cairn::models::embed::{EmbedFuture, Embedder};
 use chrono::{Duration as Days, Utc};
 use serde_json::{json, Value};
 
-use crate::helpers::{local_model, spawn, spawn_prepared, spawn_with_embedder, TestApp};
+use crate::helpers::{local_model, spawn, spawn_prepared, spawn_with, spawn_with_embedder, TestApp};
 
 fn contents(body: &Value) -> Vec<String> {
     body["results"].as_array().unwrap().iter().map(|r| r["memory"]["content"].as_str().unwrap().to_owned()).collect()
@@ -736,4 +737,33 @@ async fn a_memory_that_asks_gives_way_to_the_one_that_states() {
     assert!((question(both).unwrap() - 5.0 / 9.0).abs() < 1e-9);
     let lost = score(stated) - score(asked);
     assert!((lost - cairn::recall::score::W_QUESTION).abs() < 1e-3, "{lost}");
+}
+
+#[tokio::test]
+async fn a_line_of_the_speaker_the_question_names_rises_above_the_others_lines_about_them() {
+    for weight in [cairn::recall::score::W_SPEAKER, 0.0] {
+        let app = spawn_with(AppArgs { speaker_weight: weight, ..AppArgs::default() }, None).await;
+        // The same words: one line is Melanie's, the other Caroline's about her.
+        app.store(&app.a.key, json!({"content": "Caroline: Melanie and I play the clarinet."})).await;
+        app.store(&app.a.key, json!({"content": "Melanie: Caroline and I play the clarinet."})).await;
+        app.store(&app.a.key, json!({"content": "Note: Melanie plays the clarinet too."})).await;
+        let body =
+            recall(&app, &app.a.key, json!({"query": "Which instrument does Melanie play?", "mode": "keyword"})).await;
+        let results = body["results"].as_array().unwrap();
+        let at = |content: &str| results.iter().position(|r| r["memory"]["content"] == content).unwrap();
+        let (hers, about_her, note) = (
+            at("Melanie: Caroline and I play the clarinet."),
+            at("Caroline: Melanie and I play the clarinet."),
+            at("Note: Melanie plays the clarinet too."),
+        );
+        let score = |i: usize| results[i]["score"].as_f64().unwrap();
+        let speaker = |i: usize| results[i]["score_components"].get("speaker").and_then(Value::as_f64);
+        assert_eq!(speaker(hers), Some(1.0), "shown whatever the weight: {body}");
+        assert_eq!((speaker(about_her), speaker(note)), (None, None), "{body}");
+        let gained = score(hers) - score(about_her);
+        assert!((gained - weight).abs() < 1e-3, "weight {weight}: gained {gained}: {body}");
+        if weight > 0.0 {
+            assert_eq!(hers, 0, "{body}");
+        }
+    }
 }

@@ -88,6 +88,7 @@ const COMPONENTS: [keyof Schemas["ScoreComponents"], string][] = [
   ["quality", "quality"],
   ["neighbour", "neighbour"],
   ["question", "question share (lowers)"],
+  ["speaker", "named speaker (raises)"],
 ];
 
 export function ScoreComponents(props: { components: Schemas["ScoreComponents"] }) {

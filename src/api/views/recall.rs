@@ -48,6 +48,12 @@ pub struct ScoreComponents {
     /// neighbour lift. Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub question: Option<f64>,
+    /// 1 when the memory is attributed to a person the query names: its text opens with their speaker label, as
+    /// a transcript's line does ("Melanie: I play the clarinet" for "What does Melanie play?"; the label is the
+    /// words before a colon, at most three, on the first line). The score gained `CAIRN_SPEAKER_WEIGHT` (0.05 by
+    /// default; 0 keeps the score), after the neighbour lift. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speaker: Option<f64>,
 }
 
 impl From<Components> for ScoreComponents {
@@ -67,6 +73,7 @@ impl From<Components> for ScoreComponents {
             rerank,
             neighbour,
             question,
+            speaker,
         } = c;
         Self {
             semantic,
@@ -83,6 +90,7 @@ impl From<Components> for ScoreComponents {
             rerank,
             neighbour,
             question,
+            speaker,
         }
     }
 }

@@ -446,9 +446,12 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     if svc.config.episode_context {
         lift_by_neighbours(&mut hits);
     }
-    // After the lift: a question keeps lifting the answer beside it, and gives way to it.
+    // After the lift: a question keeps lifting the answer beside it, and gives way to it; a line of the person the
+    // question names rises above the others' lines about them.
     for h in &mut hits {
         score::demote_question(&h.memory.content, &mut h.score, &mut h.score_components, svc.config.question_weight);
+        let named = req.hints.names_speaker(&h.memory.content);
+        score::favour_speaker(named, &mut h.score, &mut h.score_components, svc.config.speaker_weight);
     }
     sort_hits(&mut hits, req.sort);
     let mode = if req.mode == Mode::Associative {

@@ -42,6 +42,11 @@ class ScoreComponents:
             whitespace or the end of the text), when above 0: a question seldom states what it asks about, so the
             score lost that share times `CAIRN_QUESTION_WEIGHT` (0.05 by default; 0 keeps the score), after the
             neighbour lift. Absent otherwise.
+        speaker (float | None | Unset): 1 when the memory is attributed to a person the query names: its text opens with
+            their speaker label, as
+            a transcript's line does ("Melanie: I play the clarinet" for "What does Melanie play?"; the label is the
+            words before a colon, at most three, on the first line). The score gained `CAIRN_SPEAKER_WEIGHT` (0.05 by
+            default; 0 keeps the score), after the neighbour lift. Absent otherwise.
     """
 
     importance: float
@@ -58,6 +63,7 @@ class ScoreComponents:
     rerank: float | None | Unset = UNSET
     neighbour: float | None | Unset = UNSET
     question: float | None | Unset = UNSET
+    speaker: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -129,6 +135,12 @@ class ScoreComponents:
         else:
             question = self.question
 
+        speaker: float | None | Unset
+        if isinstance(self.speaker, Unset):
+            speaker = UNSET
+        else:
+            speaker = self.speaker
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -159,6 +171,8 @@ class ScoreComponents:
             field_dict["neighbour"] = neighbour
         if question is not UNSET:
             field_dict["question"] = question
+        if speaker is not UNSET:
+            field_dict["speaker"] = speaker
 
         return field_dict
 
@@ -263,6 +277,15 @@ class ScoreComponents:
 
         question = _parse_question(d.pop("question", UNSET))
 
+        def _parse_speaker(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        speaker = _parse_speaker(d.pop("speaker", UNSET))
+
         score_components = cls(
             importance=importance,
             recency=recency,
@@ -278,6 +301,7 @@ class ScoreComponents:
             rerank=rerank,
             neighbour=neighbour,
             question=question,
+            speaker=speaker,
         )
 
         score_components.additional_properties = d

@@ -217,11 +217,11 @@ pub struct AppArgs {
     pub context_keyword_weight: f64,
     /// What a recall result that is all question loses from its score, in proportion to its share of words in
     /// questions (`score_components.question`; 0 turns it off).
-    #[arg(long, env = "CAIRN_QUESTION_WEIGHT", default_value_t = DEFAULT_QUESTION_WEIGHT, value_parser = parse_question_weight)]
+    #[arg(long, env = "CAIRN_QUESTION_WEIGHT", default_value_t = DEFAULT_QUESTION_WEIGHT, value_parser = parse_share)]
     pub question_weight: f64,
     /// What a recall result attributed to a person the question names gains (its text opens with their speaker
     /// label, "Melanie: …"; `score_components.speaker`; 0 turns it off).
-    #[arg(long, env = "CAIRN_SPEAKER_WEIGHT", default_value_t = DEFAULT_SPEAKER_WEIGHT, value_parser = parse_question_weight)]
+    #[arg(long, env = "CAIRN_SPEAKER_WEIGHT", default_value_t = DEFAULT_SPEAKER_WEIGHT, value_parser = parse_share)]
     pub speaker_weight: f64,
     /// How a memory of an episode gets its context vector: `fold` (its own vector plus
     /// CAIRN_CONTEXT_FOLD_WEIGHT times the previous memory's, normalised: no second pass through the model) or
@@ -546,8 +546,8 @@ pub const DEFAULT_QUESTION_WEIGHT: f64 = 0.05;
 /// where it was chosen).
 pub const DEFAULT_SPEAKER_WEIGHT: f64 = 0.05;
 
-/// A question (or speaker) weight: a share of the score, between 0 and 1.
-fn parse_question_weight(value: &str) -> Result<f64, String> {
+/// A share of the score, between 0 and 1 (the question and speaker weights).
+fn parse_share(value: &str) -> Result<f64, String> {
     match value.parse::<f64>() {
         Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
         _ => Err(format!("{value:?} is not a number from 0 to 1")),

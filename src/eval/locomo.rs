@@ -521,7 +521,7 @@ fn sweep(asked: &[Asked]) {
         }),
         (
             "weight of a line of the speaker the question names (after the lift)",
-            &[0.0, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1],
+            &[0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1],
             |s| Weights { speaker: s, ..Weights::service() },
         ),
     ];

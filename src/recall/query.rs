@@ -136,20 +136,28 @@ const MAX_LABEL_CHARS: usize = 40;
 const MAX_LABEL_WORDS: usize = 3;
 
 /// The speaker label a memory's text opens with, as a transcript's line names who speaks: the words before a
-/// colon followed by whitespace (or the end), at most three words and 40 characters, on the first line, with
-/// no question or exclamation mark among them ("Melanie: …", "[Dr. Weber]: …", "**Anna**: …"). None where the
-/// text opens otherwise ("Note that: …" is a label too: it names no one a question would).
+/// colon (`:` or the full-width `：`) followed by whitespace or the end, emphasis allowed between ("**Anna:**"),
+/// at most three words and 40 characters, on the first line, holding a letter and no question or exclamation mark;
+/// a label of two or three words has each capitalised ("Dr. Anna Weber", not "Caroline asked Melanie"): "Melanie:
+/// …", "[Dr. Weber]: …", "**Anna**: …". None where the text opens otherwise. A line that opens with a time
+/// ("[10:30] Anna: …") has none.
 pub fn speaker_label(content: &str) -> Option<&str> {
     let content = content.trim_start();
-    let (at, _) = content.char_indices().take(MAX_LABEL_CHARS + 1).find(|(_, c)| *c == ':' || *c == '\n')?;
-    let (label, rest) = content.split_at(at);
-    if !rest.starts_with(':') || !rest[1..].chars().next().is_none_or(char::is_whitespace) {
+    let (at, colon) =
+        content.char_indices().take(MAX_LABEL_CHARS + 1).find(|(_, c)| matches!(c, ':' | '\u{FF1A}' | '\n'))?;
+    let rest = &content[at + colon.len_utf8()..];
+    if colon == '\n' || !rest.trim_start_matches(['*', '_']).chars().next().is_none_or(char::is_whitespace) {
         return None;
     }
-    let label = label.trim_matches(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '(' | ')' | '*' | '_'));
-    let words = label.split_whitespace().count();
-    let plain = !label.contains(['?', '!', '\u{FF1F}', '\u{FF01}']);
-    (plain && (1..=MAX_LABEL_WORDS).contains(&words) && label.chars().any(char::is_alphabetic)).then_some(label)
+    let label =
+        content[..at].trim_matches(|c: char| c.is_whitespace() || matches!(c, '[' | ']' | '(' | ')' | '*' | '_'));
+    let (mut words, mut capitalised) = (0, true);
+    for word in label.split_whitespace() {
+        words += 1;
+        capitalised &= word.chars().find(|c| c.is_alphabetic()).is_some_and(char::is_uppercase);
+    }
+    let plain = !label.contains(['?', '!', '\u{FF1F}', '\u{FF01}']) && label.chars().any(char::is_alphabetic);
+    (plain && (words == 1 || (capitalised && words <= MAX_LABEL_WORDS))).then_some(label)
 }
 
 /// Most distinct content words of a question coverage counts (a long context's 150 words would make every
@@ -275,16 +283,26 @@ fn quoted(query: &str) -> (Vec<String>, String) {
     (phrases, rest)
 }
 
-/// Words with the punctuation around them removed; a sentence end is kept as its own "." word.
+/// Titles written before a name ("Dr. Weber"): their full stop ends no sentence, and they are no name.
+const TITLES: &[&str] = &["dr", "mr", "mrs", "ms", "mx", "prof", "herr", "frau"];
+
+/// Whether `word` is a title ([`TITLES`]), in any case.
+fn is_title(word: &str) -> bool {
+    TITLES.iter().any(|t| t.eq_ignore_ascii_case(word))
+}
+
+/// Words with the punctuation around them removed; a sentence end is kept as its own "." word (not the full
+/// stop of a title).
 fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for raw in text.split_whitespace() {
         let word = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’');
         let word = word.trim_end_matches("'s").trim_end_matches("’s").trim_matches(['\'', '’']);
+        let title = raw.ends_with('.') && is_title(word);
         if !word.is_empty() {
             out.push(word.to_owned());
         }
-        if raw.ends_with(['.', '?', '!', ':', ';']) {
+        if raw.ends_with(['.', '?', '!', ':', ';']) && !title {
             out.push(".".to_owned());
         }
     }
@@ -304,7 +322,7 @@ fn names(words: &[String]) -> Vec<String> {
         let lower = word.to_lowercase();
         let calendar = time::month_named(&lower).is_some() || time::is_weekday(&lower);
         let pronoun = word == "I" || word.starts_with("I'") || word.starts_with("I’");
-        if capitalised && !sentence_start && !pronoun && !calendar && !names.contains(word) {
+        if capitalised && !sentence_start && !pronoun && !calendar && !is_title(word) && !names.contains(word) {
             names.push(word.clone());
         }
         sentence_start = false;
@@ -522,8 +540,13 @@ mod tests {
         assert_eq!(speaker_label("  [Dr. Anna Weber]: Ja."), Some("Dr. Anna Weber"));
         assert_eq!(speaker_label("**Anna**:\nthe notes"), Some("Anna"));
         assert_eq!(speaker_label("Anna:"), Some("Anna"));
+        assert_eq!(speaker_label("**Anna:** the notes"), Some("Anna"), "emphasis may close after the colon");
+        assert_eq!(speaker_label("Anna\u{FF1A} hallo"), Some("Anna"), "a full-width colon");
+        assert_eq!(speaker_label("user: hi"), Some("user"), "one word in any case");
         for text in [
             "I play the clarinet: since I was ten.", // four words before the colon: a sentence, not a label
+            "Caroline asked Melanie: do you play?",  // three words, not all capitalised: a sentence
+            "[10:30] Anna: hi",                      // a time first: the colon is the time's
             "Meet at 10:30 with Anna",               // no whitespace after the colon
             "see https://example.com",
             "Why? Anna: yes",
@@ -545,6 +568,11 @@ mod tests {
         assert!(h.names_speaker("Melanie Smith: yes"));
         assert!(!h.names_speaker("Caroline: Melanie plays the clarinet."), "about her, not by her");
         assert!(!h.names_speaker("I once asked Melanie: does she play?"), "four words: no label");
+        assert!(!h.names_speaker("Caroline to Melanie: hi"), "a sentence about her, not her label");
+        let dr = hints("What did Dr. Weber say about Mrs. Ng?");
+        assert_eq!(dr.names, ["Weber", "Ng"], "a title's full stop ends no sentence, and a title is no name");
+        assert!(dr.names_speaker("[Dr. Weber]: nothing new") && dr.names_speaker("Weber: nothing"));
+        assert!(!dr.names_speaker("Dr. Müller: nothing"), "the title names no one");
         assert!(!h.names_speaker("Melanie plays the clarinet."));
         assert!(!hints("What did I play?").names_speaker("I: played"), "no name in the question");
         assert!(hints("Was hat Müller gesagt?").names_speaker("Mu\u{308}ller: nichts"), "compared composed");

@@ -45,8 +45,9 @@ class ScoreComponents:
         speaker (float | None | Unset): 1 when the memory is attributed to a person the query names: its text opens with
             their speaker label, as
             a transcript's line does ("Melanie: I play the clarinet" for "What does Melanie play?"; the label is the
-            words before a colon, at most three, on the first line). The score gained `CAIRN_SPEAKER_WEIGHT` (0.05 by
-            default; 0 keeps the score), after the neighbour lift. Absent otherwise.
+            words before a colon followed by whitespace: at most three, each capitalised when more than one, and 40
+            characters, on the first line). The score gained `CAIRN_SPEAKER_WEIGHT` (0.05 by default; 0 keeps the
+            score; at most 1), after the neighbour lift. Absent otherwise.
     """
 
     importance: float

@@ -312,7 +312,7 @@ pub fn question_share(content: &str) -> f64 {
 /// Lowers a result that is (partly) a question by `weight` times its [`question_share`] (clamped at 0), and
 /// records the share whatever the weight, so that a sweep can weigh it afresh.
 pub fn demote_question(content: &str, score: &mut f64, components: &mut ScoreComponents, weight: f64) {
-    let weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
+    let weight = unit(weight);
     let share = question_share(content);
     if share > 0.0 {
         *score = unit(*score - weight * share);
@@ -334,7 +334,7 @@ pub const W_SPEAKER: f64 = crate::config::DEFAULT_SPEAKER_WEIGHT;
 /// that whatever the weight, so that a sweep can weigh it afresh.
 pub fn favour_speaker(named: bool, score: &mut f64, components: &mut ScoreComponents, weight: f64) {
     if named {
-        let weight = if weight.is_finite() { weight.clamp(0.0, 1.0) } else { 0.0 };
+        let weight = unit(weight);
         *score = unit(*score + weight);
         components.speaker = Some(1.0);
     }

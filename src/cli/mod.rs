@@ -108,7 +108,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
-        Command::Eval(EvalCommand::Locomo { run, sweep, limit, with_captions, db, app }) => {
+        Command::Eval(EvalCommand::Locomo { run, sweep, limit, with_captions, as_messages, db, app }) => {
             let EvalRun { data, url, mode, keep_tenants } = run;
             let opts = crate::eval::locomo::EvalOptions {
                 data: &data,
@@ -118,6 +118,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
                 sweep,
                 limit,
                 captions: with_captions,
+                as_messages,
             };
             with_eval_server(url, &db, app, |db, url| async move {
                 crate::eval::locomo::run(&db, crate::eval::locomo::EvalOptions { url: &url, ..opts }).await

@@ -223,6 +223,11 @@ pub struct AppArgs {
     /// label, "Melanie: …"; `score_components.speaker`; 0 turns it off).
     #[arg(long, env = "CAIRN_SPEAKER_WEIGHT", default_value_t = DEFAULT_SPEAKER_WEIGHT, value_parser = parse_share)]
     pub speaker_weight: f64,
+    /// How much of a conversation, in words, a recall result's episode neighbours span either side of it (the
+    /// neighbour lift's reach: as many places as hold that many words of the episode's memories, from 2 to 8;
+    /// 0 keeps it at 2 places whatever their length).
+    #[arg(long, env = "CAIRN_NEIGHBOUR_WORDS", default_value_t = DEFAULT_NEIGHBOUR_WORDS, value_parser = clap::value_parser!(u16).range(0..=2000))]
+    pub neighbour_words: u16,
     /// How a memory of an episode gets its context vector: `fold` (its own vector plus
     /// CAIRN_CONTEXT_FOLD_WEIGHT times the previous memory's, normalised: no second pass through the model) or
     /// `model` (the previous memory's text and its own embedded together: twice the model's work, no better
@@ -351,6 +356,7 @@ impl AppArgs {
             context_keyword_weight: self.context_keyword_weight,
             question_weight: self.question_weight,
             speaker_weight: self.speaker_weight,
+            neighbour_words: f64::from(self.neighbour_words),
             context_vectors: self.context_vectors(),
             metrics_token: self.metrics_token.clone(),
             verifier: self.verifier(),
@@ -510,6 +516,7 @@ impl Default for AppArgs {
             context_keyword_weight: 0.3,
             question_weight: DEFAULT_QUESTION_WEIGHT,
             speaker_weight: DEFAULT_SPEAKER_WEIGHT,
+            neighbour_words: DEFAULT_NEIGHBOUR_WORDS,
             context_vector: "fold".into(),
             context_fold_weight: 0.5,
             reranker: "none".into(),
@@ -545,6 +552,10 @@ pub const DEFAULT_QUESTION_WEIGHT: f64 = 0.05;
 /// What a recall result attributed to a person the question names gains by default (`recall::score::W_SPEAKER`,
 /// where it was chosen).
 pub const DEFAULT_SPEAKER_WEIGHT: f64 = 0.05;
+
+/// How many words of conversation a recall result's episode neighbours span by default
+/// (`recall::score::episode_reaches`, README "Neighbours as far as 80 words").
+pub const DEFAULT_NEIGHBOUR_WORDS: u16 = 80;
 
 /// A share of the score, between 0 and 1 (the question and speaker weights).
 fn parse_share(value: &str) -> Result<f64, String> {

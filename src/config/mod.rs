@@ -15,7 +15,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use secrecy::SecretString;
 use uuid::Uuid;
 
-pub use self::app::{AppArgs, EmbedderKind, DEFAULT_QUESTION_WEIGHT, DEFAULT_SPEAKER_WEIGHT};
+pub use self::app::{AppArgs, EmbedderKind, DEFAULT_NEIGHBOUR_WORDS, DEFAULT_QUESTION_WEIGHT, DEFAULT_SPEAKER_WEIGHT};
 pub use self::db::{with_database, DbArgs, LOCAL_APP_DATABASE_URL, LOCAL_DATABASE_URL};
 pub use self::settings::{
     ContextVectors, DbSettings, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig,
@@ -141,6 +141,11 @@ pub enum EvalCommand {
         /// 0.767).
         #[arg(long, env = "CAIRN_EVAL_WITH_CAPTIONS")]
         with_captions: bool,
+        /// Store each turn as its sentences, each a message of its own by the same speaker (keeping the turn's
+        /// dia_id: its evidence is found when any of them is), as people type in a messenger: the same
+        /// conversations and questions in the form of short messages (README, "Neighbours as far as 80 words").
+        #[arg(long, env = "CAIRN_EVAL_AS_MESSAGES")]
+        as_messages: bool,
         #[command(flatten)]
         db: DbArgs,
         #[command(flatten)]

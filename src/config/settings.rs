@@ -73,6 +73,8 @@ pub struct Settings {
     pub question_weight: f64,
     /// What a recall result attributed to a person the question names gains (`CAIRN_SPEAKER_WEIGHT`).
     pub speaker_weight: f64,
+    /// How many words of conversation a recall result's episode neighbours span (`CAIRN_NEIGHBOUR_WORDS`).
+    pub neighbour_words: f64,
     /// How memories of an episode get their context vectors (`CAIRN_CONTEXT_VECTOR`).
     pub context_vectors: ContextVectors,
     pub metrics_token: Option<SecretString>,

@@ -2,11 +2,13 @@
 //!
 //! Each conversation goes into a fresh tenant (created through DATABASE_URL), one memory per dialog turn
 //! ("Speaker: text", with `--with-captions` followed by "and shared <caption>." where the turn shared an image;
-//! the session's date as the memory's time; the dia_id in metadata), stored through the HTTP API. Every
+//! the session's date as the memory's time; the dia_id in metadata; with `--as-messages` one memory per sentence
+//! of a turn, as a messenger's short messages), stored through the HTTP API. Every
 //! question is asked through `/api/v1/recall`; a question's evidence turns found in the top k give recall@k
 //! (share of its evidence), hit@k (any), and MRR; and at session level (the figure MemPalace and others
 //! publish for LoCoMo), the share of the evidence's sessions among the sessions of the top-k turns.
-//! Turns with identical text are one memory (the service deduplicates), standing for all their dia_ids.
+//! Turns with identical text are one memory (the service deduplicates), standing for all their dia_ids (as
+//! messages, only within a turn).
 //! Nothing here is tuned to LoCoMo.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -72,6 +74,8 @@ struct TurnMemory {
 struct Turns {
     memories: Vec<TurnMemory>,
     known: HashSet<String>,
+    /// Whether a content may be stored more than once (`--as-messages`: in each turn that said it).
+    repeats: bool,
 }
 
 fn session_time(text: &str) -> Option<chrono::DateTime<Utc>> {
@@ -79,7 +83,34 @@ fn session_time(text: &str) -> Option<chrono::DateTime<Utc>> {
     NaiveDateTime::parse_from_str(&cleaned, "%I:%M %p on %d %B, %Y").ok().map(|t| Utc.from_utc_datetime(&t))
 }
 
-fn turns(sample: &Sample, captions: bool) -> anyhow::Result<Turns> {
+/// A turn's text as the messages a messenger's user would have typed it in: its sentences (cut after `.`, `!` or
+/// `?` followed by whitespace), each sent on its own (`--as-messages`).
+fn messages(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if matches!(c, '.' | '!' | '?') && chars.peek().is_some_and(|(_, n)| n.is_whitespace()) {
+            let end = at + c.len_utf8();
+            while chars.peek().is_some_and(|(_, n)| n.is_whitespace()) {
+                chars.next();
+            }
+            if let Some(&(next, _)) = chars.peek() {
+                out.push(&text[start..end]);
+                start = next;
+            }
+        }
+    }
+    out.push(&text[start..]);
+    out.retain(|m| !m.trim().is_empty());
+    if out.is_empty() {
+        vec![text]
+    } else {
+        out
+    }
+}
+
+fn turns(sample: &Sample, captions: bool, as_messages: bool) -> anyhow::Result<Turns> {
     let mut by_hash: HashMap<String, usize> = HashMap::new();
     let mut memories: Vec<TurnMemory> = Vec::new();
     let mut known = HashSet::new();
@@ -98,23 +129,39 @@ fn turns(sample: &Sample, captions: bool) -> anyhow::Result<Turns> {
             .with_context(|| format!("{}: session {n} has no readable date", sample.sample_id))?;
         let turns: Vec<Turn> =
             serde_json::from_value(value.clone()).with_context(|| format!("{}: session {n}", sample.sample_id))?;
-        for (i, turn) in turns.into_iter().enumerate() {
+        let mut place = 0_i64;
+        for turn in turns {
             known.insert(turn.dia_id.clone());
-            let content = turn_content(&turn, captions);
-            // Turns keep their order within a session: one second apart.
-            let at = when + chrono::Duration::seconds(i as i64);
-            match by_hash.get(&content_hash(&content)) {
-                Some(&index) => memories[index].dias.push(turn.dia_id),
-                None => {
-                    by_hash.insert(content_hash(&content), memories.len());
-                    // Each session is an episode, its turns in order, as a chat client would store them.
-                    let episode = format!("{}-session-{n}", sample.sample_id);
-                    memories.push(TurnMemory { content, at, dias: vec![turn.dia_id], episode, sequence: i as i64 });
+            let pieces = if as_messages { messages(&turn.text) } else { vec![turn.text.as_str()] };
+            for (k, piece) in pieces.into_iter().enumerate() {
+                // A caption goes with the first message of its turn.
+                let blip_caption = turn.blip_caption.clone().filter(|_| k == 0);
+                let message = Turn {
+                    speaker: turn.speaker.clone(),
+                    dia_id: turn.dia_id.clone(),
+                    text: piece.to_owned(),
+                    blip_caption,
+                };
+                let content = turn_content(&message, captions);
+                // Turns keep their order within a session: one second apart.
+                let at = when + chrono::Duration::seconds(place);
+                // As messages, a short message repeated in another turn ("Thanks, Mel!") is a memory of its own
+                // in its own place: one for both would stand for the evidence of every turn that said it.
+                let identity = if as_messages { format!("{}\n{content}", message.dia_id) } else { content.clone() };
+                match by_hash.get(&content_hash(&identity)) {
+                    Some(&index) => memories[index].dias.push(message.dia_id),
+                    None => {
+                        by_hash.insert(content_hash(&identity), memories.len());
+                        // Each session is an episode, its turns in order, as a chat client would store them.
+                        let episode = format!("{}-session-{n}", sample.sample_id);
+                        memories.push(TurnMemory { content, at, dias: vec![message.dia_id], episode, sequence: place });
+                    }
                 }
+                place += 1;
             }
         }
     }
-    Ok(Turns { memories, known })
+    Ok(Turns { memories, known, repeats: as_messages })
 }
 
 /// Evidence ids as given, split on ';' and whitespace, keeping only ids of existing turns.
@@ -205,6 +252,8 @@ pub struct EvalOptions<'a> {
     pub limit: Option<u16>,
     /// Whether a turn that shared an image carries its caption ([`turn_content`]; `--with-captions`).
     pub captions: bool,
+    /// Whether each turn is stored as its sentences, one message each ([`messages`]; `--as-messages`).
+    pub as_messages: bool,
 }
 
 /// Ingests, waits for embeddings, asks every question; prints the figures. `db` creates (and afterwards
@@ -217,6 +266,10 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         serde_json::from_slice(&std::fs::read(opts.data).with_context(|| format!("reading {}", opts.data.display()))?)
             .context("parsing the LoCoMo file")?;
     let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build()?;
+    if let Ok(path) = std::env::var("CAIRN_EVAL_DUMP") {
+        // The side file of what each result id is (written as the turns are stored) starts empty.
+        let _ = std::fs::remove_file(format!("{path}.memories"));
+    }
     let mut by_category: BTreeMap<u8, Totals> = BTreeMap::new();
     // Categories 1-4 per conversation, in file order (for the tuning/held-out split).
     let mut by_conversation: Vec<(String, Totals)> = Vec::new();
@@ -224,7 +277,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     let mut created: Vec<Uuid> = Vec::new();
     let outcome = async {
         for sample in &samples {
-            let turns = turns(sample, opts.captions)?;
+            let turns = turns(sample, opts.captions, opts.as_messages)?;
             let (tenant, key) = super::eval_tenant(db, &format!("eval-locomo-{}", sample.sample_id)).await?;
             created.push(tenant);
             let memory_dias = ingest(&client, opts.url, &key, &turns).await?;
@@ -314,7 +367,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
                         let answered: Vec<Value> = q
                             .answered
                             .iter()
-                            .map(|a| json!({"dias": a.dias, "score": a.score, "components": a.components}))
+                            .map(|a| json!({"id": a.id, "dias": a.dias, "score": a.score, "components": a.components}))
                             .collect();
                         json!({"conversation": q.conversation, "category": q.category, "question": q.question,
                                "evidence": q.evidence, "answered": answered})
@@ -358,7 +411,20 @@ async fn ingest(
                     "sequence_number": m.sequence, "metadata": {"dia_id": m.dias[0], "dia_ids": m.dias}})
             })
             .collect();
-        for (id, m) in super::store_batch(client, url, key, items).await?.into_iter().zip(chunk) {
+        for (id, m) in super::store_batch(client, url, key, items, turns.repeats).await?.into_iter().zip(chunk) {
+            if let Ok(path) = std::env::var("CAIRN_EVAL_DUMP") {
+                // Beside the dump, what each result id is: its episode, place and text (for rescoring the
+                // neighbour lift offline at other reaches).
+                use std::io::Write;
+                let line = json!({"id": id, "episode": m.episode, "sequence": m.sequence, "content": m.content});
+                let side = format!("{path}.memories");
+                let mut f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&side)
+                    .with_context(|| format!("opening {side}"))?;
+                writeln!(f, "{line}").with_context(|| format!("writing {side}"))?;
+            }
             dias.insert(id, m.dias.clone());
         }
     }
@@ -367,6 +433,7 @@ async fn ingest(
 
 /// One result of a question: the dia_ids it stands for, its score and its score components.
 struct Answered {
+    id: String,
     dias: Vec<String>,
     score: f64,
     components: Value,
@@ -388,6 +455,7 @@ async fn ask(
         .into_iter()
         .map(|hit| Answered {
             dias: dias.get(&hit.id).cloned().unwrap_or_default(),
+            id: hit.id,
             score: hit.score,
             components: hit.components,
         })
@@ -552,6 +620,19 @@ mod tests {
         let known: HashSet<String> = ["D8:6", "D9:17", "D1:3"].iter().map(|s| s.to_string()).collect();
         let raw = vec!["D8:6; D9:17".to_owned(), "D1:3".to_owned(), "D99:1".to_owned(), "D1:3".to_owned()];
         assert_eq!(clean_evidence(&raw, &known), ["D8:6", "D9:17", "D1:3"]);
+    }
+
+    #[test]
+    fn a_turn_as_messages_is_its_sentences() {
+        assert_eq!(
+            messages("Hey Mel! Good to see you!  How have you been?"),
+            ["Hey Mel!", "Good to see you!", "How have you been?"]
+        );
+        // No cut inside a word, a number or at the end; nothing empty; a text of no sentence stays whole.
+        assert_eq!(messages("It cost 3.50 at e.g.the shop. "), ["It cost 3.50 at e.g.the shop. "]);
+        assert_eq!(messages("Wow!! Yes"), ["Wow!!", "Yes"]);
+        assert_eq!(messages("   "), ["   "]);
+        assert_eq!(messages(""), [""]);
     }
 
     #[test]

@@ -359,7 +359,7 @@ async fn store_haystack(
                                     "role": q.haystack_sessions[p.session][p.turns[0].1].role}})
             })
             .collect();
-        for (id, p) in super::store_batch(client, url, key, items).await?.into_iter().zip(chunk) {
+        for (id, p) in super::store_batch(client, url, key, items, false).await?.into_iter().zip(chunk) {
             turns.insert(id, p.turns.clone());
         }
     }

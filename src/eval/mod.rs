@@ -46,17 +46,20 @@ pub(crate) async fn delete_tenants(db: &Db, ids: &[Uuid]) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// Stores one batch (`items` as `/api/v1/memories/batch` takes them); the new memories' ids in order.
+/// Stores one batch (`items` as `/api/v1/memories/batch` takes them; with `repeats`, a content the tenant holds
+/// is stored again, `on_duplicate: store`); the new memories' ids in order.
 pub(crate) async fn store_batch(
     client: &reqwest::Client,
     url: &str,
     key: &str,
     items: Vec<Value>,
+    repeats: bool,
 ) -> anyhow::Result<Vec<String>> {
+    let on_duplicate = if repeats { "store" } else { "default" };
     let res = client
         .post(format!("{url}/api/v1/memories/batch"))
         .bearer_auth(key)
-        .json(&json!({ "memories": items }))
+        .json(&json!({ "memories": items, "on_duplicate": on_duplicate }))
         .send()
         .await?;
     let status = res.status();

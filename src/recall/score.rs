@@ -79,9 +79,10 @@ pub struct ScoreComponents {
     pub quality: Option<f64>,
     /// The reranker's relevance, when a rerank stage ordered this result (`CAIRN_RERANKER`).
     pub rerank: Option<f64>,
-    /// The best score among the other candidates of the memory's episode at most [`NEIGHBOUR_REACH`] places
-    /// away (before their own lift, and before a question among them lost its share, [`demote_question`]); the
-    /// memory's score moved [`W_NEIGHBOUR`] of the way up to it.
+    /// The best score among the other candidates of the memory's episode at most its episode's reach away
+    /// ([`episode_reaches`]: from [`NEIGHBOUR_REACH`] to [`NEIGHBOUR_REACH_MAX`] places), before their own lift
+    /// and before a question among them lost its share ([`demote_question`]); the memory's score moved
+    /// [`W_NEIGHBOUR`] of the way up to it.
     pub neighbour: Option<f64>,
     /// Share of the memory's words in questions ([`question_share`]), when above 0; the score lost that share
     /// times the deployment's question weight ([`W_QUESTION`] by default; 0 keeps the score).
@@ -182,25 +183,56 @@ pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, Score
 
 /// How far a memory's score moves towards a better-scoring neighbour of its episode.
 pub const W_NEIGHBOUR: f64 = 0.4;
-/// How many places either side in its episode a neighbour may sit.
+/// The fewest places either side in its episode a neighbour may sit (and the reach when the deployment's
+/// neighbour span is 0, as before the span was measured in words).
 pub const NEIGHBOUR_REACH: i32 = 2;
+/// The most places either side in its episode a neighbour may sit.
+pub const NEIGHBOUR_REACH_MAX: i32 = 8;
 
-/// A candidate as the neighbour lift sees it: its episode and place, and its score.
+/// A candidate as the neighbour lift sees it: its episode and place, its score and its length in words.
 pub struct Placed<'a> {
     pub episode: Option<&'a str>,
     pub sequence: Option<i32>,
     pub score: f64,
+    pub words: usize,
+}
+
+/// How many places either side a memory's neighbours sit in each episode among `candidates`: as many as hold
+/// about `span` words of it (the deployment's `CAIRN_NEIGHBOUR_WORDS`), its memories' length taken as the mean
+/// among the candidates, rounded, from [`NEIGHBOUR_REACH`] to [`NEIGHBOUR_REACH_MAX`]; a span of 0 keeps every
+/// episode at [`NEIGHBOUR_REACH`]. What a message means depends on about as much conversation around it
+/// whether that conversation came as a few long turns or as many short messages: 80 words are ~3 turns of the
+/// LoCoMo dev file (24 words each with the speaker's name) and 8 messages of the same conversation typed as a
+/// messenger's short messages, one sentence each (9 words).
+pub fn episode_reaches<'a>(candidates: &[Placed<'a>], span: f64) -> std::collections::HashMap<&'a str, i32> {
+    let mut lengths: std::collections::HashMap<&str, (usize, usize)> = std::collections::HashMap::new();
+    for c in candidates {
+        if let (Some(episode), Some(_)) = (c.episode, c.sequence) {
+            let (words, count) = lengths.entry(episode).or_default();
+            (*words, *count) = (*words + c.words, *count + 1);
+        }
+    }
+    lengths
+        .into_iter()
+        .map(|(episode, (words, count))| {
+            let mean = words.max(1) as f64 / count as f64;
+            let reach = if span.is_finite() && span > 0.0 { (span / mean).round() } else { 0.0 };
+            (episode, (reach as i32).clamp(NEIGHBOUR_REACH, NEIGHBOUR_REACH_MAX))
+        })
+        .collect()
 }
 
 /// The neighbour lift: a memory of an episode (a conversation, a session, a document) means what it means
 /// with the memories around it — an answer next to its question, a detail two turns after the name it is
 /// about. Each candidate with an episode and a place in it moves [`W_NEIGHBOUR`] of the way up to the best
-/// score among the other candidates at most [`NEIGHBOUR_REACH`] places away (scores stay in [0, 1]; a
-/// memory is never lowered, and one without an episode is unchanged). Returns, per candidate, the lifted
-/// score and that best neighbour score. Chosen on the tuning half of the LoCoMo dev file (`cairn eval
+/// score among the other candidates at most its episode's reach away ([`episode_reaches`] with `span`; scores
+/// stay in [0, 1]; a memory is never lowered, and one without an episode is unchanged). Returns, per candidate,
+/// the lifted score and that best neighbour score. Chosen on the tuning half of the LoCoMo dev file (`cairn eval
 /// locomo --sweep`, weight 0.4 of 0.3-0.8, reach 2 of 1-3, over each question's top 100 offline: 0.770 →
 /// 0.795); measured through the service, recall@10 0.770 → 0.801 on the tuning half, 0.715 → 0.747 held out.
-pub fn lift_by_neighbours(candidates: &[Placed<'_>]) -> Vec<(f64, Option<f64>)> {
+/// The reach in words: README, "Neighbours as far as 80 words".
+pub fn lift_by_neighbours(candidates: &[Placed<'_>], span: f64) -> Vec<(f64, Option<f64>)> {
+    let reaches = episode_reaches(candidates, span);
     // Per place, the two best (score, candidate): at its own place a candidate sees the best other one.
     let mut best_at: std::collections::HashMap<(&str, i32), [(f64, usize); 2]> = std::collections::HashMap::new();
     for (i, c) in candidates.iter().enumerate() {
@@ -219,7 +251,8 @@ pub fn lift_by_neighbours(candidates: &[Placed<'_>]) -> Vec<(f64, Option<f64>)> 
         .enumerate()
         .map(|(i, c)| {
             let (Some(episode), Some(seq)) = (c.episode, c.sequence) else { return (c.score, None) };
-            let neighbour = (-NEIGHBOUR_REACH..=NEIGHBOUR_REACH)
+            let reach = reaches.get(episode).copied().unwrap_or(NEIGHBOUR_REACH);
+            let neighbour = (-reach..=reach)
                 .filter_map(|k| best_at.get(&(episode, seq.checked_add(k)?)))
                 .filter_map(|slot| slot.iter().find(|(_, j)| *j != i && *j != usize::MAX).map(|(score, _)| *score))
                 .reduce(f64::max);
@@ -366,26 +399,62 @@ mod tests {
 
     #[test]
     fn a_memory_moves_towards_its_best_neighbour_in_its_episode() {
-        let placed =
-            |episode: Option<&'static str>, sequence: Option<i32>, score: f64| Placed { episode, sequence, score };
-        let lifted = lift_by_neighbours(&[
-            placed(Some("s1"), Some(4), 0.9), // the question's best match
-            placed(Some("s1"), Some(5), 0.3), // its answer, next turn: lifted
-            placed(Some("s1"), Some(7), 0.2), // three places away: not a neighbour of 4, of 5 it is
-            placed(Some("s2"), Some(5), 0.2), // another episode
-            placed(None, None, 0.5),          // no episode
-        ]);
+        let placed = |episode: Option<&'static str>, sequence: Option<i32>, score: f64| Placed {
+            episode,
+            sequence,
+            score,
+            words: 30,
+        };
+        let lifted = lift_by_neighbours(
+            &[
+                placed(Some("s1"), Some(4), 0.9), // the question's best match
+                placed(Some("s1"), Some(5), 0.3), // its answer, next turn: lifted
+                placed(Some("s1"), Some(7), 0.2), // three places away: not a neighbour of 4, of 5 it is
+                placed(Some("s2"), Some(5), 0.2), // another episode
+                placed(None, None, 0.5),          // no episode
+            ],
+            60.0,
+        );
         // Two memories at one place see each other; a place at the end of the range does not wrap around.
-        let same = lift_by_neighbours(&[placed(Some("s"), Some(3), 0.8), placed(Some("s"), Some(3), 0.2)]);
+        let same = lift_by_neighbours(&[placed(Some("s"), Some(3), 0.8), placed(Some("s"), Some(3), 0.2)], 60.0);
         assert_eq!(same[0].1, Some(0.2));
         assert!((same[1].0 - (0.2 + W_NEIGHBOUR * 0.6)).abs() < 1e-9);
-        let edge = lift_by_neighbours(&[placed(Some("s"), Some(i32::MAX), 0.1)]);
+        let edge = lift_by_neighbours(&[placed(Some("s"), Some(i32::MAX), 0.1)], 60.0);
         assert_eq!(edge, vec![(0.1, None)]);
         assert!((lifted[0].0 - 0.9).abs() < 1e-9 && lifted[0].1 == Some(0.3), "never lowered");
         assert!((lifted[1].0 - (0.3 + W_NEIGHBOUR * 0.6)).abs() < 1e-9);
         assert!((lifted[2].0 - (0.2 + W_NEIGHBOUR * 0.1)).abs() < 1e-9 && lifted[2].1 == Some(0.3));
         assert_eq!(lifted[3], (0.2, None));
         assert_eq!(lifted[4], (0.5, None));
+    }
+
+    #[test]
+    fn a_neighbour_is_as_far_as_the_span_of_words_its_episode_holds() {
+        let at = |episode: &'static str, sequence: i32, score: f64, words: usize| Placed {
+            episode: Some(episode),
+            sequence: Some(sequence),
+            score,
+            words,
+        };
+        // Short messages (10 words): 80 words are 8 places; long turns (40 words): the fewest, 2.
+        let short = [at("chat", 10, 0.9, 10), at("chat", 17, 0.2, 10), at("chat", 19, 0.2, 10)];
+        let long = [at("talk", 10, 0.9, 40), at("talk", 13, 0.2, 40)];
+        let both = [at("chat", 1, 0.5, 10), at("chat", 2, 0.5, 10), at("talk", 1, 0.5, 40), at("talk", 2, 0.5, 40)];
+        let reaches = episode_reaches(&both, 80.0);
+        assert_eq!((reaches["chat"], reaches["talk"]), (8, 2));
+        let lifted = lift_by_neighbours(&short, 80.0);
+        assert_eq!(lifted[1].1, Some(0.9), "seven places away, within 80 words");
+        assert!((lifted[1].0 - (0.2 + W_NEIGHBOUR * 0.7)).abs() < 1e-9);
+        assert_eq!(lifted[2].1, Some(0.2), "nine places away: only the message two places off is near");
+        assert_eq!(lift_by_neighbours(&long, 80.0)[1], (0.2, None), "three turns of 40 words are too far");
+        // Reaches are bounded: 10,000 words of span is still 8 places, a span of 0 (or nonsense) the fewest.
+        assert_eq!(episode_reaches(&short, 10_000.0)["chat"], NEIGHBOUR_REACH_MAX);
+        for span in [0.0, -5.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(episode_reaches(&short, span)["chat"], NEIGHBOUR_REACH, "span {span}");
+            assert_eq!(lift_by_neighbours(&short, span)[1], (0.2, Some(0.2)));
+        }
+        // Empty memories do not divide by zero.
+        assert_eq!(episode_reaches(&[at("e", 1, 0.5, 0)], 80.0)["e"], NEIGHBOUR_REACH_MAX);
     }
 
     fn opts(fusion: Fusion) -> ScoreOptions {

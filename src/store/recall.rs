@@ -168,25 +168,36 @@ pub async fn vector_candidates(
     Ok(qb.build_query_as().persistent(false).fetch_all(tx.conn()).await?)
 }
 
-/// Memories at most `reach` places from one of `places` (episode, sequence number) in its episode, under the
-/// request's filters, other than `present` (at most 200): the episode neighbours of the best results, which
+/// A place in an episode whose neighbours recall wants, and how many places either side they may sit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    pub episode: String,
+    pub sequence: i32,
+    pub reach: i32,
+}
+
+/// Memories at most its reach from one of `places` (episode, sequence number) in its episode, under the
+/// request's filters, other than `present` (at most 200, the nearest first): the episode neighbours of the best results, which
 /// join recall's candidate pool.
 pub async fn episode_neighbours(
     tx: &mut TenantTx,
     filter: &ListFilter,
-    places: &[(String, i32)],
-    reach: i32,
+    places: &[Place],
     present: &[Uuid],
 ) -> Result<Vec<Uuid>, Error> {
     let tenant_id = tx.tenant_id();
-    let episodes: Vec<&str> = places.iter().map(|(e, _)| e.as_str()).collect();
-    let sequences: Vec<i32> = places.iter().map(|(_, s)| *s).collect();
-    let mut qb = QueryBuilder::new("SELECT DISTINCT id FROM memories JOIN unnest(");
-    qb.push_bind(episodes).push("::text[], ").push_bind(sequences).push("::int[]) AS p(episode, place)");
-    qb.push(" ON episode_id = p.episode AND sequence_number BETWEEN p.place - ").push_bind(reach);
-    qb.push(" AND p.place + ").push_bind(reach);
+    let episodes: Vec<&str> = places.iter().map(|p| p.episode.as_str()).collect();
+    let sequences: Vec<i32> = places.iter().map(|p| p.sequence).collect();
+    let reaches: Vec<i32> = places.iter().map(|p| p.reach).collect();
+    // In int8: a place near the largest sequence number plus its reach does not overflow.
+    let mut qb = QueryBuilder::new("SELECT id FROM memories JOIN unnest(");
+    qb.push_bind(episodes).push("::text[], ").push_bind(sequences).push("::int8[], ").push_bind(reaches);
+    qb.push("::int8[]) AS p(episode, place, reach)");
+    qb.push(" ON episode_id = p.episode AND sequence_number BETWEEN p.place - p.reach AND p.place + p.reach");
     push_filter(filter, &mut qb, tenant_id);
-    qb.push(" AND NOT (id = ANY(").push_bind(present.to_vec()).push(")) ORDER BY id LIMIT 200");
+    // The nearest first, when more than 200 are that near.
+    qb.push(" AND NOT (id = ANY(").push_bind(present.to_vec());
+    qb.push(")) GROUP BY id ORDER BY min(abs(sequence_number - p.place)), id LIMIT 200");
     Ok(qb.build_query_scalar().persistent(false).fetch_all(tx.conn()).await?)
 }
 

@@ -4,10 +4,11 @@
 
 use std::sync::{Arc, Mutex};
 
+use cairn::config::AppArgs;
 use cairn::models::embed::{EmbedFuture, Embedder};
 use serde_json::json;
 
-use crate::helpers::{spawn, spawn_with_embedder, spawn_with_settings_and_embedder, TestApp};
+use crate::helpers::{spawn, spawn_with, spawn_with_embedder, spawn_with_settings_and_embedder, TestApp};
 
 /// Records every text it embeds; answers a fixed vector.
 #[derive(Default)]
@@ -273,7 +274,8 @@ async fn the_episode_neighbours_of_the_best_results_join_the_candidates() {
     let matched = app.store(key, turn("We booked the ferry to the island for Saturday", 1, &[])).await;
     let next = app.store(key, turn("Great, I will pack the snorkels and masks", 2, &["gear"])).await;
     let after = app.store(key, turn("Remember the sunscreen, it gets hot out there", 3, &[])).await;
-    let far = app.store(key, turn("Unrelated: the dentist moved my appointment", 6, &[])).await;
+    // Short messages: their neighbours sit up to 8 places away (80 words); this one is 19.
+    let far = app.store(key, turn("Unrelated: the dentist moved my appointment", 20, &[])).await;
     // Only the first shares a word with the question (the second holds its words in its episode context, at a
     // lower weight); the others are no keyword candidates.
     let ask = |extra: serde_json::Value| {
@@ -285,7 +287,7 @@ async fn the_episode_neighbours_of_the_best_results_join_the_candidates() {
     let ids: Vec<&str> =
         res["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].as_str().unwrap()).collect();
     assert_eq!(ids[0], matched["id"].as_str().unwrap(), "{res}");
-    // Its neighbours within two places came in, lifted towards it; the one further away did not.
+    // Its neighbours within reach came in, lifted towards it; the one further away did not.
     for neighbour in [&next, &after] {
         let hit = res["results"].as_array().unwrap().iter().find(|r| r["memory"]["id"] == neighbour["id"]);
         let hit = hit.unwrap_or_else(|| panic!("{} is not among the results: {res}", neighbour["content"]));
@@ -302,6 +304,85 @@ async fn the_episode_neighbours_of_the_best_results_join_the_candidates() {
     let ids: Vec<&str> =
         filtered["results"].as_array().unwrap().iter().map(|r| r["memory"]["id"].as_str().unwrap()).collect();
     assert!(!ids.contains(&next["id"].as_str().unwrap()) && ids.contains(&after["id"].as_str().unwrap()), "{filtered}");
+}
+
+#[tokio::test]
+async fn neighbours_sit_as_far_as_eighty_words_of_their_conversation() {
+    for span in [cairn::config::DEFAULT_NEIGHBOUR_WORDS, 0] {
+        let app = spawn_with(AppArgs { neighbour_words: span, ..AppArgs::default() }, None).await;
+        let key = &app.a.key;
+        // A messenger's short messages (about five words each: 80 words are 8 places either side) ...
+        let chat = [
+            "We booked the ferry to the island",
+            "so excited",
+            "me too honestly",
+            "what time though",
+            "eight sharp, bring coffee",
+            "ok will do",
+            "Packing snorkels and masks tonight",
+            "need anything else",
+            "nope all good",
+            "see you then",
+            "bye for now",
+            "Dentist moved my appointment again",
+        ];
+        let mut items: Vec<serde_json::Value> = chat
+            .iter()
+            .enumerate()
+            .map(|(i, text)| json!({"content": text, "episode_id": "chat", "sequence_number": i + 1}))
+            .collect();
+        // ... and a talk of long turns (about 40 words each: the fewest places, 2).
+        let long = "and then we went on talking about the weather, the traffic on the way home, the price of bread \
+                    at the bakery, what the neighbours said about the new fence and whether anyone had heard from the \
+                    cousins lately";
+        let talk = [
+            format!("The ferry to the island leaves at eight {long}"),
+            format!("Sure {long}"),
+            format!("Right {long}"),
+            format!("Also packing snorkels and masks {long}"),
+        ];
+        items.extend(
+            talk.iter()
+                .enumerate()
+                .map(|(i, text)| json!({"content": text, "episode_id": "talk", "sequence_number": i + 1})),
+        );
+        let ids = app.store_batch(key, &items).await;
+        let res = app.post(key, "/api/v1/recall", &json!({"query": "ferry island", "limit": 20})).await.ok(200).clone();
+        let results = res["results"].as_array().unwrap();
+        let hit = |id: &str| results.iter().find(|r| r["memory"]["id"] == id);
+        let neighbour = |id: &str| hit(id).and_then(|r| r["score_components"]["neighbour"].as_f64());
+        let score = |id: &str| hit(id).unwrap_or_else(|| panic!("{id} not found: {res}"))["score"].as_f64().unwrap();
+        let (booked, packing, dentist) = (&ids[0], &ids[6], &ids[11]);
+        let (ferry_talk, packing_talk) = (&ids[12], &ids[15]);
+        if span > 0 {
+            // Six short messages after the match: it joined the candidates and was lifted towards it.
+            assert_eq!(neighbour(packing), Some(score(booked)), "{res}");
+            // Eleven places away it is not a neighbour of the match, and nothing else found it.
+            assert!(hit(dentist).is_none(), "{res}");
+        } else {
+            assert_ne!(neighbour(packing), Some(score(booked)), "span 0: two places only: {res}");
+        }
+        // Three long turns after the match is further than 80 words: not its neighbour either way.
+        assert_ne!(neighbour(packing_talk), Some(score(ferry_talk)), "{res}");
+    }
+}
+
+#[tokio::test]
+async fn a_memory_at_the_last_place_an_episode_can_hold_is_recalled_with_its_neighbours() {
+    let app = spawn().await;
+    let key = &app.a.key;
+    let last = i64::from(i32::MAX);
+    let items = [
+        json!({"content": "The ferry to the island leaves at eight", "episode_id": "e", "sequence_number": last}),
+        json!({"content": "Bring the snorkels", "episode_id": "e", "sequence_number": last - 1}),
+    ];
+    let ids = app.store_batch(key, &items).await;
+    // Its reach past the largest place is no overflow: both come back, the second lifted towards the first.
+    let res = app.post(key, "/api/v1/recall", &json!({"query": "ferry island"})).await.ok(200).clone();
+    let results = res["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{res}");
+    assert_eq!(results[0]["memory"]["id"], ids[0].as_str());
+    assert_eq!(results[1]["score_components"]["neighbour"], results[0]["score"], "{res}");
 }
 
 /// A one-hot vector per text: the axis is the number the text ends with. Records every text it embeds.

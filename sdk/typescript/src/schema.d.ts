@@ -4185,9 +4185,10 @@ export interface components {
             rerank?: number | null;
             /**
              * Format: double
-             * @description For a memory of an episode: the best score among the other candidates of its episode at most two
-             *     places away (before their own lift, and before a question among them gave way, `question`); the memory's
-             *     score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+             * @description For a memory of an episode: the best score among the other candidates of its episode at most its reach
+             *     away — as many places as hold about 80 words of that episode's memories (`CAIRN_NEIGHBOUR_WORDS`), from 2
+             *     for long turns to 8 for short messages — before their own lift, and before a question among them gave
+             *     way (`question`); the memory's score moved 0.4 of the way up to it when it was higher. Absent otherwise.
              */
             neighbour?: number | null;
             /**

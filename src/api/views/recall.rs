@@ -37,9 +37,10 @@ pub struct ScoreComponents {
     /// The reranker's relevance, when a rerank stage ordered this result; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rerank: Option<f64>,
-    /// For a memory of an episode: the best score among the other candidates of its episode at most two
-    /// places away (before their own lift, and before a question among them gave way, `question`); the memory's
-    /// score moved 0.4 of the way up to it when it was higher. Absent otherwise.
+    /// For a memory of an episode: the best score among the other candidates of its episode at most its reach
+    /// away — as many places as hold about 80 words of that episode's memories (`CAIRN_NEIGHBOUR_WORDS`), from 2
+    /// for long turns to 8 for short messages — before their own lift, and before a question among them gave
+    /// way (`question`); the memory's score moved 0.4 of the way up to it when it was higher. Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub neighbour: Option<f64>,
     /// Share of the memory's words in questions (sentences whose closing marks hold a question mark followed by

@@ -412,10 +412,10 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     // Hybrid only (the default): a keyword or semantic recall returns what its one signal found.
     if svc.config.episode_context && req.sort == Sort::Score && req.mode == Mode::Hybrid {
         let wanted = (req.offset + req.limit).clamp(1, NEIGHBOURS_OF) as usize;
-        let places = best_places(&hits, wanted);
+        let places = best_places(&hits, wanted, svc.config.neighbour_words);
         if !places.is_empty() {
             let present: Vec<Uuid> = hits.iter().map(|h| h.memory.id).collect();
-            let found = sql::episode_neighbours(tx, &filter, &places, score::NEIGHBOUR_REACH, &present);
+            let found = sql::episode_neighbours(tx, &filter, &places, &present);
             let extra_ids = stage("neighbours", found).await?;
             if !extra_ids.is_empty() {
                 let nothing_known = sql::Known::default();
@@ -444,7 +444,7 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     let mut hits = current_state(hits, heads);
     // After the chains are resolved: a result lifts and is lifted from where its current version sits.
     if svc.config.episode_context {
-        lift_by_neighbours(&mut hits);
+        lift_by_neighbours(&mut hits, svc.config.neighbour_words);
     }
     // After the lift: a question keeps lifting the answer beside it, and gives way to it; a line of the person the
     // question names rises above the others' lines about them.
@@ -550,26 +550,42 @@ async fn run_without_query(
     expand(tx, answer, req, filter).await
 }
 
-/// The episode and place of the `n` best-scoring hits that have both.
-fn best_places(hits: &[RecallHit], n: usize) -> Vec<(String, i32)> {
-    let mut placed: Vec<(&RecallHit, &str, i32)> =
+/// The episode and place of the `n` best-scoring hits that have both, and how far their neighbours sit
+/// ([`score::episode_reaches`] over all the hits, `span` words).
+fn best_places(hits: &[RecallHit], n: usize, span: f64) -> Vec<sql::Place> {
+    let reaches = score::episode_reaches(&placed(hits), span);
+    let mut best: Vec<(&RecallHit, &str, i32)> =
         hits.iter().filter_map(|h| Some((h, h.memory.episode_id.as_deref()?, h.memory.sequence_number?))).collect();
-    placed.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
-    placed.into_iter().take(n).map(|(_, e, s)| (e.to_owned(), s)).collect()
+    best.sort_by(|a, b| b.0.score.total_cmp(&a.0.score));
+    best.into_iter()
+        .take(n)
+        .map(|(_, episode, sequence)| sql::Place {
+            episode: episode.to_owned(),
+            sequence,
+            reach: reaches.get(episode).copied().unwrap_or(score::NEIGHBOUR_REACH),
+        })
+        .collect()
 }
 
-/// Moves each hit of an episode towards its best neighbour's score ([`score::lift_by_neighbours`]) and
-/// records that score in its components.
-fn lift_by_neighbours(hits: &mut [RecallHit]) {
-    let placed: Vec<score::Placed<'_>> = hits
-        .iter()
+/// The hits as the neighbour lift sees them.
+fn placed(hits: &[RecallHit]) -> Vec<score::Placed<'_>> {
+    hits.iter()
         .map(|h| score::Placed {
             episode: h.memory.episode_id.as_deref(),
             sequence: h.memory.sequence_number,
             score: h.score,
+            // Only a memory of an episode has neighbours, and only its length sets their reach.
+            words: h.memory.episode_id.as_ref().map_or(0, |_| h.memory.content.split_whitespace().count()),
         })
-        .collect();
-    let lifted = score::lift_by_neighbours(&placed);
+        .collect()
+}
+
+/// Moves each hit of an episode towards its best neighbour's score ([`score::lift_by_neighbours`], neighbours
+/// as far as `span` words) and records that score in its components. The reaches are taken again from all the
+/// hits, the neighbours that joined included, whose lengths may move an episode's mean a little from the one its
+/// neighbours were fetched by.
+fn lift_by_neighbours(hits: &mut [RecallHit], span: f64) {
+    let lifted = score::lift_by_neighbours(&placed(hits), span);
     for (hit, (value, neighbour)) in hits.iter_mut().zip(lifted) {
         (hit.score, hit.score_components.neighbour) = (value, neighbour);
     }

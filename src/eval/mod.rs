@@ -55,7 +55,8 @@ pub(crate) async fn store_batch(
     items: Vec<Value>,
     repeats: bool,
 ) -> anyhow::Result<Vec<String>> {
-    let on_duplicate = if repeats { "store" } else { "default" };
+    // Absent (null) is the endpoint's default: a content the tenant holds is that memory.
+    let on_duplicate = repeats.then_some("store");
     let res = client
         .post(format!("{url}/api/v1/memories/batch"))
         .bearer_auth(key)

@@ -81,6 +81,10 @@ async fn eval_locomo_prints_per_category_figures_and_the_summary_line() {
         assert!(lines.iter().any(|l| l.starts_with(category)), "{category} missing:\n{stdout}");
     }
     assert!(!lines.iter().any(|l| l.starts_with("category 5:")), "questions without valid evidence are skipped");
+    // The same conversation as a messenger's short messages, each sentence on its own.
+    let messages = run_eval(&app, &["locomo", "--as-messages"], &data).await;
+    let last = messages.lines().last().unwrap();
+    assert!(last.starts_with("categories 1-4: recall@1=") && last.contains("recall@10=1.000"), "{messages}");
     // Its tenants are removed afterwards: only the test's own two remain.
     let left: i64 = sqlx::query_scalar("SELECT count(*) FROM tenants").fetch_one(app.db.owner()).await.unwrap();
     assert_eq!(left, 2);

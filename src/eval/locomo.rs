@@ -148,10 +148,11 @@ fn turns(sample: &Sample, captions: bool, as_messages: bool) -> anyhow::Result<T
                 // As messages, a short message repeated in another turn ("Thanks, Mel!") is a memory of its own
                 // in its own place: one for both would stand for the evidence of every turn that said it.
                 let identity = if as_messages { format!("{}\n{content}", message.dia_id) } else { content.clone() };
-                match by_hash.get(&content_hash(&identity)) {
+                let hash = content_hash(&identity);
+                match by_hash.get(&hash) {
                     Some(&index) => memories[index].dias.push(message.dia_id),
                     None => {
-                        by_hash.insert(content_hash(&identity), memories.len());
+                        by_hash.insert(hash, memories.len());
                         // Each session is an episode, its turns in order, as a chat client would store them.
                         let episode = format!("{}-session-{n}", sample.sample_id);
                         memories.push(TurnMemory { content, at, dias: vec![message.dia_id], episode, sequence: place });
@@ -403,6 +404,20 @@ async fn ingest(
     turns: &Turns,
 ) -> anyhow::Result<HashMap<String, Vec<String>>> {
     let mut dias = HashMap::new();
+    // Beside the dump, what each result id is: its episode, place and text (for rescoring the neighbour lift
+    // offline at other reaches). Opened once per conversation.
+    let mut side = match std::env::var("CAIRN_EVAL_DUMP") {
+        Ok(path) => {
+            let side = format!("{path}.memories");
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&side)
+                .with_context(|| format!("opening {side}"))?;
+            Some((side, file))
+        }
+        Err(_) => None,
+    };
     for chunk in turns.memories.chunks(500) {
         let items: Vec<Value> = chunk
             .iter()
@@ -412,17 +427,9 @@ async fn ingest(
             })
             .collect();
         for (id, m) in super::store_batch(client, url, key, items, turns.repeats).await?.into_iter().zip(chunk) {
-            if let Ok(path) = std::env::var("CAIRN_EVAL_DUMP") {
-                // Beside the dump, what each result id is: its episode, place and text (for rescoring the
-                // neighbour lift offline at other reaches).
+            if let Some((side, f)) = side.as_mut() {
                 use std::io::Write;
                 let line = json!({"id": id, "episode": m.episode, "sequence": m.sequence, "content": m.content});
-                let side = format!("{path}.memories");
-                let mut f = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&side)
-                    .with_context(|| format!("opening {side}"))?;
                 writeln!(f, "{line}").with_context(|| format!("writing {side}"))?;
             }
             dias.insert(id, m.dias.clone());

@@ -16,7 +16,8 @@
 //!    together) after each phase.
 //!
 //! Knobs: CAIRN_BENCH_MODEL_ONLY (stop after the model's figures), CAIRN_BENCH_MEMORIES (10000), CAIRN_BENCH_OTHERS,
-//! CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database for EXPLAIN ANALYZE), CAIRN_BENCH_EDGES (4:
+//! CAIRN_BENCH_QUERIES (200), CAIRN_BENCH_KEEP_DB (keep the database for EXPLAIN ANALYZE), CAIRN_BENCH_SHARE_SNAPSHOTS
+//! (set: `CAIRN_DB_SHARE_SNAPSHOTS=true` in the server), CAIRN_BENCH_EDGES (4:
 //! SIMILAR_TO edges per memory, as enrichment leaves them, stored by SQL before recall is measured),
 //! CAIRN_BENCH_WORKER_MEMORIES (default: all): how many of the measured tenant's memories (stored last) go
 //! through the worker. The rest carry supplied vectors: the model's vector of their sentence template plus a
@@ -146,7 +147,10 @@ async fn run(db_url: &str, n: usize, others: usize, queries: usize) -> anyhow::R
     }
 
     let db_name = db_url.rsplit('/').next().unwrap_or_default();
-    let db_args = DbArgs { db_acquire_timeout_secs: 5, ..DbArgs::scratch(db_name) };
+    // CAIRN_BENCH_SHARE_SNAPSHOTS: hybrid recall's vector probe beside its keyword search
+    // (`CAIRN_DB_SHARE_SNAPSHOTS`), off as in the service's default.
+    let db_share_snapshots = std::env::var_os("CAIRN_BENCH_SHARE_SNAPSHOTS").is_some();
+    let db_args = DbArgs { db_acquire_timeout_secs: 5, db_share_snapshots, ..DbArgs::scratch(db_name) };
     let slot = EmbedderSlot::ready(model.clone());
     let app = Application::build_with_embedder(&db_args, app_args, "127.0.0.1:0".parse()?, slot).await?;
     let url = format!("http://{}", app.local_addr());

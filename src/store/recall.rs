@@ -39,24 +39,53 @@ fn push_terms(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery) {
 }
 
 /// Pushes the BM25 score of the row's `search_tsv` for `query` (0 when nothing matches): each matched
-/// term's IDF, term frequency taken as 1, with length normalisation. Needs [`push_terms`]' `kq`.
-fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery) {
+/// term's IDF, term frequency taken as 1, with length normalisation. [`Terms::Table`] needs [`push_terms`]'
+/// `kq`.
+fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery, terms: Terms) {
     qb.push("(");
-    push_bm25(qb, query, "search_tsv");
+    push_bm25(qb, query, "search_tsv", terms);
     if query.context_weight > 0.0 {
         // The episode context's words count too, at a lower weight. (Tested for NULL first: most memories
         // have no context, and the per-term subquery would run for them anyway.)
         qb.push(" + CASE WHEN context_tsv IS NULL THEN 0 ELSE ").push_bind(query.context_weight).push("::float8 * ");
-        push_bm25(qb, query, "context_tsv");
+        push_bm25(qb, query, "context_tsv", terms);
         qb.push(" END");
     }
     qb.push(")::float8");
 }
 
+/// How a statement sums the IDFs of the query's terms a row matches.
+#[derive(Clone, Copy)]
+enum Terms {
+    /// From [`push_terms`]' `kq`, one subquery per row: the statement's text is the same for any number of
+    /// terms, for statements prepared once per connection (their generic plan would cast a term bound in
+    /// the row's expression again for every row).
+    Table,
+    /// One `CASE` per term, each term bound as a constant of the statement: for statements planned with their
+    /// values (`persistent(false)`), where each cast is folded once. Cheaper per row than the subquery
+    /// (13.4-14.4 against 16.0-18.2 ms for 4,000 rows, pgbench), which the keyword search scores.
+    Inline,
+}
+
 /// BM25 of the tsvector column `column` (a fixed name, never input).
-fn push_bm25(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery, column: &'static str) {
-    qb.push(format_args!("((SELECT coalesce(sum(kq.idf), 0) FROM kq WHERE {column} @@ kq.q)"))
-        .push(format_args!(" * {k1p1} / ({K1} * (1 - {B} + {B} * length({column}) / ", k1p1 = K1 + 1.0))
+fn push_bm25(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery, column: &'static str, terms: Terms) {
+    match terms {
+        Terms::Table => {
+            qb.push(format_args!("((SELECT coalesce(sum(kq.idf), 0) FROM kq WHERE {column} @@ kq.q)"));
+        }
+        Terms::Inline => {
+            qb.push("((0");
+            for (term, idf) in query.terms.iter().zip(&query.idfs) {
+                qb.push(format_args!(" + CASE WHEN {column} @@ CAST("))
+                    .push_bind(term.clone())
+                    .push(" AS tsquery) THEN ")
+                    .push_bind(*idf)
+                    .push("::float8 ELSE 0 END");
+            }
+            qb.push(")");
+        }
+    }
+    qb.push(format_args!(" * {k1p1} / ({K1} * (1 - {B} + {B} * length({column}) / ", k1p1 = K1 + 1.0))
         .push_bind(query.avg_len)
         .push("::float8) + 1))");
 }
@@ -100,10 +129,8 @@ pub async fn keyword_candidates(
     limit: i64,
 ) -> Result<Vec<(Uuid, f64)>, Error> {
     let tenant_id = tx.tenant_id();
-    let mut qb = QueryBuilder::new("");
-    push_terms(&mut qb, query);
-    qb.push("SELECT id, ");
-    push_keyword_score(&mut qb, query);
+    let mut qb = QueryBuilder::new("SELECT id, ");
+    push_keyword_score(&mut qb, query, Terms::Inline);
     qb.push(" AS rank FROM (SELECT id, search_tsv, context_tsv FROM memories");
     push_filter(filter, &mut qb, tenant_id);
     // Selected by the tenant's keys (migration 41): the same words, each a posting list of the tenant's own.
@@ -292,7 +319,7 @@ pub async fn load_candidates(
     match keywords {
         Some(k) => {
             qb.push(format!("CASE WHEN k.measure & {MEASURE_KEYWORD} <> 0 THEN "));
-            push_keyword_score(&mut qb, k);
+            push_keyword_score(&mut qb, k, Terms::Table);
             qb.push(" END");
         }
         None => {

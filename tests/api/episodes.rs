@@ -609,9 +609,12 @@ async fn loading_a_candidate_measures_only_the_vectors_its_probe_did_not() {
     // everything does, BM25 included.
     let text = "x before y";
     let lexemes = cairn::store::terms::lexemes(&mut tx, text, "", &[]).await.unwrap();
-    let kq =
+    let mut kq =
         cairn::recall::bm25::KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, &lexemes.stats)
             .unwrap();
+    // The episode context's words count too, as recall weighs them: the keyword search scores each term with a
+    // `CASE` of its own, the load from a table of the terms, and the two must agree to the last bit.
+    kq.context_weight = 0.3;
     let keyword_hits = cairn::store::recall::keyword_candidates(&mut tx, &filter, &kq, &kq.select, 50).await.unwrap();
     assert!(!keyword_hits.is_empty());
     let mut all: Vec<uuid::Uuid> = hits.iter().map(|h| h.id).chain(keyword_hits.iter().map(|k| k.0)).collect();

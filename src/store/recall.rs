@@ -46,7 +46,7 @@ fn push_keyword_score(qb: &mut QueryBuilder<'_, Postgres>, query: &KeywordQuery,
     push_bm25(qb, query, "search_tsv", terms);
     if query.context_weight > 0.0 {
         // The episode context's words count too, at a lower weight. (Tested for NULL first: most memories
-        // have no context, and the per-term subquery would run for them anyway.)
+        // have no context, and the terms would be matched against it for them anyway.)
         qb.push(" + CASE WHEN context_tsv IS NULL THEN 0 ELSE ").push_bind(query.context_weight).push("::float8 * ");
         push_bm25(qb, query, "context_tsv", terms);
         qb.push(" END");

@@ -108,7 +108,16 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", crate::api::openapi().to_pretty_json().context("rendering OpenAPI")?);
             Ok(())
         }
-        Command::Eval(EvalCommand::Locomo { run, sweep, limit, with_captions, as_messages, db, app }) => {
+        Command::Eval(EvalCommand::Locomo {
+            run,
+            sweep,
+            limit,
+            with_captions,
+            as_messages,
+            reuse_tenants,
+            db,
+            app,
+        }) => {
             let EvalRun { data, url, mode, keep_tenants } = run;
             let opts = crate::eval::locomo::EvalOptions {
                 data: &data,
@@ -119,6 +128,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
                 limit,
                 captions: with_captions,
                 as_messages,
+                reuse_tenants,
             };
             with_eval_server(url, &db, app, |db, url| async move {
                 crate::eval::locomo::run(&db, crate::eval::locomo::EvalOptions { url: &url, ..opts }).await

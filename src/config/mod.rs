@@ -146,6 +146,11 @@ pub enum EvalCommand {
         /// conversations and questions in the form of short messages (README, "Neighbours as far as 80 words").
         #[arg(long, env = "CAIRN_EVAL_AS_MESSAGES")]
         as_messages: bool,
+        /// Ask the questions again of the tenants an earlier run of the same file and form left with
+        /// `--keep-tenants`, storing nothing (a ranking change measured without storing and embedding the
+        /// conversations again); they are kept again.
+        #[arg(long, env = "CAIRN_EVAL_REUSE_TENANTS")]
+        reuse_tenants: bool,
         #[command(flatten)]
         db: DbArgs,
         #[command(flatten)]

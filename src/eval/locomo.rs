@@ -255,6 +255,17 @@ pub struct EvalOptions<'a> {
     pub captions: bool,
     /// Whether each turn is stored as its sentences, one message each ([`messages`]; `--as-messages`).
     pub as_messages: bool,
+    /// Ask the questions of the tenants a run of the same file and form kept (the newest of each
+    /// conversation's), storing nothing; those tenants are kept again.
+    pub reuse_tenants: bool,
+}
+
+/// The name of a conversation's tenant: its sample id, and the form its turns were stored in (a kept tenant of
+/// one form is never asked as another).
+fn tenant_name(sample_id: &str, opts: &EvalOptions<'_>) -> String {
+    let captions = if opts.captions { "captions-" } else { "" };
+    let messages = if opts.as_messages { "messages-" } else { "" };
+    format!("eval-locomo-{captions}{messages}{sample_id}")
 }
 
 /// Ingests, waits for embeddings, asks every question; prints the figures. `db` creates (and afterwards
@@ -276,13 +287,32 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
     let mut by_conversation: Vec<(String, Totals)> = Vec::new();
     let mut asked: Vec<Asked> = Vec::new();
     let mut created: Vec<Uuid> = Vec::new();
+    let kept = match opts.reuse_tenants {
+        true => super::kept_tenants(db, "eval-locomo-").await?,
+        false => HashMap::new(),
+    };
     let outcome = async {
         for sample in &samples {
             let turns = turns(sample, opts.captions, opts.as_messages)?;
-            let (tenant, key) = super::eval_tenant(db, &format!("eval-locomo-{}", sample.sample_id)).await?;
-            created.push(tenant);
-            let memory_dias = ingest(&client, opts.url, &key, &turns).await?;
-            super::wait_for_embeddings(db, &[tenant], |_| {}).await?;
+            let name = tenant_name(&sample.sample_id, &opts);
+            let (key, memory_dias) = match opts.reuse_tenants {
+                true => {
+                    let tenant = *kept
+                        .get(&name)
+                        .with_context(|| format!("no kept tenant named {name}-…: run once with --keep-tenants"))?;
+                    created.push(tenant);
+                    let key = super::eval_key(db, tenant).await?;
+                    let dias = stored(&client, opts.url, &key, &turns).await?;
+                    (key, dias)
+                }
+                false => {
+                    let (tenant, key) = super::eval_tenant(db, &name).await?;
+                    created.push(tenant);
+                    let dias = ingest(&client, opts.url, &key, &turns).await?;
+                    (key, dias)
+                }
+            };
+            super::wait_for_embeddings(db, &created[created.len() - 1..], |_| {}).await?;
             let mut conversation = Totals::default();
             for qa in &sample.qa {
                 let evidence = clean_evidence(&qa.evidence, &turns.known);
@@ -313,7 +343,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         anyhow::Ok(())
     }
     .await;
-    if !opts.keep_tenants {
+    if !opts.keep_tenants && !opts.reuse_tenants {
         super::delete_tenants(db, &created).await?;
     }
     outcome?;
@@ -404,20 +434,7 @@ async fn ingest(
     turns: &Turns,
 ) -> anyhow::Result<HashMap<String, Vec<String>>> {
     let mut dias = HashMap::new();
-    // Beside the dump, what each result id is: its episode, place and text (for rescoring the neighbour lift
-    // offline at other reaches). Opened once per conversation.
-    let mut side = match std::env::var("CAIRN_EVAL_DUMP") {
-        Ok(path) => {
-            let side = format!("{path}.memories");
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&side)
-                .with_context(|| format!("opening {side}"))?;
-            Some((side, file))
-        }
-        Err(_) => None,
-    };
+    let mut side = side_file()?;
     for chunk in turns.memories.chunks(500) {
         let items: Vec<Value> = chunk
             .iter()
@@ -436,6 +453,73 @@ async fn ingest(
         }
     }
     Ok(dias)
+}
+
+/// The memories a kept tenant holds (listed through the API with `key`), each with the dia_ids it stands for
+/// (its metadata, as [`ingest`] stored it). Fails unless they are exactly `turns`' memories: a tenant of another
+/// file or form would be scored as misses.
+async fn stored(
+    client: &reqwest::Client,
+    url: &str,
+    key: &str,
+    turns: &Turns,
+) -> anyhow::Result<HashMap<String, Vec<String>>> {
+    let mut dias = HashMap::new();
+    let mut side = side_file()?;
+    // Each memory by its place (the service trims what it stores, so the text is not compared).
+    let expected: HashMap<(&str, i64), &[String]> =
+        turns.memories.iter().map(|m| ((m.episode.as_str(), m.sequence), m.dias.as_slice())).collect();
+    loop {
+        let page: Value = client
+            .get(format!("{url}/api/v1/memories"))
+            .bearer_auth(key)
+            .query(&[("limit", "200"), ("offset", &dias.len().to_string())])
+            .send()
+            .await?
+            .error_for_status()?
+            .json()
+            .await?;
+        let memories = page["memories"].as_array().context("memories")?;
+        for m in memories {
+            let (id, content) = (m["id"].as_str().context("id")?, m["content"].as_str().unwrap_or_default());
+            let (episode, sequence) = (m["episode_id"].as_str().unwrap_or_default(), m["sequence_number"].as_i64());
+            let found: Vec<String> = m["metadata"]["dia_ids"]
+                .as_array()
+                .map(|ids| ids.iter().filter_map(|d| d.as_str().map(str::to_owned)).collect())
+                .unwrap_or_default();
+            let sequence = sequence.unwrap_or(-1);
+            if expected.get(&(episode, sequence)).is_none_or(|dias| *dias != found.as_slice()) {
+                bail!("the kept tenant holds a memory this file's turns do not ({id}): store it again");
+            }
+            if let Some((path, f)) = side.as_mut() {
+                use std::io::Write;
+                let line = json!({"id": id, "episode": episode, "sequence": sequence, "content": content});
+                writeln!(f, "{line}").with_context(|| format!("writing {path}"))?;
+            }
+            dias.insert(id.to_owned(), found);
+        }
+        if memories.is_empty() || !page["has_more"].as_bool().unwrap_or(false) {
+            break;
+        }
+    }
+    if dias.len() != turns.memories.len() {
+        bail!(
+            "the kept tenant holds {} memories, this file's turns {}: store it again",
+            dias.len(),
+            turns.memories.len()
+        );
+    }
+    Ok(dias)
+}
+
+/// Beside the dump (`CAIRN_EVAL_DUMP`), what each result id is: its episode, place and text, for rescoring the
+/// neighbour lift offline at other reaches. Appended to, once per conversation.
+fn side_file() -> anyhow::Result<Option<(String, std::fs::File)>> {
+    let Ok(path) = std::env::var("CAIRN_EVAL_DUMP") else { return Ok(None) };
+    let side = format!("{path}.memories");
+    let file =
+        std::fs::OpenOptions::new().create(true).append(true).open(&side).with_context(|| format!("opening {side}"))?;
+    Ok(Some((side, file)))
 }
 
 /// One result of a question: the dia_ids it stands for, its score and its score components.
@@ -627,6 +711,28 @@ mod tests {
         let known: HashSet<String> = ["D8:6", "D9:17", "D1:3"].iter().map(|s| s.to_string()).collect();
         let raw = vec!["D8:6; D9:17".to_owned(), "D1:3".to_owned(), "D99:1".to_owned(), "D1:3".to_owned()];
         assert_eq!(clean_evidence(&raw, &known), ["D8:6", "D9:17", "D1:3"]);
+    }
+
+    #[test]
+    fn each_form_of_a_conversation_is_kept_in_a_tenant_of_its_own() {
+        let opts = |captions, as_messages| EvalOptions {
+            data: Path::new("locomo.json"),
+            url: "",
+            mode: "hybrid",
+            keep_tenants: true,
+            sweep: false,
+            limit: None,
+            captions,
+            as_messages,
+            reuse_tenants: false,
+        };
+        let names: HashSet<String> = [(false, false), (false, true), (true, false), (true, true)]
+            .map(|(c, m)| tenant_name("conv-26", &opts(c, m)))
+            .into();
+        assert_eq!(names.len(), 4, "{names:?}");
+        // The form comes before the sample id, so `kept_tenants` finds each by the name before its random suffix.
+        assert_eq!(tenant_name("conv-26", &opts(false, true)), "eval-locomo-messages-conv-26");
+        assert_eq!(tenant_name("conv-26", &opts(false, false)), "eval-locomo-conv-26");
     }
 
     #[test]

@@ -274,37 +274,7 @@ pub struct EvalOptions<'a> {
     pub reuse_tenants: bool,
 }
 
-/// The newest active tenant of each name `eval_tenant` gave (`<name>-<32 hex digits>`): the tenants earlier
-/// runs kept, by the name of their question.
-async fn kept_tenants(db: &Db) -> anyhow::Result<HashMap<String, Uuid>> {
-    let mut newest = HashMap::new();
-    let mut offset = 0;
-    loop {
-        // Oldest first: a later tenant of the same name replaces an earlier one.
-        let (page, total) = crate::store::tenants::list_tenants(db.owner(), Some("active"), 500, offset).await?;
-        if page.is_empty() {
-            break;
-        }
-        offset += page.len() as i64;
-        for row in page {
-            let name = &row.tenant.name;
-            if let Some((base, suffix)) = name.rsplit_once('-') {
-                if base.starts_with("eval-longmemeval-")
-                    && suffix.len() == 32
-                    && suffix.bytes().all(|b| b.is_ascii_hexdigit())
-                {
-                    newest.insert(base.to_owned(), row.tenant.id);
-                }
-            }
-        }
-        if offset >= total {
-            break;
-        }
-    }
-    Ok(newest)
-}
-
-/// The tenant an earlier run kept for the question named `name` (from [`kept_tenants`]), a new key for it, and
+/// The tenant an earlier run kept for the question named `name` (from [`super::kept_tenants`]), a new key for it, and
 /// which turns each of its memories stands for (found by content hash, in one query). Fails unless the tenant
 /// holds exactly this haystack's parts (another file's haystack for the same question, or turns cut
 /// differently, would otherwise be scored as misses).
@@ -402,7 +372,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         let progress = bar(questions.len() as u64, "storing haystacks");
         let mut memories = 0;
         let kept = match opts.reuse_tenants {
-            true => kept_tenants(db).await?,
+            true => super::kept_tenants(db, "eval-longmemeval-").await?,
             false => HashMap::new(),
         };
         for q in &questions {

@@ -28,6 +28,33 @@ pub(crate) async fn eval_tenant(db: &Db, name: &str) -> anyhow::Result<(Uuid, St
     Ok((tenant.id, eval_key(db, tenant.id).await?))
 }
 
+/// The newest active tenant of each name [`eval_tenant`] gave (`<name>-<32 hex digits>`) whose name starts with
+/// `prefix`: the tenants earlier runs kept, by name.
+pub(crate) async fn kept_tenants(db: &Db, prefix: &str) -> anyhow::Result<std::collections::HashMap<String, Uuid>> {
+    let mut newest = std::collections::HashMap::new();
+    let mut offset = 0;
+    loop {
+        // Oldest first: a later tenant of the same name replaces an earlier one.
+        let (page, total) = tenants::list_tenants(db.owner(), Some("active"), 500, offset).await?;
+        if page.is_empty() {
+            break;
+        }
+        offset += page.len() as i64;
+        for row in page {
+            let name = &row.tenant.name;
+            if let Some((base, suffix)) = name.rsplit_once('-') {
+                if base.starts_with(prefix) && suffix.len() == 32 && suffix.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    newest.insert(base.to_owned(), row.tenant.id);
+                }
+            }
+        }
+        if offset >= total {
+            break;
+        }
+    }
+    Ok(newest)
+}
+
 /// A new read/write key named "eval" for `tenant`.
 pub(crate) async fn eval_key(db: &Db, tenant: Uuid) -> anyhow::Result<String> {
     let new = crate::tenancy::NewKey {

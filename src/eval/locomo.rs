@@ -669,7 +669,7 @@ fn sweep(asked: &[Asked]) {
         println!("{line}   (tuning/held-out recall@10)");
     }
     let lines: [SweepLine; 5] = [
-        ("weight of time_match", &[0.0, 0.03, 0.06, 0.1, 0.15, 0.2], |t| Weights { t, ..Weights::service() }),
+        ("weight of time_match", &[0.0, 0.06, 0.1, 0.15, 0.2, 0.25, 0.3], |t| Weights { t, ..Weights::service() }),
         ("neighbour lift", &[0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8], |lift| Weights { lift, ..Weights::service() }),
         ("weight of coverage (as a share of relevance's weight)", &[0.0, 0.1, 0.2, 0.3, 0.4, 0.6], |share| Weights {
             cov: share * 0.70 / 0.96,

@@ -466,9 +466,13 @@ async fn stored(
 ) -> anyhow::Result<HashMap<String, Vec<String>>> {
     let mut dias = HashMap::new();
     let mut side = side_file()?;
-    // Each memory by its place (the service trims what it stores, so the text is not compared).
-    let expected: HashMap<(&str, i64), &[String]> =
-        turns.memories.iter().map(|m| ((m.episode.as_str(), m.sequence), m.dias.as_slice())).collect();
+    // Each memory by its place, with its dia_ids and text (trimmed: the service trims what it stores); each
+    // place is matched once, so a repeated place cannot stand for a missing one.
+    let mut expected: HashMap<(String, i64), (&[String], &str)> = turns
+        .memories
+        .iter()
+        .map(|m| ((m.episode.clone(), m.sequence), (m.dias.as_slice(), m.content.trim())))
+        .collect();
     loop {
         let page: Value = client
             .get(format!("{url}/api/v1/memories"))
@@ -488,7 +492,10 @@ async fn stored(
                 .map(|ids| ids.iter().filter_map(|d| d.as_str().map(str::to_owned)).collect())
                 .unwrap_or_default();
             let sequence = sequence.unwrap_or(-1);
-            if expected.get(&(episode, sequence)).is_none_or(|dias| *dias != found.as_slice()) {
+            if expected
+                .remove(&(episode.to_owned(), sequence))
+                .is_none_or(|(dias, text)| dias != found.as_slice() || text != content.trim())
+            {
                 bail!("the kept tenant holds a memory this file's turns do not ({id}): store it again");
             }
             if let Some((path, f)) = side.as_mut() {
@@ -502,10 +509,10 @@ async fn stored(
             break;
         }
     }
-    if dias.len() != turns.memories.len() {
+    if !expected.is_empty() {
         bail!(
-            "the kept tenant holds {} memories, this file's turns {}: store it again",
-            dias.len(),
+            "the kept tenant lacks {} of this file's {} memories: store it again",
+            expected.len(),
             turns.memories.len()
         );
     }
@@ -669,7 +676,10 @@ fn sweep(asked: &[Asked]) {
         println!("{line}   (tuning/held-out recall@10)");
     }
     let lines: [SweepLine; 5] = [
-        ("weight of time_match", &[0.0, 0.06, 0.1, 0.15, 0.2, 0.25, 0.3], |t| Weights { t, ..Weights::service() }),
+        ("weight of time_match", &[0.0, 0.06, 0.1, 0.15, 0.2, 0.25, 0.3], |t| Weights {
+            t: t / 0.96,
+            ..Weights::service()
+        }),
         ("neighbour lift", &[0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8], |lift| Weights { lift, ..Weights::service() }),
         ("weight of coverage (as a share of relevance's weight)", &[0.0, 0.1, 0.2, 0.3, 0.4, 0.6], |share| Weights {
             cov: share * 0.70 / 0.96,

@@ -444,11 +444,7 @@ async fn ingest(
             })
             .collect();
         for (id, m) in super::store_batch(client, url, key, items, turns.repeats).await?.into_iter().zip(chunk) {
-            if let Some((side, f)) = side.as_mut() {
-                use std::io::Write;
-                let line = json!({"id": id, "episode": m.episode, "sequence": m.sequence, "content": m.content});
-                writeln!(f, "{line}").with_context(|| format!("writing {side}"))?;
-            }
+            note_memory(&mut side, &id, &m.episode, m.sequence, &m.content)?;
             dias.insert(id, m.dias.clone());
         }
     }
@@ -498,11 +494,7 @@ async fn stored(
             {
                 bail!("the kept tenant holds a memory this file's turns do not ({id}): store it again");
             }
-            if let Some((path, f)) = side.as_mut() {
-                use std::io::Write;
-                let line = json!({"id": id, "episode": episode, "sequence": sequence, "content": content});
-                writeln!(f, "{line}").with_context(|| format!("writing {path}"))?;
-            }
+            note_memory(&mut side, id, episode, sequence, content)?;
             dias.insert(id.to_owned(), found);
         }
         if memories.is_empty() || !page["has_more"].as_bool().unwrap_or(false) {
@@ -527,6 +519,22 @@ fn side_file() -> anyhow::Result<Option<(String, std::fs::File)>> {
     let file =
         std::fs::OpenOptions::new().create(true).append(true).open(&side).with_context(|| format!("opening {side}"))?;
     Ok(Some((side, file)))
+}
+
+/// Writes what memory `id` is (its episode, place and text) to the side file, if there is one.
+fn note_memory(
+    side: &mut Option<(String, std::fs::File)>,
+    id: &str,
+    episode: &str,
+    sequence: i64,
+    content: &str,
+) -> anyhow::Result<()> {
+    if let Some((path, f)) = side.as_mut() {
+        use std::io::Write;
+        let line = json!({"id": id, "episode": episode, "sequence": sequence, "content": content});
+        writeln!(f, "{line}").with_context(|| format!("writing {path}"))?;
+    }
+    Ok(())
 }
 
 /// One result of a question: the dia_ids it stands for, its score and its score components.

@@ -130,7 +130,7 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
                 as_messages,
                 reuse_tenants,
             };
-            with_eval_server(url, &db, app, |db, url| async move {
+            with_eval_server(url, &db, app, eval_workers(reuse_tenants), |db, url| async move {
                 crate::eval::locomo::run(&db, crate::eval::locomo::EvalOptions { url: &url, ..opts }).await
             })
             .await
@@ -140,8 +140,11 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             let EvalRun { data, url, mode, keep_tenants } = eval_run;
             let questions = questions.map(|n| n as usize);
             let opts = EvalOptions { data: &data, url: "", mode: &mode, keep_tenants, limit, questions, reuse_tenants };
-            with_eval_server(url, &db, app, |db, url| async move { run(&db, EvalOptions { url: &url, ..opts }).await })
-                .await
+            let workers = eval_workers(reuse_tenants);
+            with_eval_server(url, &db, app, workers, |db, url| async move {
+                run(&db, EvalOptions { url: &url, ..opts }).await
+            })
+            .await
         }
         Command::Reembed { tenant, db, app } => reembed(tenant, &db, &app).await,
         Command::Mcp { stdio, url, key } => {
@@ -384,9 +387,28 @@ async fn key(command: KeyCommand) -> anyhow::Result<()> {
     }
 }
 
+/// The workers an evaluation's own server runs: all of them when it stores the data (its memories must be
+/// embedded before the questions are asked), none when it asks the questions of tenants a `--keep-tenants` run
+/// left (`--reuse-tenants`: nothing to embed). A reuse run's server with workers would take the jobs of any other
+/// run embedding on the same database and, at the end, wait for the ones it had begun, so it did not exit when
+/// its figures were printed (once for 15 minutes).
+fn eval_workers(reuse_tenants: bool) -> Workers {
+    if reuse_tenants {
+        Workers::None
+    } else {
+        Workers::All
+    }
+}
+
 /// Runs an evaluation (`eval`, given the database and the server's URL) against `url`, or against a server of
-/// its own on the database, with its workers, when there is none.
-async fn with_eval_server<F, Fut>(url: Option<String>, db_args: &DbArgs, app: AppArgs, eval: F) -> anyhow::Result<()>
+/// its own on the database, with `workers`, when there is none.
+async fn with_eval_server<F, Fut>(
+    url: Option<String>,
+    db_args: &DbArgs,
+    app: AppArgs,
+    workers: Workers,
+    eval: F,
+) -> anyhow::Result<()>
 where
     F: FnOnce(crate::store::Db, String) -> Fut,
     Fut: std::future::Future<Output = anyhow::Result<()>>,
@@ -399,7 +421,7 @@ where
     let url = format!("http://{}", application.local_addr());
     let db = application.services().db.clone();
     let (stop, mut stopped) = tokio::sync::watch::channel(());
-    let server = tokio::spawn(application.run_with_workers(Workers::All, async move {
+    let server = tokio::spawn(application.run_with_workers(workers, async move {
         let _ = stopped.changed().await;
     }));
     let outcome = eval(db, url).await;
@@ -447,4 +469,18 @@ async fn reembed(tenant: Option<uuid::Uuid>, db_args: &DbArgs, app: &AppArgs) ->
     bar.finish();
     eprintln!("re-embedded {written} of {total} memories with {}", crate::models::embed::Embedder::model(&model));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_eval_that_reuses_kept_tenants_runs_no_workers() {
+        // Storing needs the embedding (and every other) worker; asking kept tenants again needs none, and with
+        // them its server would take another run's jobs and wait for them before exiting.
+        assert_eq!(eval_workers(false), Workers::All);
+        assert_eq!(eval_workers(true), Workers::None);
+        assert!(!eval_workers(true).runs(crate::queue::embed::QUEUE));
+    }
 }

@@ -464,7 +464,7 @@ async fn reembed(tenant: Option<uuid::Uuid>, db_args: &DbArgs, app: &AppArgs) ->
     );
     let mut written = 0;
     for id in tenant_ids {
-        written += jobs::embed::reembed_tenant(&db, &model, id, app.context_vectors(), |n| bar.inc(n as u64)).await?;
+        written += jobs::embed::reembed_tenant(&db, &model, id, app.vector_kinds(), |n| bar.inc(n as u64)).await?;
     }
     bar.finish();
     eprintln!("re-embedded {written} of {total} memories with {}", crate::models::embed::Embedder::model(&model));

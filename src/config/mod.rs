@@ -15,11 +15,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use secrecy::SecretString;
 use uuid::Uuid;
 
-pub use self::app::{AppArgs, EmbedderKind, DEFAULT_NEIGHBOUR_WORDS, DEFAULT_QUESTION_WEIGHT, DEFAULT_SPEAKER_WEIGHT};
+pub use self::app::{
+    AppArgs, EmbedderKind, DEFAULT_NEIGHBOUR_WORDS, DEFAULT_QUESTION_WEIGHT, DEFAULT_SENTENCE_SHARE,
+    DEFAULT_SPEAKER_WEIGHT,
+};
 pub use self::db::{with_database, DbArgs, LOCAL_APP_DATABASE_URL, LOCAL_DATABASE_URL};
 pub use self::settings::{
     ContextVectors, DbSettings, EmbedSettings, Fusion, JwtSettings, LlmConfig, OpenAiConfig, RerankApi, RerankConfig,
-    Settings, VerifierSettings, WebhookSettings, WorkerRoles,
+    Settings, VectorKinds, VerifierSettings, WebhookSettings, WorkerRoles,
 };
 
 /// Cairn: a hosted, multi-tenant memory service for AI agents.

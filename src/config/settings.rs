@@ -19,6 +19,22 @@ pub enum ContextVectors {
     Fold(f32),
 }
 
+/// Which vectors the embedding job computes beside each memory's own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VectorKinds {
+    /// A memory of an episode's context vector.
+    pub context: ContextVectors,
+    /// The runs of a memory's sentences (`recall::sentences`).
+    pub sentences: bool,
+}
+
+impl From<ContextVectors> for VectorKinds {
+    /// Context vectors as given, and no sentence vectors.
+    fn from(context: ContextVectors) -> Self {
+        Self { context, sentences: false }
+    }
+}
+
 /// How the store reaches Postgres: the owner's URL (migrations, the control plane) and the tenant pool's, each
 /// pool's size and waits, and the statements' time limits.
 #[derive(Debug, Clone)]
@@ -77,6 +93,10 @@ pub struct Settings {
     pub neighbour_words: f64,
     /// How memories of an episode get their context vectors (`CAIRN_CONTEXT_VECTOR`).
     pub context_vectors: ContextVectors,
+    /// Whether the embedding job embeds the runs of a memory's sentences (`CAIRN_SENTENCE_VECTORS`).
+    pub sentence_vectors: bool,
+    /// Share of recall's semantic signal a memory's best run of sentences takes (`CAIRN_SENTENCE_SHARE`).
+    pub sentence_share: f64,
     pub metrics_token: Option<SecretString>,
     pub verifier: VerifierSettings,
     /// The chat model, when one is configured.

@@ -13,7 +13,7 @@ use std::time::Duration;
 use apalis::prelude::{Attempt, Data, Error as JobError};
 use uuid::Uuid;
 
-use crate::config::ContextVectors;
+use crate::config::{ContextVectors, VectorKinds};
 use crate::models::embed::{Embedder, EmbedderSlot};
 use crate::queue::embed::{EmbedJob, MAX_ATTEMPTS, QUEUE};
 use crate::store::embedding::{self as store, Pending};
@@ -32,8 +32,9 @@ pub async fn embed_pending(
     tenant_id: Uuid,
     memory_ids: &[Uuid],
     sweep: i64,
-    context: ContextVectors,
+    kinds: impl Into<VectorKinds>,
 ) -> anyhow::Result<usize> {
+    let kinds = kinds.into();
     let mut written = 0;
     // A second pass catches the listed memories whose episode context changed while they were in the model
     // (their vector was not written over the new context).
@@ -44,7 +45,7 @@ pub async fn embed_pending(
         if pending.is_empty() {
             break;
         }
-        let done = embed_all(db, embedder, tenant_id, &pending, context).await?;
+        let done = embed_all(db, embedder, tenant_id, &pending, kinds).await?;
         written += done;
         if done == pending.len() {
             break;
@@ -60,7 +61,7 @@ async fn embed_all(
     embedder: &dyn Embedder,
     tenant_id: Uuid,
     pending: &[Pending],
-    context: ContextVectors,
+    kinds: VectorKinds,
 ) -> anyhow::Result<usize> {
     let mut written = 0;
     let mut writing: Option<(&[Pending], BatchVectors)> = None;
@@ -68,35 +69,38 @@ async fn embed_all(
         let write = async {
             match writing.take() {
                 Some((batch, vectors)) => {
-                    write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, context).await
+                    write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, kinds.context).await
                 }
                 None => Ok(0),
             }
         };
-        let (vectors, done) = tokio::join!(embed_batch(embedder, chunk, context), write);
+        let (vectors, done) = tokio::join!(embed_batch(embedder, chunk, kinds), write);
         written += done?;
         writing = Some((chunk, vectors?));
     }
     if let Some((batch, vectors)) = writing {
-        written += write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, context).await?;
+        written += write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, kinds.context).await?;
     }
     Ok(written)
 }
 
-/// A batch's vectors: each memory's own, and its context vector when it has an episode context.
-type BatchVectors = (Vec<Vec<f32>>, Vec<Option<Vec<f32>>>);
+/// A batch's vectors: each memory's own, its context vector when it has an episode context, and the vectors of
+/// its runs of sentences (none for a memory of one run, or with sentence vectors off).
+type BatchVectors = (Vec<Vec<f32>>, Vec<Option<Vec<f32>>>, Vec<Vec<Vec<f32>>>);
 
-/// Embeds one batch in a single forward pass: every memory's content, and (with [`ContextVectors::Model`]) the
-/// context texts of those in an episode.
-async fn embed_batch(
-    embedder: &dyn Embedder,
-    batch: &[Pending],
-    context: ContextVectors,
-) -> anyhow::Result<BatchVectors> {
+/// Embeds one batch in a single forward pass: every memory's content, (with [`ContextVectors::Model`]) the
+/// context texts of those in an episode, and (with sentence vectors on) each memory's runs of sentences
+/// (`recall::sentences`).
+async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], kinds: VectorKinds) -> anyhow::Result<BatchVectors> {
     let mut texts: Vec<String> = batch.iter().map(|p| p.content.clone()).collect();
-    let with_context = context == ContextVectors::Model;
+    let with_context = kinds.context == ContextVectors::Model;
     let contexts: Vec<Option<String>> = batch.iter().map(|p| p.context_text(with_context)).collect();
     texts.extend(contexts.iter().flatten().cloned());
+    let runs: Vec<Vec<String>> = match kinds.sentences {
+        true => batch.iter().map(|p| crate::recall::sentences::runs(&p.content)).collect(),
+        false => vec![Vec::new(); batch.len()],
+    };
+    texts.extend(runs.iter().flatten().cloned());
     let mut vectors = embedder.embed(&texts).await?;
     anyhow::ensure!(
         vectors.len() == texts.len(),
@@ -106,7 +110,8 @@ async fn embed_batch(
     );
     let mut extra = vectors.split_off(batch.len()).into_iter();
     let context_vectors = contexts.iter().map(|c| c.as_ref().and_then(|_| extra.next())).collect();
-    Ok((vectors, context_vectors))
+    let run_vectors = runs.iter().map(|r| extra.by_ref().take(r.len()).collect()).collect();
+    Ok((vectors, context_vectors, run_vectors))
 }
 
 /// Writes a batch's vectors (and, with [`ContextVectors::Fold`], the context vectors they complete: their own
@@ -116,7 +121,7 @@ async fn write_vectors(
     model: &str,
     tenant_id: Uuid,
     batch: &[Pending],
-    (vectors, context_vectors): BatchVectors,
+    (vectors, context_vectors, run_vectors): BatchVectors,
     only_unready: bool,
     context: ContextVectors,
 ) -> anyhow::Result<usize> {
@@ -130,7 +135,15 @@ async fn write_vectors(
         let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
         crate::store::memories::lock_episodes(&mut tx, &ids).await?;
     }
-    let written = store::write_vectors(&mut tx, model, batch, vectors, context_vectors, only_unready, fold).await?;
+    let written = store::write_vectors(
+        &mut tx,
+        model,
+        batch,
+        store::Vectors { own: vectors, context: context_vectors, runs: run_vectors },
+        only_unready,
+        fold,
+    )
+    .await?;
     if let Some(weight) = fold {
         store::fold_successors(&mut tx, model, &written, weight).await?;
     }
@@ -149,8 +162,9 @@ pub struct EmbedContext {
     pub embedder: EmbedderSlot,
     /// Counts the embeddings computed per tenant (usage metering).
     pub usage: crate::service::usage::Meter,
-    /// How a memory of an episode gets its context vector (`CAIRN_EPISODE_CONTEXT`, `CAIRN_CONTEXT_VECTOR`).
-    pub context: ContextVectors,
+    /// How a memory of an episode gets its context vector (`CAIRN_EPISODE_CONTEXT`, `CAIRN_CONTEXT_VECTOR`), and
+    /// whether its runs of sentences are embedded (`CAIRN_SENTENCE_VECTORS`).
+    pub vectors: VectorKinds,
     /// Told while a job runs, so that enrichment and similarity wait for it.
     pub first: super::EmbedFirst,
 }
@@ -165,7 +179,7 @@ pub fn backoff(attempt: usize) -> Duration {
 pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Result<(), String> {
     let result = match ctx.embedder.get() {
         Some(embedder) => {
-            embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.context).await
+            embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.vectors).await
         }
         None => Err(anyhow::anyhow!("the embedding model is not ready")),
     };
@@ -214,7 +228,7 @@ pub async fn reembed_tenant(
     db: &Db,
     embedder: &dyn Embedder,
     tenant_id: Uuid,
-    context: ContextVectors,
+    kinds: VectorKinds,
     mut progress: impl FnMut(usize),
 ) -> anyhow::Result<usize> {
     let mut after = Uuid::nil();
@@ -225,8 +239,8 @@ pub async fn reembed_tenant(
         tx.commit().await?;
         let Some(last) = page.last() else { return Ok(written) };
         after = last.id;
-        let vectors = embed_batch(embedder, &page, context).await?;
-        written += write_vectors(db, embedder.model(), tenant_id, &page, vectors, false, context).await?;
+        let vectors = embed_batch(embedder, &page, kinds).await?;
+        written += write_vectors(db, embedder.model(), tenant_id, &page, vectors, false, kinds.context).await?;
         progress(page.len());
     }
 }

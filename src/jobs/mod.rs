@@ -356,7 +356,10 @@ pub async fn run_workers(
             db: jobs_db.clone(),
             embedder: services.embedder.clone(),
             usage: services.usage.clone(),
-            context: services.config.context_vectors,
+            vectors: crate::config::VectorKinds {
+                context: services.config.context_vectors,
+                sentences: services.config.sentence_vectors,
+            },
             first: first.clone(),
         });
         spawn_queue!(

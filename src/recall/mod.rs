@@ -8,6 +8,7 @@ pub mod bm25;
 pub mod query;
 pub mod results;
 pub mod score;
+pub mod sentences;
 pub mod time;
 
 pub use results::{Expansion, Group, RecallHit, RecallResponse};

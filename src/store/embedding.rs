@@ -88,7 +88,8 @@ fn successor_of(m: &str) -> String {
 }
 
 /// [`write_vectors`]' statement: $1 tenant, $2 ids, $3 vectors, $4 content hashes, $5 model, $6 only unready,
-/// $7 contents, $8 episode contexts, $9 context vectors, $10 fold weight (NULL: none).
+/// $7 contents, $8 episode contexts, $9 context vectors, $10 fold weight (NULL: none), $11 the batch's run
+/// vectors, $12 each one's memory (its 1-based place in $2), in order.
 ///
 /// `before` and `folded` are materialised, so each is computed once per statement and each predecessor is
 /// looked up once. Inlined, where the planner estimated a new tenant's rows at a handful (until the next
@@ -102,7 +103,10 @@ pub fn write_vectors_sql() -> String {
     format!(
         "WITH u AS MATERIALIZED (
              SELECT * FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[], $8::text[], $9::vector[])
-               AS u(id, embedding, content_hash, content, context, context_embedding)),
+               WITH ORDINALITY AS u(id, embedding, content_hash, content, context, context_embedding, n)),
+         runs AS MATERIALIZED (
+             SELECT r.owner, array_agg(r.v ORDER BY r.o) AS vs
+               FROM unnest($11::vector[], $12::int[]) WITH ORDINALITY AS r(v, owner, o) GROUP BY r.owner),
          before AS MATERIALIZED (
              SELECT u.id, {predecessor} AS prev_id
                FROM u JOIN memories m ON m.tenant_id = $1 AND m.id = u.id AND m.id = ANY($2)
@@ -116,8 +120,9 @@ pub fn write_vectors_sql() -> String {
               WHERE b.id IS NOT NULL OR (p.embedding IS NOT NULL AND p.embedding_model = $5))
          UPDATE memories m SET embedding = u.embedding,
                 context_embedding = CASE WHEN $10::real IS NULL THEN u.context_embedding ELSE f.v END,
+                sentence_embeddings = runs.vs,
                 embedding_status = 'ready', embedding_model = $5, embedding_error = NULL
-           FROM u LEFT JOIN folded f ON f.id = u.id
+           FROM u LEFT JOIN folded f ON f.id = u.id LEFT JOIN runs ON runs.owner = u.n
           WHERE m.tenant_id = $1 AND m.id = ANY($2) AND m.id = u.id
             AND m.content_hash = u.content_hash AND m.content = u.content
             AND ($10::real IS NOT NULL OR m.context IS NOT DISTINCT FROM u.context)
@@ -126,8 +131,19 @@ pub fn write_vectors_sql() -> String {
     )
 }
 
+/// A batch's vectors, each list in the batch's order.
+pub struct Vectors {
+    /// Each memory's own.
+    pub own: Vec<Vec<f32>>,
+    /// Its context vector as embedded (ignored when folding).
+    pub context: Vec<Option<Vec<f32>>>,
+    /// Its runs of sentences' (`recall::sentences`; none for a memory of one run).
+    pub runs: Vec<Vec<Vec<f32>>>,
+}
+
 /// Writes a batch's vectors in one statement, each only if its memory still holds the content that was
-/// embedded (and, with `only_unready`, has no ready vector yet). Returns the ids written.
+/// embedded (and, with `only_unready`, has no ready vector yet). Returns the ids written. A memory's run
+/// vectors replace those it had (none: NULL).
 ///
 /// Without `fold`, each memory's context vector is the one given, written only over the episode context that
 /// was embedded. With `fold = Some(weight)` the context vectors given are ignored: each written memory of an
@@ -138,8 +154,7 @@ pub async fn write_vectors(
     tx: &mut TenantTx,
     model: &str,
     batch: &[Pending],
-    vectors: Vec<Vec<f32>>,
-    context_vectors: Vec<Option<Vec<f32>>>,
+    vectors: Vectors,
     only_unready: bool,
     fold: Option<f32>,
 ) -> Result<Vec<Uuid>, Error> {
@@ -147,8 +162,12 @@ pub async fn write_vectors(
     let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
     let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
     let contexts: Vec<Option<&str>> = batch.iter().map(|p| p.context.as_deref()).collect();
-    let vectors: Vec<Vector> = vectors.into_iter().map(Vector::from).collect();
-    let context_vectors: Vec<Option<Vector>> = context_vectors.into_iter().map(|v| v.map(Vector::from)).collect();
+    let Vectors { own, context, runs } = vectors;
+    let owners: Vec<i32> =
+        runs.iter().enumerate().flat_map(|(i, r)| std::iter::repeat_n(i as i32 + 1, r.len())).collect();
+    let runs: Vec<Vector> = runs.into_iter().flatten().map(Vector::from).collect();
+    let vectors: Vec<Vector> = own.into_iter().map(Vector::from).collect();
+    let context_vectors: Vec<Option<Vector>> = context.into_iter().map(|v| v.map(Vector::from)).collect();
     Ok(sqlx::query_scalar(&write_vectors_sql())
         .bind(tx.tenant_id())
         .bind(&ids)
@@ -160,6 +179,8 @@ pub async fn write_vectors(
         .bind(&contexts)
         .bind(&context_vectors)
         .bind(fold)
+        .bind(&runs)
+        .bind(&owners)
         .fetch_all(tx.conn())
         .await?)
 }

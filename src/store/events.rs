@@ -43,6 +43,7 @@ pub const SNAPSHOT_LEAVES_OUT: &[&str] = &[
     "context_tsv",
     "context_keys",
     "context_embedding",
+    "sentence_embeddings",
     "created_by_scope",
 ];
 

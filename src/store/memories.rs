@@ -414,12 +414,14 @@ pub async fn update(
         EmbeddingChange::Keep => {}
         EmbeddingChange::Reset => {
             qb.push(
-                ", embedding = NULL, context_embedding = NULL, embedding_status = 'pending', embedding_model = NULL",
+                ", embedding = NULL, context_embedding = NULL, sentence_embeddings = NULL, embedding_status = 'pending', \
+                 embedding_model = NULL",
             );
         }
         EmbeddingChange::Set(v) => {
             qb.push(", embedding = ").push_bind(Vector::from(v));
-            qb.push(", context_embedding = NULL, embedding_status = 'ready', embedding_model = 'client'");
+            qb.push(", context_embedding = NULL, sentence_embeddings = NULL, embedding_status = 'ready'");
+            qb.push(", embedding_model = 'client'");
         }
     }
     qb.push(" WHERE tenant_id = ").push_bind(tenant_id);

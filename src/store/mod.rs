@@ -350,16 +350,23 @@ impl Db {
 
     /// Refuses to go on when the database's vector column has another dimension than `expected`.
     pub async fn check_embedding_dimension(&self, expected: usize) -> anyhow::Result<()> {
-        let declared: i32 = sqlx::query_scalar(
-            "SELECT atttypmod FROM pg_attribute WHERE attrelid = 'memories'::regclass AND attname = 'embedding'",
+        // Every vector column of `memories` (the runs of sentences' too: a migration of the others alone would fail
+        // every embedding batch that holds a memory with runs).
+        let declared: Vec<(String, i32)> = sqlx::query_as(
+            "SELECT attname::text, atttypmod FROM pg_attribute
+              WHERE attrelid = 'memories'::regclass
+                AND attname IN ('embedding', 'context_embedding', 'sentence_embeddings') ORDER BY attname",
         )
-        .fetch_one(&self.owner)
+        .fetch_all(&self.owner)
         .await?;
-        if declared > 0 && declared as usize != expected {
-            bail!(
-                "the database stores {declared}-dimensional embeddings but CAIRN_EMBEDDING_DIM is {expected}; \
-                 a different dimension needs a migration of memories.embedding (and a reembed)"
-            );
+        for (column, dim) in declared {
+            if dim > 0 && dim as usize != expected {
+                bail!(
+                    "the database stores {dim}-dimensional vectors in memories.{column} but CAIRN_EMBEDDING_DIM is \
+                     {expected}; a different dimension needs a migration of memories.embedding, context_embedding \
+                     and sentence_embeddings (and a reembed)"
+                );
+            }
         }
         Ok(())
     }

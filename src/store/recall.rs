@@ -234,6 +234,8 @@ pub struct Candidate {
     #[sqlx(flatten)]
     pub memory: Memory,
     pub cosine: Option<f64>,
+    /// The cosine of its best run of sentences, where it has two or more.
+    pub sentence: Option<f64>,
     pub keyword: Option<f64>,
 }
 
@@ -282,7 +284,8 @@ impl Known {
 }
 
 /// Loads the candidates with both signals: the cosine (the better of the memory's own vector and its episode
-/// context's) and BM25, each measured here unless `known` holds it. Each memory's flags (what to measure) are
+/// context's) and BM25, each measured here unless `known` holds it; and, with `sentences`, the cosine of its
+/// best run of sentences. Each memory's flags (what to measure) are
 /// joined by position, not looked up in an array per row: a generic plan searches a parameter array linearly.
 pub async fn load_candidates(
     tx: &mut TenantTx,
@@ -290,6 +293,7 @@ pub async fn load_candidates(
     query: Option<&Vector>,
     keywords: Option<&KeywordQuery>,
     with_context: bool,
+    sentences: bool,
     known: &Known,
 ) -> Result<Vec<Candidate>, Error> {
     let tenant_id = tx.tenant_id();
@@ -316,6 +320,16 @@ pub async fn load_candidates(
         (None, _) => qb.push("NULL::float8"),
     };
     qb.push(" AS cosine, ");
+    // The best of its runs of sentences (`recall::sentences`), where it has them and they count: no probe
+    // measures these.
+    match query.filter(|_| sentences) {
+        Some(v) => qb
+            .push("CASE WHEN sentence_embeddings IS NULL THEN NULL ELSE (SELECT (1 - min(r <=> ")
+            .push_bind(v.clone())
+            .push("))::float8 FROM unnest(sentence_embeddings) AS r) END"),
+        None => qb.push("NULL::float8"),
+    };
+    qb.push(" AS sentence, ");
     match keywords {
         Some(k) => {
             qb.push(format!("CASE WHEN k.measure & {MEASURE_KEYWORD} <> 0 THEN "));

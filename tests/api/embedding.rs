@@ -130,7 +130,7 @@ async fn a_job_takes_other_pending_memories_of_its_tenant_along() {
         db: app.db.clone(),
         embedder: app.embedder.clone(),
         usage: Default::default(),
-        context: cairn::config::ContextVectors::Model,
+        vectors: cairn::config::ContextVectors::Model.into(),
         first: cairn::jobs::EmbedFirst::new(false),
     };
     process(&ctx, &job, 0).await.unwrap();
@@ -161,7 +161,7 @@ async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_faile
         db: app.db.clone(),
         embedder: app.embedder.clone(),
         usage: Default::default(),
-        context: cairn::config::ContextVectors::Model,
+        vectors: cairn::config::ContextVectors::Model.into(),
         first: cairn::jobs::EmbedFirst::new(false),
     };
     let retry = process(&ctx, &job, 0).await.unwrap_err();
@@ -245,7 +245,7 @@ async fn writing_a_batchs_vectors_never_reads_the_tenant_once_per_batch_member()
     let array = |items: Vec<String>, of: &str| format!("ARRAY[{}]::{of}[]", items.join(", "));
     let vector = |i: usize| text(&format!("[{}]", vec![format!("{}", 0.01 * (i as f32 + 1.0)); 384].join(",")));
     let explain = format!(
-        "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE write_vectors({}, {}, {}, {}, 'test-model', true, {}, {}, {}, 0.5)",
+        "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE write_vectors({}, {}, {}, {}, 'test-model', true, {}, {}, {}, 0.5, {}, {})",
         text(&app.a.id.to_string()),
         array(batch.iter().map(|b| text(&b.0.to_string())).collect(), "uuid"),
         array((0..batch.len()).map(vector).collect(), "vector"),
@@ -253,13 +253,16 @@ async fn writing_a_batchs_vectors_never_reads_the_tenant_once_per_batch_member()
         array(batch.iter().map(|b| text(&b.2)).collect(), "text"),
         array(batch.iter().map(|b| b.3.as_deref().map_or("NULL".into(), text)).collect(), "text"),
         array(vec!["NULL".into(); batch.len()], "vector"),
+        // Two runs of sentences for the batch's third memory.
+        array(vec![vector(40), vector(41)], "vector"),
+        "ARRAY[3, 3]::int[]",
     );
     for mode in ["force_generic_plan", "force_custom_plan"] {
         let mut tx = app_role_tx(&mut conn, Some(app.a.id)).await;
         tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
         // Prepared, as the worker's connection holds it: an EXPLAIN of the statement itself would plan it with
         // the values, whatever plan_cache_mode says.
-        let types = "uuid, uuid[], vector[], text[], text, bool, text[], text[], vector[], real";
+        let types = "uuid, uuid[], vector[], text[], text, bool, text[], text[], vector[], real, vector[], int[]";
         tx.execute(format!("PREPARE write_vectors({types}) AS {sql}").as_str()).await.unwrap();
         let plan: Vec<String> = sqlx::query_scalar(&explain).fetch_all(&mut *tx).await.unwrap();
         let plan = plan.join("\n");
@@ -286,17 +289,21 @@ async fn writing_a_batchs_vectors_never_reads_the_tenant_once_per_batch_member()
             scans.iter().all(|&(read, loops)| loops == 1 || read <= 32),
             "the tenant's memories are read once per batch member ({mode}):\n{plan}"
         );
-        let written: Vec<(i64, i64)> = sqlx::query_as(
+        let written: Vec<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
             "SELECT count(*) FILTER (WHERE embedding_status = 'ready'),
-                    count(*) FILTER (WHERE context_embedding IS NOT NULL)
+                    count(*) FILTER (WHERE context_embedding IS NOT NULL),
+                    count(*) FILTER (WHERE sentence_embeddings IS NOT NULL),
+                    sum(cardinality(sentence_embeddings)) FILTER (WHERE id = $2)
                FROM memories WHERE tenant_id = $1",
         )
         .bind(app.a.id)
+        .bind(batch[2].0)
         .fetch_all(&mut *tx)
         .await
         .unwrap();
-        // Every member written; each with a predecessor in the batch (all but the first of each session) folded.
-        assert_eq!(written, [(32, 30)], "{mode}:\n{plan}");
+        // Every member written; each with a predecessor in the batch (all but the first of each session) folded;
+        // the third with its two runs.
+        assert_eq!(written, [(32, 30, 1, Some(2))], "{mode}:\n{plan}");
         // A prepared statement outlives the transaction.
         tx.execute("DEALLOCATE write_vectors").await.unwrap();
         tx.rollback().await.unwrap();

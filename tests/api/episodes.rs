@@ -540,7 +540,7 @@ async fn load(
     query: &pgvector::Vector,
     known: cairn::store::recall::Known,
 ) -> Vec<(uuid::Uuid, Option<f64>)> {
-    let loaded = cairn::store::recall::load_candidates(tx, ids, Some(query), None, true, &known).await.unwrap();
+    let loaded = cairn::store::recall::load_candidates(tx, ids, Some(query), None, true, true, &known).await.unwrap();
     loaded.iter().map(|c| (c.memory.id, c.cosine)).collect()
 }
 
@@ -624,8 +624,9 @@ async fn loading_a_candidate_measures_only_the_vectors_its_probe_did_not() {
     let everything = cairn::store::recall::Known::default();
     let mut signals = Vec::new();
     for known in [&probed, &everything] {
-        let loaded =
-            cairn::store::recall::load_candidates(&mut tx, &all, Some(&query), Some(&kq), true, known).await.unwrap();
+        let loaded = cairn::store::recall::load_candidates(&mut tx, &all, Some(&query), Some(&kq), true, true, known)
+            .await
+            .unwrap();
         let mut rows: Vec<(uuid::Uuid, Option<f64>, Option<f64>)> =
             loaded.iter().map(|c| (c.memory.id, c.cosine, c.keyword)).collect();
         rows.sort_by_key(|r| r.0);

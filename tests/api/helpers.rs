@@ -600,7 +600,10 @@ impl TestApp {
             db: self.db.clone(),
             embedder: self.embedder.clone(),
             usage: Default::default(),
-            context: self.services.config.context_vectors,
+            vectors: cairn::config::VectorKinds {
+                context: self.services.config.context_vectors,
+                sentences: self.services.config.sentence_vectors,
+            },
             first: cairn::jobs::EmbedFirst::new(false),
         };
         let mut conn = self.superuser_conn().await;

@@ -52,6 +52,7 @@ mod robustness;
 mod roles;
 mod scoped;
 mod sdk;
+mod sentences;
 mod shodh;
 mod storage;
 mod transfer;

@@ -478,7 +478,7 @@ async fn quotas_reached_jobs_failed_and_keys_expiring_are_announced() {
         db: app.db.clone(),
         embedder: cairn::models::embed::EmbedderSlot::disabled(),
         usage: Default::default(),
-        context: app.services.config.context_vectors,
+        vectors: app.services.config.context_vectors.into(),
         first: cairn::jobs::EmbedFirst::new(false),
     };
     let memory_id: uuid::Uuid = id.parse().unwrap();

@@ -4132,9 +4132,18 @@ export interface components {
         ScoreComponents: {
             /**
              * Format: double
-             * @description Cosine similarity to the query, clamped to [0, 1].
+             * @description Similarity to the query: the cosine, or, where the memory has two or more runs of sentences (`sentence`),
+             *     `CAIRN_SENTENCE_SHARE` (0.75 by default) of the better of the cosine and the best run's plus the rest of the
+             *     cosine; clamped to [0, 1].
              */
             semantic?: number | null;
+            /**
+             * Format: double
+             * @description The cosine of the memory's best run of sentences, where it has two or more (each run is one or more of
+             *     its sentences, at least eight words, embedded by itself with the memory's speaker label, if any);
+             *     absent otherwise, and in keyword mode.
+             */
+            sentence?: number | null;
             /**
              * Format: double
              * @description Keyword rank relative to the best keyword match, [0, 1].

@@ -11,8 +11,15 @@ use crate::recall::score::ScoreComponents as Components;
 /// Why a recall result scored as it did.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ScoreComponents {
-    /// Cosine similarity to the query, clamped to [0, 1].
+    /// Similarity to the query: the cosine, or, where the memory has two or more runs of sentences (`sentence`),
+    /// `CAIRN_SENTENCE_SHARE` (0.75 by default) of the better of the cosine and the best run's plus the rest of the
+    /// cosine; clamped to [0, 1].
     pub semantic: Option<f64>,
+    /// The cosine of the memory's best run of sentences, where it has two or more (each run is one or more of
+    /// its sentences, at least eight words, embedded by itself with the memory's speaker label, if any);
+    /// absent otherwise, and in keyword mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sentence: Option<f64>,
     /// Keyword rank relative to the best keyword match, [0, 1].
     pub keyword: Option<f64>,
     /// The fused query relevance.
@@ -62,6 +69,7 @@ impl From<Components> for ScoreComponents {
     fn from(c: Components) -> Self {
         let Components {
             semantic,
+            sentence,
             keyword,
             relevance,
             importance,
@@ -79,6 +87,7 @@ impl From<Components> for ScoreComponents {
         } = c;
         Self {
             semantic,
+            sentence,
             keyword,
             relevance,
             importance,

@@ -256,6 +256,12 @@ fn tag_match(memory: &Memory, filter: &ListFilter) -> Option<f64> {
     Some(hits as f64 / filter.tags.len() as f64)
 }
 
+/// A loaded candidate's cosines put on the scale the weights were chosen on.
+fn on_reference_scale(c: &mut sql::Candidate, scale: &crate::models::embed::calibrate::Calibration) {
+    c.cosine = c.cosine.map(|v| scale.to_reference(v));
+    c.sentence = c.sentence.map(|v| scale.to_reference(v));
+}
+
 fn signals(memory: &Memory, filter: &ListFilter) -> Signals {
     Signals {
         importance: f64::from(memory.importance),
@@ -364,21 +370,38 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     // What the probes measured is not measured again (`sql::Known`); cosines are put on the reference scale
     // once merged (an increasing map: the better cosine stays the better).
     let known = sql::Known::from_hits(&vector_probe, &keyword_hits);
-    let load =
-        sql::load_candidates(tx, &ids, vector.as_ref(), keyword_query.as_ref(), svc.config.episode_context, &known);
+    // A memory's runs of sentences are read only where they count.
+    let sentences = svc.config.sentence_share > 0.0;
+    let load = sql::load_candidates(
+        tx,
+        &ids,
+        vector.as_ref(),
+        keyword_query.as_ref(),
+        svc.config.episode_context,
+        sentences,
+        &known,
+    );
     let mut candidates = stage("load", load).await?;
     for c in &mut candidates {
-        c.cosine = c.cosine.map(|v| scale.to_reference(v));
+        on_reference_scale(c, &scale);
     }
     let scoring = std::time::Instant::now();
     let best_keyword = candidates.iter().filter_map(|c| c.keyword).fold(0.0_f64, f64::max);
     let fusion = svc.config.recall_fusion;
-    let opts =
-        ScoreOptions { fusion, has_query: true, use_semantic, use_keyword, quality_weight: req.quality_weight, now };
+    let opts = ScoreOptions {
+        fusion,
+        has_query: true,
+        use_semantic,
+        use_keyword,
+        quality_weight: req.quality_weight,
+        sentence_share: svc.config.sentence_share,
+        now,
+    };
     let score_one = |c: sql::Candidate| {
         let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
         let s = Signals {
             cosine: c.cosine,
+            sentence: c.sentence,
             vector_rank,
             keyword: c.keyword.filter(|k| *k > 0.0),
             keyword_rank,
@@ -386,12 +409,18 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
             coverage: use_keyword.then(|| req.hints.coverage(&c.memory.content)).flatten(),
             ..signals(&c.memory, &filter)
         };
-        // Associative: a memory's relevance is the larger of its similarity and its activation.
-        let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > s.cosine.unwrap_or(0.0));
-        let s = Signals { cosine: spread_to.or(s.cosine), ..s };
+        // Associative: a memory's relevance is the larger of its similarity (with its best run of sentences)
+        // and its activation.
+        let similarity = c.cosine.map(|v| score::semantic(v, c.sentence, opts.sentence_share));
+        let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > similarity.unwrap_or(0.0));
+        let s = match spread_to {
+            Some(activation) => Signals { cosine: Some(activation), sentence: None, ..s },
+            None => s,
+        };
         let (value, mut components) = score::score(&s, best_keyword, &opts);
         if spread_to.is_some() {
-            components.semantic = c.cosine.map(|v| v.clamp(0.0, 1.0));
+            components.semantic = similarity.map(|v| v.clamp(0.0, 1.0));
+            components.sentence = c.sentence.map(|v| v.clamp(0.0, 1.0));
         }
         let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
             _ if spread_to.is_some() => "associative",
@@ -425,12 +454,13 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
                     vector.as_ref(),
                     keyword_query.as_ref(),
                     svc.config.episode_context,
+                    sentences,
                     &nothing_known,
                 );
                 let loaded = stage("neighbours_load", load).await?;
                 let scoring = std::time::Instant::now();
                 for mut c in loaded {
-                    c.cosine = c.cosine.map(|v| scale.to_reference(v));
+                    on_reference_scale(&mut c, &scale);
                     hits.push(score_one(c));
                 }
                 scored_for += scoring.elapsed();
@@ -535,6 +565,7 @@ async fn run_without_query(
         use_semantic: false,
         use_keyword: false,
         quality_weight: req.quality_weight,
+        sentence_share: 0.0,
         now,
     };
     let hits: Vec<RecallHit> = memories

@@ -277,8 +277,9 @@ pub async fn export(
             continue;
         }
         let drop: &[&str] = match (*table, opts.vectors) {
-            ("memories", false) => &["embedding", "context_embedding", "context", "context_tsv"],
-            ("memories", true) => &["context", "context_tsv"],
+            // A memory's runs of sentences are embedded again where it is imported, as its context vector is.
+            ("memories", false) => &["embedding", "context_embedding", "sentence_embeddings", "context", "context_tsv"],
+            ("memories", true) => &["sentence_embeddings", "context", "context_tsv"],
             _ => &[],
         };
         transfer::open(&mut tx, table, drop).await?;

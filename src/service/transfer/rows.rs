@@ -202,6 +202,8 @@ struct MemoryRow {
     _context_keys: Option<Value>,
     #[serde(default, rename = "context_embedding")]
     _context_embedding: Option<Value>,
+    #[serde(default, rename = "sentence_embeddings")]
+    _sentence_embeddings: Option<Value>,
     // Stamped by the server: whoever imports the file.
     #[serde(default, rename = "created_by")]
     _created_by: Option<Value>,
@@ -243,7 +245,12 @@ fn memory(svc: &Services, t: &Tenant, ctx: &ParseCtx, r: MemoryRow) -> Result<Pa
         && r.embedding_status.as_deref() == Some("ready")
         && made_here;
     let episodic = r.episode_id.is_some();
-    let keeps_vector = ready && (!episodic || model == Some("client"));
+    // Nor is it kept where this process's model would embed its runs of sentences (the file does not carry
+    // them); where no model runs, the vector is kept all the same.
+    let runs = svc.config.sentence_vectors
+        && svc.embedder.state() != SlotState::Disabled
+        && r.content.as_deref().is_some_and(|c| !crate::recall::sentences::runs(c).is_empty());
+    let keeps_vector = ready && (model == Some("client") || (!episodic && !runs));
     let embedding = match (keeps_vector, r.embedding) {
         (true, Some(v)) => Some(vector(ctx, v)?),
         _ => None,

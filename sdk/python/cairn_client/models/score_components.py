@@ -20,7 +20,14 @@ class ScoreComponents:
         recency (float): `0.5^(age / 30 days)`.
         confidence (float):
         credibility (float):
-        semantic (float | None | Unset): Cosine similarity to the query, clamped to [0, 1].
+        semantic (float | None | Unset): Similarity to the query: the cosine, or, where the memory has two or more runs
+            of sentences (`sentence`),
+            `CAIRN_SENTENCE_SHARE` (0.75 by default) of the better of the cosine and the best run's plus the rest of the
+            cosine; clamped to [0, 1].
+        sentence (float | None | Unset): The cosine of the memory's best run of sentences, where it has two or more
+            (each run is one or more of
+            its sentences, at least eight words, embedded by itself with the memory's speaker label, if any);
+            absent otherwise, and in keyword mode.
         keyword (float | None | Unset): Keyword rank relative to the best keyword match, [0, 1].
         relevance (float | None | Unset): The fused query relevance.
         tag_match (float | None | Unset): Share of the requested tags present.
@@ -56,6 +63,7 @@ class ScoreComponents:
     confidence: float
     credibility: float
     semantic: float | None | Unset = UNSET
+    sentence: float | None | Unset = UNSET
     keyword: float | None | Unset = UNSET
     relevance: float | None | Unset = UNSET
     tag_match: float | None | Unset = UNSET
@@ -82,6 +90,12 @@ class ScoreComponents:
             semantic = UNSET
         else:
             semantic = self.semantic
+
+        sentence: float | None | Unset
+        if isinstance(self.sentence, Unset):
+            sentence = UNSET
+        else:
+            sentence = self.sentence
 
         keyword: float | None | Unset
         if isinstance(self.keyword, Unset):
@@ -155,6 +169,8 @@ class ScoreComponents:
         )
         if semantic is not UNSET:
             field_dict["semantic"] = semantic
+        if sentence is not UNSET:
+            field_dict["sentence"] = sentence
         if keyword is not UNSET:
             field_dict["keyword"] = keyword
         if relevance is not UNSET:
@@ -197,6 +213,15 @@ class ScoreComponents:
             return cast(float | None | Unset, data)
 
         semantic = _parse_semantic(d.pop("semantic", UNSET))
+
+        def _parse_sentence(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        sentence = _parse_sentence(d.pop("sentence", UNSET))
 
         def _parse_keyword(data: object) -> float | None | Unset:
             if data is None:
@@ -294,6 +319,7 @@ class ScoreComponents:
             confidence=confidence,
             credibility=credibility,
             semantic=semantic,
+            sentence=sentence,
             keyword=keyword,
             relevance=relevance,
             tag_match=tag_match,

@@ -1,0 +1,216 @@
+//! A memory's runs of sentences (`recall::sentences`): embedded by the job beside the memory, read by recall as
+//! the best run's cosine, replaced with the content, kept by the trash, left out of exports, under the
+//! tenant's row-level security like the rest of the row, and not computed where the deployment turns them off.
+
+use cairn::config::AppArgs;
+use serde_json::{json, Value};
+use uuid::Uuid;
+
+use crate::helpers::{local_model, spawn_with_embedder, spawn_with_settings_and_embedder, TestApp};
+
+/// Three sentences: a greeting that joins the next, work, and (last, where the whole memory's vector hears it
+/// least) the dog.
+const TURN: &str = "Caroline: Hey Mel! Work has been really busy with all the quarterly \
+                    reports and endless meetings lately. Oh, and last weekend my sister adopted a golden retriever \
+                    puppy named Biscuit.";
+const QUESTION: &str = "What kind of puppy did Caroline's sister adopt?";
+
+/// How many run vectors each memory has (None: none stored), read as the superuser.
+async fn runs_of(app: &TestApp, id: &str) -> Option<i32> {
+    let mut conn = app.superuser_conn().await;
+    sqlx::query_scalar("SELECT cardinality(sentence_embeddings) FROM memories WHERE id = $1")
+        .bind(id.parse::<Uuid>().unwrap())
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+}
+
+/// The memory's run vectors as text, read as the superuser.
+async fn stored(app: &TestApp, id: &str) -> Option<String> {
+    let mut conn = app.superuser_conn().await;
+    sqlx::query_scalar("SELECT sentence_embeddings::text FROM memories WHERE id = $1")
+        .bind(id.parse::<Uuid>().unwrap())
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+}
+
+fn hit<'a>(body: &'a Value, id: &str) -> &'a Value {
+    body["results"].as_array().unwrap().iter().find(|r| r["memory"]["id"] == id).expect("recalled")
+}
+
+#[tokio::test]
+async fn recall_reads_a_memory_s_best_run_of_sentences_and_only_the_tenant_s_own() {
+    let app = spawn_with_embedder(local_model()).await;
+    let turn = app.store_text(&app.a.key, TURN).await;
+    let short = app.store_text(&app.a.key, "Melanie: Thanks, I will!").await;
+    app.drain_jobs().await;
+    assert_eq!(runs_of(&app, &turn).await, Some(2), "the greeting joins the sentence after it");
+    assert_eq!(runs_of(&app, &short).await, None, "a memory of one run has none");
+
+    let body = app
+        .post(&app.a.key, "/api/v1/recall", &json!({"query": QUESTION, "mode": "semantic", "limit": 5}))
+        .await
+        .ok(200)
+        .clone();
+    let c = &hit(&body, &turn)["score_components"];
+    let (semantic, sentence) = (c["semantic"].as_f64().unwrap(), c["sentence"].as_f64().expect("a sentence cosine"));
+    // The dog's run is nearer the question than the whole turn: the semantic signal is 0.75 of it and 0.25 of
+    // the turn's own cosine, so it lies between the two.
+    assert!(sentence > semantic, "{c}");
+    let own = (semantic - 0.75 * sentence) / 0.25;
+    assert!(own > 0.0 && own < semantic, "the turn's own cosine {own} is below its semantic signal {semantic}");
+    assert!(hit(&body, &short)["score_components"].get("sentence").is_none());
+
+    // Keyword recall reads no vectors and shows none.
+    let keyword = app
+        .post(&app.a.key, "/api/v1/recall", &json!({"query": "golden retriever puppy", "mode": "keyword"}))
+        .await
+        .ok(200)
+        .clone();
+    assert!(hit(&keyword, &turn)["score_components"].get("sentence").is_none());
+
+    // Another tenant's key finds none of it, by meaning or by words, and its own memory (the same words) carries
+    // its own runs: its recall returns that one alone.
+    let theirs = app.store_text(&app.b.key, TURN).await;
+    app.drain_jobs().await;
+    assert_eq!(runs_of(&app, &theirs).await, Some(2));
+    let other = app.post(&app.b.key, "/api/v1/recall", &json!({"query": QUESTION})).await.ok(200).clone();
+    let ids: Vec<&Value> = other["results"].as_array().unwrap().iter().map(|r| &r["memory"]["id"]).collect();
+    assert_eq!(ids, [&json!(theirs)]);
+}
+
+#[tokio::test]
+async fn runs_follow_the_content_survive_an_undone_delete_and_stay_out_of_exports() {
+    let app = spawn_with_embedder(local_model()).await;
+    let key = app.a.key.clone();
+    let id = app.store_text(&key, TURN).await;
+    app.drain_jobs().await;
+    let before = stored(&app, &id).await.expect("runs");
+
+    // New content: the old runs go with the old vector, and the new content's come with its new one.
+    let one = "Caroline: The puppy is called Biscuit.";
+    app.patch(&key, &format!("/api/v1/memories/{id}"), &json!({"content": one})).await.ok(200);
+    assert_eq!(runs_of(&app, &id).await, None);
+    let three = format!("{TURN} We are thinking of getting him a second puppy to keep him company next year.");
+    app.patch(&key, &format!("/api/v1/memories/{id}"), &json!({"content": three})).await.ok(200);
+    app.drain_jobs().await;
+    assert_eq!(runs_of(&app, &id).await, Some(3));
+    app.patch(&key, &format!("/api/v1/memories/{id}"), &json!({"content": TURN})).await.ok(200);
+    app.drain_jobs().await;
+    assert_eq!(stored(&app, &id).await.as_deref(), Some(before.as_str()), "the same content, the same runs");
+
+    // A vector the client supplies has no runs, stored with it or set later.
+    let client =
+        app.store(&key, json!({"content": TURN.replace("Biscuit", "Pretzel"), "embedding": vec![0.1_f32; 384]})).await;
+    let client = client["id"].as_str().unwrap().to_owned();
+    app.drain_jobs().await;
+    assert_eq!(runs_of(&app, &client).await, None);
+    let later = app.store_text(&key, &TURN.replace("Biscuit", "Muffin")).await;
+    app.drain_jobs().await;
+    assert_eq!(runs_of(&app, &later).await, Some(2));
+    app.patch(&key, &format!("/api/v1/memories/{later}"), &json!({"embedding": vec![0.2_f32; 384]})).await.ok(200);
+    assert_eq!(runs_of(&app, &later).await, None);
+    // Content written around the service (as a process of an earlier release would) drops its runs too.
+    let mut conn = app.superuser_conn().await;
+    let client_id = client.parse::<Uuid>().unwrap();
+    let runs_before: Option<i32> = sqlx::query_scalar(
+        "UPDATE memories SET sentence_embeddings = ARRAY[embedding, embedding] WHERE id = $1
+         RETURNING cardinality(sentence_embeddings)",
+    )
+    .bind(client_id)
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(runs_before, Some(2));
+    sqlx::query("UPDATE memories SET content = content || ' Really.' WHERE id = $1")
+        .bind(client_id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(runs_of(&app, &client).await, None);
+
+    // Deleted and restored: the runs come back with the vector, as they were.
+    app.delete(&key, &format!("/api/v1/memories/{id}?hard=true")).await.ok(200);
+    assert_eq!(app.get(&key, "/api/v1/trash").await.ok(200)["total"], 1);
+    app.post(&key, &format!("/api/v1/memories/{id}/restore"), &json!({})).await.ok(200);
+    assert_eq!(stored(&app, &id).await.as_deref(), Some(before.as_str()));
+
+    // An export leaves them out; the import embeds them again.
+    let res = app.client.get(app.url("/api/v1/export")).bearer_auth(&key).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
+    assert!(text.contains("Biscuit") && !text.contains("sentence_embeddings"), "{text}");
+    app.import(&app.b.key, text).await.ok(200);
+    app.drain_jobs().await;
+    assert_eq!(app.count(&app.b.key).await, 3);
+    // (The import keeps the ids, so the tenant is named.)
+    let mut conn = app.superuser_conn().await;
+    let with_runs: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM memories WHERE tenant_id = $1 AND cardinality(sentence_embeddings) = 2",
+    )
+    .bind(app.b.id)
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(with_runs, 3, "the import embedded every memory's runs (the clients' vectors were not exported)");
+}
+
+#[tokio::test]
+async fn a_deployment_that_turns_them_off_embeds_none_and_recall_reads_the_cosine_alone() {
+    let app =
+        spawn_with_settings_and_embedder(AppArgs { sentence_vectors: false, ..AppArgs::default() }, local_model())
+            .await;
+    let id = app.store_text(&app.a.key, TURN).await;
+    app.drain_jobs().await;
+    assert_eq!(runs_of(&app, &id).await, None);
+    let body =
+        app.post(&app.a.key, "/api/v1/recall", &json!({"query": QUESTION, "mode": "semantic"})).await.ok(200).clone();
+    assert!(hit(&body, &id)["score_components"].get("sentence").is_none());
+}
+
+#[tokio::test]
+async fn a_share_of_0_reads_the_memory_s_own_cosine_alone() {
+    let app =
+        spawn_with_settings_and_embedder(AppArgs { sentence_share: 0.0, ..AppArgs::default() }, local_model()).await;
+    let id = app.store_text(&app.a.key, TURN).await;
+    app.drain_jobs().await;
+    assert_eq!(runs_of(&app, &id).await, Some(2), "still embedded: a later share can read them");
+    let body =
+        app.post(&app.a.key, "/api/v1/recall", &json!({"query": QUESTION, "mode": "semantic"})).await.ok(200).clone();
+    assert!(hit(&body, &id)["score_components"].get("sentence").is_none());
+}
+
+#[tokio::test]
+async fn an_import_with_vectors_keeps_a_one_run_memory_s_and_embeds_a_memory_with_runs_again() {
+    let app = spawn_with_embedder(local_model()).await;
+    let turn = app.store_text(&app.a.key, TURN).await;
+    let short = app.store_text(&app.a.key, "Melanie: Thanks, I will!").await;
+    app.drain_jobs().await;
+    let res = app.client.get(app.url("/api/v1/export?vectors=true")).bearer_auth(&app.a.key).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    let text = res.text().await.unwrap();
+    assert!(text.contains("\"embedding\":") && !text.contains("sentence_embeddings"));
+    app.import(&app.b.key, text).await.ok(200);
+    assert_eq!(
+        status_in(&app, app.b.id, &short).await,
+        ("ready".to_owned(), None),
+        "a one-run memory's vector is kept"
+    );
+    assert_eq!(status_in(&app, app.b.id, &turn).await, ("pending".to_owned(), None), "the runs are not in the file");
+    app.drain_jobs().await;
+    assert_eq!(status_in(&app, app.b.id, &turn).await, ("ready".to_owned(), Some(2)));
+}
+
+/// A memory's embedding status and number of runs in `tenant`, read as the superuser.
+async fn status_in(app: &TestApp, tenant: Uuid, id: &str) -> (String, Option<i32>) {
+    let mut conn = app.superuser_conn().await;
+    sqlx::query_as(
+        "SELECT embedding_status, cardinality(sentence_embeddings) FROM memories WHERE tenant_id = $1 AND id = $2",
+    )
+    .bind(tenant)
+    .bind(id.parse::<Uuid>().unwrap())
+    .fetch_one(&mut conn)
+    .await
+    .unwrap()
+}

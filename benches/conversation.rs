@@ -6,8 +6,8 @@
 //! in batches of 500 against a server running every worker (embedding, enrichment, similarity links: what
 //! competes in production). The clock runs from the first request to `GET /api/v1/stats` showing no
 //! embedding pending (polled every 100 ms). Once per way of computing context vectors
-//! (`CAIRN_CONTEXT_VECTOR`: `model`, a second pass through the model per turn, and `fold`, none), each on a
-//! fresh database, alternating for CAIRN_BENCH_ROUNDS rounds (1). Before that, the model alone on the turns in
+//! (`CAIRN_CONTEXT_VECTOR`: `model`, a second pass through the model per turn, and `fold`, none), `fold` with and
+//! without the runs of sentences (`CAIRN_SENTENCE_VECTORS`), each on a fresh database, alternating for CAIRN_BENCH_ROUNDS rounds (1). Before that, the model alone on the turns in
 //! batches of each size in CAIRN_BENCH_BATCHES (8,16,32,64,128), for the worker's batch size.
 
 use std::sync::Arc;
@@ -84,16 +84,21 @@ async fn main() -> anyhow::Result<()> {
         println!("model alone, batches of {size:3}: own texts {secs:5.1} s ({:.1} turns/s)", turns as f64 / secs);
     }
 
+    let runs: usize = texts.iter().map(|t| cairn::recall::sentences::runs(t).len()).sum();
+    println!("runs of sentences: {runs} ({:.2} a turn)", runs as f64 / turns as f64);
+
     for round in 0..rounds {
-        for mode in ["model", "fold"] {
-            let name = format!("cairn_bench_conv_{}_{round}_{mode}", std::process::id());
+        // A turn's two sentences are one run or two (`recall::sentences`: a sentence under eight words joins the
+        // next); with CAIRN_SENTENCE_VECTORS on, a turn of two runs sends two more texts through the model.
+        for (mode, sentences) in [("model", true), ("fold", false), ("fold", true)] {
+            let name = format!("cairn_bench_conv_{}_{round}_{mode}_{sentences}", std::process::id());
             let mut admin = PgConnection::connect(&base).await?;
             admin.execute(format!("CREATE DATABASE {name}").as_str()).await?;
-            let outcome = measure(&name, mode, model.clone(), &texts).await;
+            let outcome = measure(&name, mode, sentences, model.clone(), &texts).await;
             admin.execute(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)").as_str()).await?;
             let m = outcome?;
             println!(
-                "CAIRN_CONTEXT_VECTOR={mode:5}  stored {:5.1} s; searchable by meaning after {:5.1} s ({:.1} turns/s); \
+                "CAIRN_CONTEXT_VECTOR={mode:5} CAIRN_SENTENCE_VECTORS={sentences:5}  stored {:5.1} s; searchable by meaning after {:5.1} s ({:.1} turns/s); \
                  every job done after {:5.1} s; CPU until searchable: this process {:.1} s, Postgres {:.1} s",
                 m.stored,
                 m.searchable,
@@ -121,8 +126,14 @@ struct Measured {
 }
 
 /// Stores the conversation on a fresh server and database, and times it.
-async fn measure(db: &str, mode: &str, model: Arc<dyn Embedder>, texts: &[String]) -> anyhow::Result<Measured> {
-    let args = AppArgs { context_vector: mode.into(), ..Default::default() };
+async fn measure(
+    db: &str,
+    mode: &str,
+    sentences: bool,
+    model: Arc<dyn Embedder>,
+    texts: &[String],
+) -> anyhow::Result<Measured> {
+    let args = AppArgs { context_vector: mode.into(), sentence_vectors: sentences, ..Default::default() };
     let db_args = DbArgs { db_acquire_timeout_secs: 5, ..DbArgs::scratch(db) };
     let app =
         Application::build_with_embedder(&db_args, args, "127.0.0.1:0".parse()?, EmbedderSlot::ready(model)).await?;

@@ -15,9 +15,9 @@ BEGIN
 END
 $$;
 
--- New content never keeps the old content's runs, whatever writes it (the service clears them where it resets the
--- vector; this also covers a process of an earlier release still running beside this one during a deploy, which
--- would otherwise leave them for good): until the job embeds the new content, recall reads its own vector alone.
+-- New content never keeps the old content's runs, whatever writes it (an edit, a better summary, a process of an
+-- earlier release still running beside this one during a deploy, which would otherwise leave them for good):
+-- until the job embeds the new content, recall reads its own vector alone.
 CREATE FUNCTION cairn_content_clears_sentences() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     NEW.sentence_embeddings := NULL;

@@ -16,7 +16,7 @@ use uuid::Uuid;
 use crate::config::{ContextVectors, VectorKinds};
 use crate::models::embed::{Embedder, EmbedderSlot};
 use crate::queue::embed::{EmbedJob, MAX_ATTEMPTS, QUEUE};
-use crate::store::embedding::{self as store, Pending};
+use crate::store::embedding::{self as store, Pending, Vectors};
 use crate::store::Db;
 
 /// Memories per forward pass.
@@ -64,7 +64,7 @@ async fn embed_all(
     kinds: VectorKinds,
 ) -> anyhow::Result<usize> {
     let mut written = 0;
-    let mut writing: Option<(&[Pending], BatchVectors)> = None;
+    let mut writing: Option<(&[Pending], Vectors)> = None;
     for chunk in pending.chunks(BATCH) {
         let write = async {
             match writing.take() {
@@ -84,14 +84,10 @@ async fn embed_all(
     Ok(written)
 }
 
-/// A batch's vectors: each memory's own, its context vector when it has an episode context, and the vectors of
-/// its runs of sentences (none for a memory of one run, or with sentence vectors off).
-type BatchVectors = (Vec<Vec<f32>>, Vec<Option<Vec<f32>>>, Vec<Vec<Vec<f32>>>);
-
 /// Embeds one batch in a single forward pass: every memory's content, (with [`ContextVectors::Model`]) the
 /// context texts of those in an episode, and (with sentence vectors on) each memory's runs of sentences
 /// (`recall::sentences`).
-async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], kinds: VectorKinds) -> anyhow::Result<BatchVectors> {
+async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], kinds: VectorKinds) -> anyhow::Result<Vectors> {
     let mut texts: Vec<String> = batch.iter().map(|p| p.content.clone()).collect();
     let with_context = kinds.context == ContextVectors::Model;
     let contexts: Vec<Option<String>> = batch.iter().map(|p| p.context_text(with_context)).collect();
@@ -109,9 +105,9 @@ async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], kinds: VectorKi
         texts.len()
     );
     let mut extra = vectors.split_off(batch.len()).into_iter();
-    let context_vectors = contexts.iter().map(|c| c.as_ref().and_then(|_| extra.next())).collect();
-    let run_vectors = runs.iter().map(|r| extra.by_ref().take(r.len()).collect()).collect();
-    Ok((vectors, context_vectors, run_vectors))
+    let context = contexts.iter().map(|c| c.as_ref().and_then(|_| extra.next())).collect();
+    let runs = runs.iter().map(|r| extra.by_ref().take(r.len()).collect()).collect();
+    Ok(Vectors { own: vectors, context, runs })
 }
 
 /// Writes a batch's vectors (and, with [`ContextVectors::Fold`], the context vectors they complete: their own
@@ -121,7 +117,7 @@ async fn write_vectors(
     model: &str,
     tenant_id: Uuid,
     batch: &[Pending],
-    (vectors, context_vectors, run_vectors): BatchVectors,
+    vectors: Vectors,
     only_unready: bool,
     context: ContextVectors,
 ) -> anyhow::Result<usize> {
@@ -135,15 +131,7 @@ async fn write_vectors(
         let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
         crate::store::memories::lock_episodes(&mut tx, &ids).await?;
     }
-    let written = store::write_vectors(
-        &mut tx,
-        model,
-        batch,
-        store::Vectors { own: vectors, context: context_vectors, runs: run_vectors },
-        only_unready,
-        fold,
-    )
-    .await?;
+    let written = store::write_vectors(&mut tx, model, batch, vectors, only_unready, fold).await?;
     if let Some(weight) = fold {
         store::fold_successors(&mut tx, model, &written, weight).await?;
     }

@@ -131,7 +131,7 @@ pub fn write_vectors_sql() -> String {
     )
 }
 
-/// A batch's vectors, each list in the batch's order.
+/// A batch's vectors, each list in the batch's order (as one forward pass computes them, `jobs::embed`).
 pub struct Vectors {
     /// Each memory's own.
     pub own: Vec<Vec<f32>>,

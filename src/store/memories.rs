@@ -412,10 +412,10 @@ pub async fn update(
     qb.push(", created_at = ").push_bind(m.created_at);
     match embedding {
         EmbeddingChange::Keep => {}
+        // New content: its runs of sentences go by the trigger of migration 43, as for every writer of content.
         EmbeddingChange::Reset => {
             qb.push(
-                ", embedding = NULL, context_embedding = NULL, sentence_embeddings = NULL, embedding_status = 'pending', \
-                 embedding_model = NULL",
+                ", embedding = NULL, context_embedding = NULL, embedding_status = 'pending', embedding_model = NULL",
             );
         }
         EmbeddingChange::Set(v) => {

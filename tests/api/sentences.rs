@@ -15,24 +15,27 @@ const TURN: &str = "Caroline: Hey Mel! Work has been really busy with all the qu
                     puppy named Biscuit.";
 const QUESTION: &str = "What kind of puppy did Caroline's sister adopt?";
 
-/// How many run vectors each memory has (None: none stored), read as the superuser.
-async fn runs_of(app: &TestApp, id: &str) -> Option<i32> {
+/// `expr` of the memory's row, read as the superuser.
+async fn read<T>(app: &TestApp, id: &str, expr: &str) -> T
+where
+    T: for<'r> sqlx::Decode<'r, sqlx::Postgres> + sqlx::Type<sqlx::Postgres> + Send + Unpin,
+{
     let mut conn = app.superuser_conn().await;
-    sqlx::query_scalar("SELECT cardinality(sentence_embeddings) FROM memories WHERE id = $1")
+    sqlx::query_scalar(&format!("SELECT {expr} FROM memories WHERE id = $1"))
         .bind(id.parse::<Uuid>().unwrap())
         .fetch_one(&mut conn)
         .await
         .unwrap()
 }
 
-/// The memory's run vectors as text, read as the superuser.
+/// How many run vectors the memory has (None: none stored).
+async fn runs_of(app: &TestApp, id: &str) -> Option<i32> {
+    read(app, id, "cardinality(sentence_embeddings)").await
+}
+
+/// The memory's run vectors as text.
 async fn stored(app: &TestApp, id: &str) -> Option<String> {
-    let mut conn = app.superuser_conn().await;
-    sqlx::query_scalar("SELECT sentence_embeddings::text FROM memories WHERE id = $1")
-        .bind(id.parse::<Uuid>().unwrap())
-        .fetch_one(&mut conn)
-        .await
-        .unwrap()
+    read(app, id, "sentence_embeddings::text").await
 }
 
 fn hit<'a>(body: &'a Value, id: &str) -> &'a Value {

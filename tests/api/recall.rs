@@ -450,6 +450,77 @@ async fn chain_heads_look_up_the_results_edges_never_the_tenants() {
     }
 }
 
+/// The chain heads' steps and heads are looked up by id whatever the statistics say: a tenant that grew since
+/// the table was last analysed (here never: the planner's defaults estimate one row of a tenant's live memories)
+/// had every memory of it read for each row of the chain, 1.2 s of a LongMemEval recall instead of 3 ms.
+#[tokio::test]
+async fn chain_heads_look_up_memories_by_id_before_the_statistics_see_the_tenant() {
+    use sqlx::Executor;
+    let app = spawn().await;
+    let mut conn = app.superuser_conn().await;
+    // No statistics, whatever the cluster's autovacuum does meanwhile.
+    conn.execute(
+        "ALTER TABLE memories SET (autovacuum_enabled = off); ALTER TABLE relations SET (autovacuum_enabled = off)",
+    )
+    .await
+    .unwrap();
+    insert_fillers(&mut conn, app.a.id, 3000).await;
+    let reltuples: f32 = sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE relname = 'memories'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert!(reltuples < 0.0, "memories was analysed: this test needs a table the statistics have not seen");
+    // The first memory superseded by the second, the second by the third: two chains, one head.
+    let ids: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 ORDER BY id LIMIT 400")
+        .bind(app.a.id)
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength)
+         VALUES ($1, $2, $3, 'INVALIDATED_BY', 1), ($1, $3, $4, 'EVOLVED_INTO', 1)",
+    )
+    .bind(app.a.id)
+    .bind(ids[0])
+    .bind(ids[1])
+    .bind(ids[2])
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+    let mut tx = crate::helpers::app_role_tx(&mut conn, Some(app.a.id)).await;
+    let prepare = format!("PREPARE heads(uuid, uuid[], int) AS {}", cairn::store::relations::chain_heads_sql());
+    tx.execute(prepare.as_str()).await.unwrap();
+    let execute = format!("EXECUTE heads('{}', '{{{list}}}', {})", app.a.id, cairn::store::relations::MAX_CHAIN);
+    for mode in ["force_generic_plan", "force_custom_plan"] {
+        tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
+        let rows: Vec<sqlx::postgres::PgRow> = sqlx::query(&execute).fetch_all(&mut *tx).await.unwrap();
+        let mut heads: Vec<(uuid::Uuid, uuid::Uuid)> = rows
+            .iter()
+            .map(|r| (sqlx::Row::get::<uuid::Uuid, _>(r, "start"), sqlx::Row::get::<uuid::Uuid, _>(r, "id")))
+            .collect();
+        heads.sort();
+        let mut want = vec![(ids[0], ids[2]), (ids[1], ids[2])];
+        want.sort();
+        assert_eq!(heads, want, "both superseded memories lead to the third ({mode})");
+        let plan: String = sqlx::query_scalar::<_, String>(&format!("EXPLAIN {execute}"))
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap()
+            .join("\n");
+        let lines: Vec<&str> = plan.lines().collect();
+        let scans: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains(" on memories")).collect();
+        assert!(scans.len() >= 2, "the step and the heads read memories ({mode}):\n{plan}");
+        for i in scans {
+            let cond = lines[i + 1..].iter().take(3).find(|l| l.contains(" Cond: ")).copied().unwrap_or_default();
+            assert!(
+                cond.contains("(id = "),
+                "memories are read by more than the ids the chain reached ({mode}):\n{plan}"
+            );
+        }
+    }
+}
+
 /// Keyword search selects by the tenant's own keys of its words (migration 41): the service's keys and the
 /// database's agree, and a tenant whose id begins like another's (so its words have the same keys) never
 /// sees the other's memories.

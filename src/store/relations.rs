@@ -269,10 +269,12 @@ pub const MAX_CHAIN_FORK: i64 = 16;
 /// hashed every superseding-type edge of the tenant, and `rel_type` is the edge key's last column, so that read
 /// all the tenant's edges (SIMILAR_TO ones included) on every recall: 15-19 ms with 135k edges in a tenant of
 /// 100k memories, against 0.9 ms looked up by id.
-/// The memories an edge leads to are looked up by their id the same way, whatever the statistics say: joined, a
-/// tenant the statistics had not yet seen grow (estimated at one row under row-level security) was read whole
-/// for every row of the chain, in the step (each of its 1,261 memories against each of 400 results: 1.2 s of a
-/// LongMemEval recall, against 2.6 ms probed by id) and, for the heads, once more.
+/// The memories an edge leads to, and the heads, are looked up by their id the same way, whatever the statistics
+/// say: joined, a tenant the statistics had not yet seen (estimated at one live memory) was walked whole as the
+/// outer side of each step, the chain's rows and their edges probed again for each of its memories (1,261
+/// memories × 400 results: 504,400 edge probes, 0.57-0.66 s of a LongMemEval recall, against 2.6 ms by id), and
+/// the heads hashed against another walk of it. Ties between edges of one instant go to the larger id, so the
+/// head never depends on the plan.
 pub fn chain_heads_sql() -> String {
     let types = superseding_list();
     format!(
@@ -291,7 +293,7 @@ pub fn chain_heads_sql() -> String {
             WHERE c.hops < $3
         ),
         heads AS (
-            SELECT DISTINCT ON (start) start, node FROM chain WHERE hops > 0 ORDER BY start, hops DESC, at DESC
+            SELECT DISTINCT ON (start) start, node FROM chain WHERE hops > 0 ORDER BY start, hops DESC, at DESC, node DESC
         )
         SELECT heads.start, m.* FROM heads CROSS JOIN LATERAL (
             SELECT {MEMORY_COLUMNS} FROM memories WHERE tenant_id = $1 AND id = heads.node LIMIT 1

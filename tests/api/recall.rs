@@ -411,20 +411,8 @@ async fn chain_heads_look_up_the_results_edges_never_the_tenants() {
         .fetch_all(&mut conn)
         .await
         .unwrap();
-    let ids = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
-    let mut tx = crate::helpers::app_role_tx(&mut conn, Some(app.a.id)).await;
-    let prepare = format!("PREPARE heads(uuid, uuid[], int) AS {}", cairn::store::relations::chain_heads_sql());
-    tx.execute(prepare.as_str()).await.unwrap();
-    let execute = format!("EXECUTE heads('{}', '{{{ids}}}', {})", app.a.id, cairn::store::relations::MAX_CHAIN);
-    for mode in ["force_generic_plan", "force_custom_plan"] {
-        tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
-        let found: Vec<sqlx::postgres::PgRow> = sqlx::query(&execute).fetch_all(&mut *tx).await.unwrap();
+    for (mode, found, plan) in heads_in_both_plans(&mut conn, app.a.id, &ids).await {
         assert_eq!(found.len(), 1, "the one superseded memory has its head ({mode})");
-        let plan: String = sqlx::query_scalar::<_, String>(&format!("EXPLAIN {execute}"))
-            .fetch_all(&mut *tx)
-            .await
-            .unwrap()
-            .join("\n");
         let lines: Vec<&str> = plan.lines().collect();
         let scans: Vec<usize> =
             (0..lines.len()).filter(|&i| lines[i].contains("Scan") && lines[i].contains(" on relations r")).collect();
@@ -448,6 +436,33 @@ async fn chain_heads_look_up_the_results_edges_never_the_tenants() {
             );
         }
     }
+}
+
+/// The chain heads of `ids` of `tenant`, as the application role, and the plan that found them: under a generic
+/// and a custom plan in turn.
+async fn heads_in_both_plans(
+    conn: &mut sqlx::PgConnection,
+    tenant: uuid::Uuid,
+    ids: &[uuid::Uuid],
+) -> Vec<(&'static str, Vec<sqlx::postgres::PgRow>, String)> {
+    use sqlx::Executor;
+    let mut tx = crate::helpers::app_role_tx(conn, Some(tenant)).await;
+    let prepare = format!("PREPARE heads(uuid, uuid[], int) AS {}", cairn::store::relations::chain_heads_sql());
+    tx.execute(prepare.as_str()).await.unwrap();
+    let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+    let execute = format!("EXECUTE heads('{tenant}', '{{{list}}}', {})", cairn::store::relations::MAX_CHAIN);
+    let mut out = Vec::new();
+    for mode in ["force_generic_plan", "force_custom_plan"] {
+        tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
+        let rows = sqlx::query(&execute).fetch_all(&mut *tx).await.unwrap();
+        let plan = sqlx::query_scalar::<_, String>(&format!("EXPLAIN {execute}"))
+            .fetch_all(&mut *tx)
+            .await
+            .unwrap()
+            .join("\n");
+        out.push((mode, rows, plan));
+    }
+    out
 }
 
 /// The chain heads' steps and heads are looked up by id whatever the statistics say: a tenant that grew since
@@ -488,14 +503,7 @@ async fn chain_heads_look_up_memories_by_id_before_the_statistics_see_the_tenant
     .execute(&mut conn)
     .await
     .unwrap();
-    let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
-    let mut tx = crate::helpers::app_role_tx(&mut conn, Some(app.a.id)).await;
-    let prepare = format!("PREPARE heads(uuid, uuid[], int) AS {}", cairn::store::relations::chain_heads_sql());
-    tx.execute(prepare.as_str()).await.unwrap();
-    let execute = format!("EXECUTE heads('{}', '{{{list}}}', {})", app.a.id, cairn::store::relations::MAX_CHAIN);
-    for mode in ["force_generic_plan", "force_custom_plan"] {
-        tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
-        let rows: Vec<sqlx::postgres::PgRow> = sqlx::query(&execute).fetch_all(&mut *tx).await.unwrap();
+    for (mode, rows, plan) in heads_in_both_plans(&mut conn, app.a.id, &ids).await {
         let mut heads: Vec<(uuid::Uuid, uuid::Uuid)> = rows
             .iter()
             .map(|r| (sqlx::Row::get::<uuid::Uuid, _>(r, "start"), sqlx::Row::get::<uuid::Uuid, _>(r, "id")))
@@ -504,11 +512,6 @@ async fn chain_heads_look_up_memories_by_id_before_the_statistics_see_the_tenant
         let mut want = vec![(ids[0], ids[2]), (ids[1], ids[2])];
         want.sort();
         assert_eq!(heads, want, "both superseded memories lead to the third ({mode})");
-        let plan: String = sqlx::query_scalar::<_, String>(&format!("EXPLAIN {execute}"))
-            .fetch_all(&mut *tx)
-            .await
-            .unwrap()
-            .join("\n");
         let lines: Vec<&str> = plan.lines().collect();
         // The step's `memories h` (shown as `h_1` beside its subquery `h`), the heads' unaliased `memories` (the
         // relations policy's own lookups, `m`, `m_1`, are checked below with the rest).

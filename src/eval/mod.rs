@@ -10,6 +10,7 @@ pub mod longmemeval;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
+use backon::{ExponentialBuilder, Retryable};
 use serde_json::{json, Value};
 use uuid::Uuid;
 
@@ -75,7 +76,7 @@ pub(crate) async fn delete_tenants(db: &Db, ids: &[Uuid]) -> anyhow::Result<()> 
 
 /// Stores one batch (`items` as `/api/v1/memories/batch` takes them; with `repeats`, a content the tenant holds
 /// is stored again, `on_duplicate: store`); the new memories' ids in order.
-pub(crate) async fn store_batch(
+pub async fn store_batch(
     client: &reqwest::Client,
     url: &str,
     key: &str,
@@ -84,14 +85,8 @@ pub(crate) async fn store_batch(
 ) -> anyhow::Result<Vec<String>> {
     // Absent (null) is the endpoint's default: a content the tenant holds is that memory.
     let on_duplicate = repeats.then_some("store");
-    let res = client
-        .post(format!("{url}/api/v1/memories/batch"))
-        .bearer_auth(key)
-        .json(&json!({ "memories": items, "on_duplicate": on_duplicate }))
-        .send()
-        .await?;
-    let status = res.status();
-    let body: Value = res.json().await?;
+    let body = json!({ "memories": items, "on_duplicate": on_duplicate });
+    let (status, body) = post(client, url, key, "/api/v1/memories/batch", &body).await?;
     if status.as_u16() != 201 {
         bail!("storing a batch failed ({status}): {body}");
     }
@@ -101,6 +96,90 @@ pub(crate) async fn store_batch(
         .iter()
         .map(|id| id.as_str().unwrap_or_default().to_owned())
         .collect())
+}
+
+/// The first pause before a request the server put off is sent again; each further one doubles, with jitter.
+const FIRST_RETRY: Duration = Duration::from_millis(500);
+/// How many times a put-off request is sent again: pauses of about 0.5 + 1 + … + 16 s, half a minute in all.
+const RETRIES: usize = 6;
+/// The longest pause a `Retry-After` can ask for.
+const LONGEST_RETRY_AFTER: Duration = Duration::from_secs(30);
+
+/// A request the server put off (503: shed or stopped by the statement timeout; 429: over a limit): nothing of it
+/// was done, so it may be sent again as it was.
+struct PutOff {
+    status: reqwest::StatusCode,
+    body: Value,
+    /// What its `Retry-After` asked for, in whole seconds.
+    retry_after: Option<Duration>,
+}
+
+enum Failure {
+    PutOff(PutOff),
+    Other(anyhow::Error),
+}
+
+/// Posts `body` to `path` with `key`; the answer's status and JSON body. A request the server puts off (503 or 429)
+/// is sent again after a pause that doubles from half a second ([`RETRIES`] times, at least what `Retry-After`
+/// asks, at most half a minute): an evaluation storing thousands of memories on a busy machine (a batch stopped by
+/// the statement timeout while the worker embeds beside it) goes on instead of losing an hour's ingest. The
+/// answer given up on is returned as it came, for the caller to report.
+async fn post(
+    client: &reqwest::Client,
+    url: &str,
+    key: &str,
+    path: &str,
+    body: &Value,
+) -> anyhow::Result<(reqwest::StatusCode, Value)> {
+    let attempt = || async {
+        let res = client
+            .post(format!("{url}{path}"))
+            .bearer_auth(key)
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| Failure::Other(e.into()))?;
+        let status = res.status();
+        let retry_after = res
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
+            .map(|secs| Duration::from_secs(secs).min(LONGEST_RETRY_AFTER));
+        // A proxy's 503 need not be JSON: its text stands for the body then.
+        let text = res.text().await.map_err(|e| Failure::Other(e.into()))?;
+        let answer = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        match status {
+            reqwest::StatusCode::SERVICE_UNAVAILABLE | reqwest::StatusCode::TOO_MANY_REQUESTS => {
+                Err(Failure::PutOff(PutOff { status, body: answer, retry_after }))
+            }
+            _ => Ok((status, answer)),
+        }
+    };
+    let backoff = ExponentialBuilder::default()
+        .with_min_delay(FIRST_RETRY)
+        .with_factor(2.0)
+        .with_jitter()
+        .with_max_times(RETRIES);
+    let outcome = attempt
+        .retry(backoff)
+        .when(|f: &Failure| matches!(f, Failure::PutOff(_)))
+        // Never sooner than the server asked; `None` (the retries spent) stays `None`.
+        .adjust(|f: &Failure, next: Option<Duration>| match f {
+            Failure::PutOff(PutOff { retry_after: Some(asked), .. }) => next.map(|n| n.max(*asked)),
+            _ => next,
+        })
+        .notify(|f: &Failure, after: Duration| {
+            if let Failure::PutOff(p) = f {
+                tracing::warn!(status = p.status.as_u16(), path, retry_in_ms = after.as_millis() as u64,
+                    message = %p.body["message"], "the server put a request off; sending it again");
+            }
+        })
+        .await;
+    match outcome {
+        Ok(answer) => Ok(answer),
+        Err(Failure::PutOff(p)) => Ok((p.status, p.body)),
+        Err(Failure::Other(e)) => Err(e),
+    }
 }
 
 /// Memories of one tenant still waiting for their embedding, and for their enrichment.
@@ -149,17 +228,15 @@ pub(crate) async fn wait_for_embeddings(db: &Db, tenants: &[Uuid], progress: imp
 }
 
 /// One result of a question: the memory's id, its score and its score components.
-pub(crate) struct Hit {
+pub struct Hit {
     pub id: String,
     pub score: f64,
     pub components: Value,
 }
 
 /// Asks `/api/v1/recall` with `body`; the results in rank order.
-pub(crate) async fn recall(client: &reqwest::Client, url: &str, key: &str, body: &Value) -> anyhow::Result<Vec<Hit>> {
-    let res = client.post(format!("{url}/api/v1/recall")).bearer_auth(key).json(body).send().await?;
-    let status = res.status();
-    let body: Value = res.json().await?;
+pub async fn recall(client: &reqwest::Client, url: &str, key: &str, body: &Value) -> anyhow::Result<Vec<Hit>> {
+    let (status, body) = post(client, url, key, "/api/v1/recall", body).await?;
     if !status.is_success() {
         bail!("recall failed ({status}): {body}");
     }

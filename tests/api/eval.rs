@@ -161,3 +161,39 @@ async fn eval_longmemeval_asks_again_the_tenants_a_kept_run_left() {
     let after: i64 = sqlx::query_scalar("SELECT count(*) FROM memories").fetch_one(app.db.owner()).await.unwrap();
     assert_eq!(after, memories, "a reuse stores nothing");
 }
+
+/// The evaluations' client sends a request the server put off (429 with its `Retry-After`, or 503) again after
+/// the pause it asked for, instead of ending an ingest of hours at the first busy answer; a refused request (400)
+/// is reported at once.
+#[tokio::test]
+async fn the_eval_client_sends_a_put_off_batch_again_and_reports_a_refused_one() {
+    let app = crate::helpers::spawn().await;
+    let mut conn = app.superuser_conn().await;
+    // One request a second, no burst: the second batch in a row is put off with `Retry-After: 1`.
+    sqlx::query(r#"UPDATE tenants SET limits = '{"requests_per_second": 1, "burst": 1}' WHERE id = $1"#)
+        .bind(app.a.id)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let (client, url) = (reqwest::Client::new(), format!("http://{}", app.addr));
+    let batch = |n: usize| vec![json!({"content": format!("memory number {n} of the batch")})];
+    let started = std::time::Instant::now();
+    let first = cairn::eval::store_batch(&client, &url, &app.a.key, batch(1), false).await.unwrap();
+    let second = cairn::eval::store_batch(&client, &url, &app.a.key, batch(2), false).await.unwrap();
+    assert_eq!((first.len(), second.len()), (1, 1));
+    assert!(
+        started.elapsed() >= std::time::Duration::from_millis(900),
+        "the second was not put off: the test proves nothing"
+    );
+    let stored: i64 = sqlx::query_scalar("SELECT count(*) FROM memories WHERE tenant_id = $1")
+        .bind(app.a.id)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(stored, 2, "each batch stored once");
+    // A request the server refuses is not one to send again.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let refused = cairn::eval::store_batch(&client, &url, &app.a.key, vec![json!({"content": ""})], false).await;
+    let message = refused.expect_err("an empty content is refused").to_string();
+    assert!(message.contains("400") && message.contains("content"), "{message}");
+}

@@ -340,10 +340,13 @@ pub async fn load_candidates(
             qb.push("NULL::float8");
         }
     }
-    qb.push(" AS keyword FROM memories JOIN unnest(").push_bind(ids.to_vec());
-    qb.push("::uuid[], ").push_bind(flags).push("::int[]) AS k(kid, measure) ON id = k.kid");
-    qb.push(" WHERE tenant_id = ").push_bind(tenant_id);
-    qb.push(" AND id = ANY(").push_bind(ids.to_vec()).push(")");
+    // Each memory looked up by its id (a `LIMIT 1` subquery the planner cannot turn into a join): with no
+    // statistics of the tenant's memories (stored since the last `ANALYZE`) a join read the tenant's memories
+    // through another index and filtered them by the ids, on every recall.
+    qb.push(" AS keyword FROM unnest(").push_bind(ids.to_vec());
+    qb.push("::uuid[], ").push_bind(flags).push("::int[]) AS k(kid, measure)");
+    qb.push(" CROSS JOIN LATERAL (SELECT * FROM memories WHERE tenant_id = ").push_bind(tenant_id);
+    qb.push(" AND id = k.kid LIMIT 1) AS memories");
     let mut loaded: Vec<Candidate> = qb.build_query_as().fetch_all(tx.conn()).await?;
     for candidate in &mut loaded {
         known.merge(candidate);

@@ -530,6 +530,88 @@ async fn chain_heads_look_up_memories_by_id_before_the_statistics_see_the_tenant
     }
 }
 
+/// Recall loads its candidates by id whatever the statistics say: on a tenant stored since the table was last
+/// analysed (here never), the join of the memories to the ids read the tenant's memories through another index
+/// (here `memories_tenant_importance_idx`, in the generic plan) and filtered them by the ids, linear in the tenant's
+/// size on every recall until the next `ANALYZE`. Checked on the statement the store prepares, under the
+/// application's login, in both plan modes: every scan of `memories` is a probe of its primary key by one id.
+#[tokio::test]
+async fn candidates_load_by_id_before_the_statistics_see_the_tenant() {
+    use sqlx::Executor;
+    let app = spawn().await;
+    let mut conn = app.superuser_conn().await;
+    conn.execute("ALTER TABLE memories SET (autovacuum_enabled = off)").await.unwrap();
+    insert_fillers(&mut conn, app.a.id, 3000).await;
+    let reltuples: f32 = sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE relname = 'memories'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert!(reltuples < 0.0, "memories was analysed: this test needs a table the statistics have not seen");
+    let ids: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 ORDER BY id LIMIT 400")
+        .bind(app.a.id)
+        .fetch_all(&mut conn)
+        .await
+        .unwrap();
+    // As recall loads them (no probe measured anything: every signal is measured here), under the app's login.
+    let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
+    let vector = pgvector::Vector::from(vec![0.05_f32; 384]);
+    let known = cairn::store::recall::Known::default();
+    let loaded =
+        cairn::store::recall::load_candidates(&mut tx, &ids, Some(&vector), None, true, true, &known).await.unwrap();
+    assert_eq!(loaded.len(), ids.len());
+    let statement: String = sqlx::query_scalar(
+        "SELECT statement FROM pg_prepared_statements
+          WHERE statement LIKE '%AS keyword FROM%' AND statement NOT LIKE '%pg_prepared_statements%'",
+    )
+    .fetch_one(tx.conn())
+    .await
+    .unwrap();
+    // Prepared again by name, so that Postgres tells the types of its parameters.
+    tx.conn().execute(format!("PREPARE load_candidates AS {statement}").as_str()).await.unwrap();
+    let types: Vec<String> =
+        sqlx::query_scalar("SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = 'load_candidates'")
+            .fetch_one(tx.conn())
+            .await
+            .unwrap();
+    let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+    let args = types
+        .iter()
+        .map(|t| match t.as_str() {
+            "uuid[]" => format!("'{{{list}}}'"),
+            "integer[]" => format!("'{{{}}}'", vec!["7"; ids.len()].join(",")),
+            "uuid" => format!("'{}'", app.a.id),
+            "vector" => format!("'{}'", serde_json::to_string(&vec![0.05_f32; 384]).unwrap()),
+            other => panic!("a parameter of type {other}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    for mode in ["force_generic_plan", "force_custom_plan"] {
+        tx.conn().execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
+        let plan = sqlx::query_scalar::<_, String>(&format!("EXPLAIN EXECUTE load_candidates({args})"))
+            .fetch_all(tx.conn())
+            .await
+            .unwrap()
+            .join("\n");
+        let lines: Vec<&str> = plan.lines().collect();
+        let scans: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains(" on memories")).collect();
+        assert!(!scans.is_empty(), "no scan of memories ({mode}):\n{plan}");
+        for i in scans {
+            // A bitmap heap scan names its index, and the index's condition, on its child.
+            let at = match lines[i].contains("Bitmap Heap Scan") {
+                true => (i..lines.len()).find(|&j| lines[j].contains("Bitmap Index Scan")).unwrap_or(i),
+                false => i,
+            };
+            assert!(
+                lines[at].contains("memories_pkey"),
+                "memories read by another index than their ids' ({mode}):\n{plan}"
+            );
+            let own = lines[at + 1..].iter().take_while(|l| !l.contains("->"));
+            let cond = own.filter(|l| l.contains("Index Cond: ")).last().copied().unwrap_or_default();
+            assert!(cond.contains("(id = k.kid)"), "memories read by more than one id a probe ({mode}):\n{plan}");
+        }
+    }
+}
+
 /// Keyword search selects by the tenant's own keys of its words (migration 41): the service's keys and the
 /// database's agree, and a tenant whose id begins like another's (so its words have the same keys) never
 /// sees the other's memories.

@@ -465,6 +465,24 @@ async fn heads_in_both_plans(
     out
 }
 
+/// 3,000 fillers of `tenant` in a `memories` the statistics have never seen (autovacuum off on it, whatever the
+/// cluster's does meanwhile); the first 400 of their ids.
+async fn unanalysed_fillers(conn: &mut sqlx::PgConnection, tenant: uuid::Uuid) -> Vec<uuid::Uuid> {
+    use sqlx::Executor;
+    conn.execute("ALTER TABLE memories SET (autovacuum_enabled = off)").await.unwrap();
+    insert_fillers(&mut *conn, tenant, 3000).await;
+    let reltuples: f32 = sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE relname = 'memories'")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    assert!(reltuples < 0.0, "memories was analysed: this test needs a table the statistics have not seen");
+    sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 ORDER BY id LIMIT 400")
+        .bind(tenant)
+        .fetch_all(conn)
+        .await
+        .unwrap()
+}
+
 /// The chain heads' steps and heads are looked up by id whatever the statistics say: a tenant that grew since
 /// the table was last analysed (here never: the planner's defaults estimate one live memory of a tenant) was
 /// walked whole as the outer side of each step, the chain's edges probed again for each of its memories (0.6 s of
@@ -474,24 +492,9 @@ async fn chain_heads_look_up_memories_by_id_before_the_statistics_see_the_tenant
     use sqlx::Executor;
     let app = spawn().await;
     let mut conn = app.superuser_conn().await;
-    // No statistics, whatever the cluster's autovacuum does meanwhile.
-    conn.execute(
-        "ALTER TABLE memories SET (autovacuum_enabled = off); ALTER TABLE relations SET (autovacuum_enabled = off)",
-    )
-    .await
-    .unwrap();
-    insert_fillers(&mut conn, app.a.id, 3000).await;
-    let reltuples: f32 = sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE relname = 'memories'")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
-    assert!(reltuples < 0.0, "memories was analysed: this test needs a table the statistics have not seen");
+    conn.execute("ALTER TABLE relations SET (autovacuum_enabled = off)").await.unwrap();
+    let ids = unanalysed_fillers(&mut conn, app.a.id).await;
     // The first memory superseded by the second, the second by the third: two chains, one head.
-    let ids: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 ORDER BY id LIMIT 400")
-        .bind(app.a.id)
-        .fetch_all(&mut conn)
-        .await
-        .unwrap();
     sqlx::query(
         "INSERT INTO relations (tenant_id, source_id, target_id, rel_type, strength)
          VALUES ($1, $2, $3, 'INVALIDATED_BY', 1), ($1, $3, $4, 'EVOLVED_INTO', 1)",
@@ -540,18 +543,7 @@ async fn candidates_load_by_id_before_the_statistics_see_the_tenant() {
     use sqlx::Executor;
     let app = spawn().await;
     let mut conn = app.superuser_conn().await;
-    conn.execute("ALTER TABLE memories SET (autovacuum_enabled = off)").await.unwrap();
-    insert_fillers(&mut conn, app.a.id, 3000).await;
-    let reltuples: f32 = sqlx::query_scalar("SELECT reltuples FROM pg_class WHERE relname = 'memories'")
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
-    assert!(reltuples < 0.0, "memories was analysed: this test needs a table the statistics have not seen");
-    let ids: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT id FROM memories WHERE tenant_id = $1 ORDER BY id LIMIT 400")
-        .bind(app.a.id)
-        .fetch_all(&mut conn)
-        .await
-        .unwrap();
+    let ids = unanalysed_fillers(&mut conn, app.a.id).await;
     // As recall loads them (no probe measured anything: every signal is measured here), under the app's login.
     let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
     let vector = pgvector::Vector::from(vec![0.05_f32; 384]);

@@ -110,7 +110,7 @@ const LONGEST_RETRY_AFTER: Duration = Duration::from_secs(30);
 struct PutOff {
     status: reqwest::StatusCode,
     body: Value,
-    /// What its `Retry-After` asked for, in whole seconds.
+    /// What its `Retry-After` asked for (whole seconds, at most [`LONGEST_RETRY_AFTER`]).
     retry_after: Option<Duration>,
 }
 
@@ -120,8 +120,8 @@ enum Failure {
 }
 
 /// Posts `body` to `path` with `key`; the answer's status and JSON body. A request the server puts off (503 or 429)
-/// is sent again after a pause that doubles from half a second ([`RETRIES`] times, at least what `Retry-After`
-/// asks, at most half a minute): an evaluation storing thousands of memories on a busy machine (a batch stopped by
+/// is sent again after a pause that doubles from half a second ([`RETRIES`] times; never shorter than its
+/// `Retry-After`, which counts up to [`LONGEST_RETRY_AFTER`]): an evaluation storing thousands of memories on a busy machine (a batch stopped by
 /// the statement timeout while the worker embeds beside it) goes on instead of losing an hour's ingest. The
 /// answer given up on is returned as it came, for the caller to report.
 async fn post(

@@ -546,7 +546,8 @@ async fn candidates_load_by_id_before_the_statistics_see_the_tenant() {
     let ids = unanalysed_fillers(&mut conn, app.a.id).await;
     // As recall loads them (no probe measured anything: every signal is measured here), under the app's login.
     let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
-    let vector = pgvector::Vector::from(vec![0.05_f32; 384]);
+    let raw = vec![0.05_f32; 384];
+    let vector = pgvector::Vector::from(raw.clone());
     let known = cairn::store::recall::Known::default();
     let loaded =
         cairn::store::recall::load_candidates(&mut tx, &ids, Some(&vector), None, true, true, &known).await.unwrap();
@@ -572,7 +573,7 @@ async fn candidates_load_by_id_before_the_statistics_see_the_tenant() {
             "uuid[]" => format!("'{{{list}}}'"),
             "integer[]" => format!("'{{{}}}'", vec!["7"; ids.len()].join(",")),
             "uuid" => format!("'{}'", app.a.id),
-            "vector" => format!("'{}'", serde_json::to_string(&vec![0.05_f32; 384]).unwrap()),
+            "vector" => format!("'{}'", serde_json::to_string(&raw).unwrap()),
             other => panic!("a parameter of type {other}"),
         })
         .collect::<Vec<_>>()

@@ -24,7 +24,8 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::helpers::{app_url, spawn_without_workers, with_port, Res, TestApp};
 use crate::outage::upstream;
 
-/// A `cairn` process of this test; killed when dropped. Its log is kept in the temp directory.
+/// A `cairn` process of this test; killed when dropped. Its log is in the temp directory, removed with it unless the
+/// test is failing (then kept to read; every run used to leave each process's log behind).
 struct Process {
     child: Child,
     log: PathBuf,
@@ -34,6 +35,9 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_file(&self.log);
+        }
     }
 }
 

@@ -245,7 +245,8 @@ pub enum Fusion {
     /// `w·cosine + (1-w)·(keyword rank / best keyword rank)`.
     #[default]
     Weighted,
-    /// Reciprocal-rank fusion, `Σ 1/(60 + rank)`, scaled so a first place in both lists scores 1.
+    /// Reciprocal-rank fusion, `Σ 1/(60 + rank)`, scaled so a first place in both lists scores 1; a candidate's rank
+    /// in each signal is its place among the candidates by that signal (`recall::score::PoolRanks`).
     Rrf,
 }
 

@@ -162,6 +162,47 @@ pub fn relevance(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (Option
     (semantic, keyword, unit(fused))
 }
 
+/// Each signal's order among a recall's candidates, for reciprocal-rank fusion. A candidate's place in a signal is
+/// one more than the number of the pool's candidates with a higher value there (ties share a place), so the
+/// semantic order is the one weighted fusion reads (a memory's best run of sentences included, not the vector
+/// probe's order of the memory's own vector), a candidate the keyword probe found has its place by meaning too,
+/// and an episode neighbour that joins the pool later is placed among the pool's values. A keyword value of 0
+/// (no match) has no place.
+#[derive(Debug, Default)]
+pub struct PoolRanks {
+    semantic: Vec<f64>,
+    keyword: Vec<f64>,
+}
+
+impl PoolRanks {
+    /// The pool's (semantic, keyword) values, each as [`relevance`] reads it before normalising.
+    pub fn new(values: impl IntoIterator<Item = (Option<f64>, Option<f64>)>) -> Self {
+        let (mut semantic, mut keyword): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+        for (s, k) in values {
+            semantic.extend(s.filter(|v| v.is_finite()));
+            keyword.extend(k.filter(|v| v.is_finite() && *v > 0.0));
+        }
+        semantic.sort_by(|a, b| b.total_cmp(a));
+        keyword.sort_by(|a, b| b.total_cmp(a));
+        Self { semantic, keyword }
+    }
+
+    fn place(descending: &[f64], value: Option<f64>) -> Option<usize> {
+        let value = value.filter(|v| v.is_finite())?;
+        Some(descending.partition_point(|x| *x > value) + 1)
+    }
+
+    /// The 1-based place of a semantic value among the pool's.
+    pub fn semantic(&self, value: Option<f64>) -> Option<usize> {
+        Self::place(&self.semantic, value)
+    }
+
+    /// The 1-based place of a keyword value among the pool's (None for no match).
+    pub fn keyword(&self, value: Option<f64>) -> Option<usize> {
+        Self::place(&self.keyword, value.filter(|v| *v > 0.0))
+    }
+}
+
 /// The final score in [0, 1] and its components.
 pub fn score(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (f64, ScoreComponents) {
     let recency = s.created_at.map_or(0.5, |t| {
@@ -537,6 +578,24 @@ mod tests {
         // Keyword recall reads no vectors, and shows none.
         let keyword_only = ScoreOptions { use_semantic: false, ..o };
         assert_eq!(score(&with(Some(0.8)), 0.1, &keyword_only).1.sentence, None);
+    }
+
+    #[test]
+    fn rrf_places_are_each_signal_s_order_among_the_pool_ties_shared() {
+        let pool = PoolRanks::new([
+            (Some(0.5), Some(2.0)),
+            (Some(0.9), None),
+            (Some(0.5), Some(0.0)),
+            (None, Some(3.0)),
+            (Some(f64::NAN), Some(f64::NAN)),
+        ]);
+        assert_eq!([0.9, 0.5, 0.7, 0.1].map(|v| pool.semantic(Some(v))), [Some(1), Some(2), Some(2), Some(4)]);
+        assert_eq!(pool.semantic(None), None);
+        // A keyword value of 0 is no match, and has no place; NaN is none.
+        assert_eq!([3.0, 2.0, 2.5, 1.0].map(|v| pool.keyword(Some(v))), [Some(1), Some(2), Some(2), Some(3)]);
+        assert_eq!((pool.keyword(Some(0.0)), pool.keyword(None), pool.keyword(Some(f64::NAN))), (None, None, None));
+        let empty = PoolRanks::default();
+        assert_eq!((empty.semantic(Some(0.2)), empty.keyword(Some(0.2))), (Some(1), Some(1)));
     }
 
     #[test]

@@ -61,7 +61,8 @@ async fn recall_reads_a_memory_s_best_run_of_sentences_and_only_the_tenant_s_own
     // The dog's run is nearer the question than the whole turn: the semantic signal is 0.75 of it and 0.25 of
     // the turn's own cosine, so it lies between the two.
     assert!(sentence > semantic, "{c}");
-    let own = (semantic - 0.75 * sentence) / 0.25;
+    let share = cairn::config::DEFAULT_SENTENCE_SHARE;
+    let own = (semantic - share * sentence) / (1.0 - share);
     assert!(own > 0.0 && own < semantic, "the turn's own cosine {own} is below its semantic signal {semantic}");
     assert!(hit(&body, &short)["score_components"].get("sentence").is_none());
 
@@ -216,4 +217,54 @@ async fn status_in(app: &TestApp, tenant: Uuid, id: &str) -> (String, Option<i32
     .fetch_one(&mut conn)
     .await
     .unwrap()
+}
+
+/// With reciprocal-rank fusion a memory's semantic place is its place by the semantic signal recall reads (its
+/// best run of sentences included), not the vector probe's order of memories' own vectors, and every candidate
+/// has a place in each signal it has.
+#[tokio::test]
+async fn reciprocal_rank_fusion_places_memories_by_the_signals_recall_shows() {
+    let rrf = AppArgs { recall_fusion: cairn::config::Fusion::Rrf, ..AppArgs::default() };
+    let app = spawn_with_settings_and_embedder(rrf, local_model()).await;
+    let turn = app.store_text(&app.a.key, TURN).await;
+    // About the question throughout, in one sentence, without its words "puppy" and "adopt": nearer the question
+    // than the turn's own vector, less near than the turn's sentence about the puppy.
+    let near = app.store_text(&app.a.key, "Caroline: My sister has always wanted a dog of her own.").await;
+    for filler in [
+        "Melanie: We took the kids hiking near the lake and Caroline came along.",
+        "Caroline: My sister and I finally finished painting the kitchen.",
+        "Melanie: Caroline, the pottery class was so much fun this week!",
+    ] {
+        app.store_text(&app.a.key, filler).await;
+    }
+    app.drain_jobs().await;
+    let body = app
+        .post(&app.a.key, "/api/v1/recall", &json!({"query": QUESTION, "mode": "hybrid", "limit": 10}))
+        .await
+        .ok(200)
+        .clone();
+    let results = body["results"].as_array().unwrap();
+    assert_eq!(results.len(), 5, "the pool is every memory: {body}");
+    let value = |r: &Value, k: &str| r["score_components"][k].as_f64();
+    // The premise: the turn's own cosine (its semantic signal less its run's share) is below the other memory's,
+    // and its semantic signal, with the run, above it.
+    let (c, n) = (&hit(&body, &turn)["score_components"], &hit(&body, &near)["score_components"]);
+    let (semantic, sentence) = (c["semantic"].as_f64().unwrap(), c["sentence"].as_f64().unwrap());
+    let share = cairn::config::DEFAULT_SENTENCE_SHARE;
+    let own = (semantic - share * sentence) / (1.0 - share);
+    let near_semantic = n["semantic"].as_f64().unwrap();
+    assert!(
+        own < near_semantic && near_semantic < semantic,
+        "own {own}, the other {near_semantic}, with the run {semantic}"
+    );
+    let place =
+        |v: Option<f64>, k: &str| v.map(|v| 1 + results.iter().filter(|r| value(r, k).is_some_and(|o| o > v)).count());
+    for r in results {
+        let (s, k) = (value(r, "semantic"), value(r, "keyword").filter(|k| *k > 0.0));
+        assert!(s.is_some_and(|s| s > 0.0), "every memory is near the question by meaning: {r}");
+        let rr = |p: Option<usize>| p.map_or(0.0, |p| 1.0 / (60.0 + p as f64));
+        let expected = (rr(place(s, "semantic")) + rr(place(k, "keyword"))) * 61.0 / 2.0;
+        let relevance = value(r, "relevance").unwrap();
+        assert!((relevance - expected).abs() < 1e-9, "relevance {relevance}, expected {expected}: {r}");
+    }
 }

@@ -397,8 +397,23 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
         sentence_share: svc.config.sentence_share,
         now,
     };
+    // Reciprocal-rank fusion ranks each signal among the pool as it is scored (the runs of sentences included).
+    let pool_ranks = (fusion == Fusion::Rrf && use_semantic && use_keyword).then(|| {
+        score::PoolRanks::new(
+            candidates
+                .iter()
+                .map(|c| (c.cosine.map(|v| score::semantic(v, c.sentence, opts.sentence_share)), c.keyword)),
+        )
+    });
     let score_one = |c: sql::Candidate| {
-        let (vector_rank, keyword_rank) = ranks.get(&c.memory.id).copied().unwrap_or_default();
+        let (found_by_vector, found_by_keyword) = ranks.get(&c.memory.id).copied().unwrap_or_default();
+        // Associative: a memory's relevance is the larger of its similarity (with its best run of sentences)
+        // and its activation.
+        let similarity = c.cosine.map(|v| score::semantic(v, c.sentence, opts.sentence_share));
+        let (vector_rank, keyword_rank) = match &pool_ranks {
+            Some(pool) => (pool.semantic(similarity), pool.keyword(c.keyword)),
+            None => (found_by_vector, found_by_keyword),
+        };
         let s = Signals {
             cosine: c.cosine,
             sentence: c.sentence,
@@ -409,9 +424,6 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
             coverage: use_keyword.then(|| req.hints.coverage(&c.memory.content)).flatten(),
             ..signals(&c.memory, &filter)
         };
-        // Associative: a memory's relevance is the larger of its similarity (with its best run of sentences)
-        // and its activation.
-        let similarity = c.cosine.map(|v| score::semantic(v, c.sentence, opts.sentence_share));
         let spread_to = activation.get(&c.memory.id).copied().filter(|a| *a > similarity.unwrap_or(0.0));
         let s = match spread_to {
             Some(activation) => Signals { cosine: Some(activation), sentence: None, ..s },
@@ -422,7 +434,7 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
             components.semantic = similarity.map(|v| v.clamp(0.0, 1.0));
             components.sentence = c.sentence.map(|v| v.clamp(0.0, 1.0));
         }
-        let match_type = match (vector_rank.is_some(), keyword_rank.is_some()) {
+        let match_type = match (found_by_vector.is_some(), found_by_keyword.is_some()) {
             _ if spread_to.is_some() => "associative",
             (true, true) => "hybrid",
             (false, true) => "keyword",

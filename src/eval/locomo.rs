@@ -599,9 +599,9 @@ struct Weights {
 impl Weights {
     /// The service's own.
     fn service() -> Self {
-        use crate::recall::score::{W_COVERAGE, W_NEIGHBOUR, W_QUESTION, W_SPEAKER, W_TIME};
+        use crate::recall::score::{SEMANTIC_WEIGHT, W_COVERAGE, W_NEIGHBOUR, W_QUESTION, W_SPEAKER, W_TIME};
         Self {
-            a: 0.7,
+            a: SEMANTIC_WEIGHT,
             w_rel: 0.70 / 0.96,
             t: W_TIME / 0.96,
             cov: W_COVERAGE / 0.96,
@@ -673,10 +673,10 @@ fn sweep(asked: &[Asked]) {
     let mut best = (f64::MIN, 0.0, 0.0);
     for w_rel in [0.6, 0.7, 0.8, 0.9, 1.0] {
         let mut line = format!("  w={w_rel:.1}:");
-        for a in [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] {
+        for a in [0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9] {
             let w = Weights { a, w_rel, ..service };
             let t = recall_at_10(&tuning, w);
-            line.push_str(&format!(" a={a:.1} {t:.3}/{:.3}", recall_at_10(&held, w)));
+            line.push_str(&format!(" a={a:.2} {t:.3}/{:.3}", recall_at_10(&held, w)));
             if t > best.0 {
                 best = (t, a, w_rel);
             }
@@ -703,7 +703,7 @@ fn sweep(asked: &[Asked]) {
         ),
     ];
     for (label, values, weights) in lines {
-        let mut line = format!("  {label}, a=0.7, w=0.729:");
+        let mut line = format!("  {label}, a={:.2}, w=0.729:", service.a);
         for &v in values {
             line.push_str(&format!(" {v:.2} {}", both(weights(v))));
         }
@@ -711,11 +711,12 @@ fn sweep(asked: &[Asked]) {
     }
     let tuned = Weights { a: best.1, w_rel: best.2, ..service };
     println!(
-        "sweep best on tuning: a={:.1} w={:.1}: tuning {:.3}, held out {:.3} (the service now, a=0.7 w=0.729: {})",
+        "sweep best on tuning: a={:.2} w={:.1}: tuning {:.3}, held out {:.3} (the service now, a={:.2} w=0.729: {})",
         best.1,
         best.2,
         best.0,
         recall_at_10(&held, tuned),
+        service.a,
         both(service)
     );
 }

@@ -51,11 +51,13 @@ pub struct Signals {
     pub cosine: Option<f64>,
     /// Cosine similarity of the memory's best run of sentences (None: it has fewer than two).
     pub sentence: Option<f64>,
-    /// 1-based rank in the vector candidate list.
+    /// 1-based rank by meaning: in the vector candidate list, or with reciprocal-rank fusion the memory's place
+    /// among the candidates ([`PoolRanks`]).
     pub vector_rank: Option<usize>,
     /// Keyword rank value (ts_rank_cd), > 0 when the memory matched the keywords.
     pub keyword: Option<f64>,
-    /// 1-based rank in the keyword candidate list.
+    /// 1-based rank by keywords: in the keyword candidate list, or with reciprocal-rank fusion the memory's place
+    /// among the candidates ([`PoolRanks`]).
     pub keyword_rank: Option<usize>,
     pub importance: f64,
     pub confidence: f64,
@@ -170,7 +172,7 @@ pub fn relevance(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (Option
 /// Each signal's order among a recall's candidates, for reciprocal-rank fusion. A candidate's place in a signal is
 /// one more than the number of the pool's candidates with a higher value there (ties share a place), so the
 /// semantic order is the one weighted fusion reads (a memory's best run of sentences included, not the vector
-/// probe's order of the memory's own vector), a candidate the keyword probe found has its place by meaning too,
+/// probe's order of the memory's own vector; clamped to [0, 1] as [`relevance`] clamps it), a candidate the keyword probe found has its place by meaning too,
 /// and an episode neighbour that joins the pool later is placed among the pool's values. A keyword value of 0
 /// (no match) has no place.
 #[derive(Debug, Default)]
@@ -184,7 +186,7 @@ impl PoolRanks {
     pub fn new(values: impl IntoIterator<Item = (Option<f64>, Option<f64>)>) -> Self {
         let (mut semantic, mut keyword): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
         for (s, k) in values {
-            semantic.extend(s.filter(|v| v.is_finite()));
+            semantic.extend(s.filter(|v| v.is_finite()).map(unit));
             keyword.extend(k.filter(|v| v.is_finite() && *v > 0.0));
         }
         semantic.sort_by(|a, b| b.total_cmp(a));
@@ -199,7 +201,7 @@ impl PoolRanks {
 
     /// The 1-based place of a semantic value among the pool's.
     pub fn semantic(&self, value: Option<f64>) -> Option<usize> {
-        Self::place(&self.semantic, value)
+        Self::place(&self.semantic, value.filter(|v| v.is_finite()).map(unit))
     }
 
     /// The 1-based place of a keyword value among the pool's (None for no match).
@@ -596,6 +598,9 @@ mod tests {
         ]);
         assert_eq!([0.9, 0.5, 0.7, 0.1].map(|v| pool.semantic(Some(v))), [Some(1), Some(2), Some(2), Some(4)]);
         assert_eq!(pool.semantic(None), None);
+        // Clamped as relevance clamps it: below 0 (or above 1) ties with 0 (or 1).
+        let clamped = PoolRanks::new([(Some(-0.2), None), (Some(0.0), None), (Some(1.3), None)]);
+        assert_eq!([-0.5, 0.0, 1.0, 2.0].map(|v| clamped.semantic(Some(v))), [Some(2), Some(2), Some(1), Some(1)]);
         // A keyword value of 0 is no match, and has no place; NaN is none.
         assert_eq!([3.0, 2.0, 2.5, 1.0].map(|v| pool.keyword(Some(v))), [Some(1), Some(2), Some(2), Some(3)]);
         assert_eq!((pool.keyword(Some(0.0)), pool.keyword(None), pool.keyword(Some(f64::NAN))), (None, None, None));
@@ -651,7 +656,7 @@ mod tests {
     #[test]
     fn a_time_match_is_worth_a_quarter_of_the_cosine_scale() {
         // The weight chosen on the LoCoMo dev file's tuning halves (W_TIME): a memory that states the time a
-        // "when"-question asks for outranks one that does not and is 0.25 closer in cosine (0.7 · 0.25 of
+        // "when"-question asks for outranks one that does not and is 0.25 closer in cosine (0.75 · 0.25 of
         // relevance), not one that is 0.45 closer. At the earlier 0.10 the first would not hold.
         let o = opts(Fusion::Weighted);
         let with_time = |cosine: f64, t: f64| Signals { time_match: Some(t), ..signals(cosine, 0.05) };

@@ -219,13 +219,27 @@ async fn status_in(app: &TestApp, tenant: Uuid, id: &str) -> (String, Option<i32
     .unwrap()
 }
 
+/// A deployment that fuses by reciprocal rank, with the local model.
+async fn rrf_app() -> TestApp {
+    let rrf = AppArgs { recall_fusion: cairn::config::Fusion::Rrf, ..AppArgs::default() };
+    spawn_with_settings_and_embedder(rrf, local_model()).await
+}
+
+/// The question asked in hybrid mode for 10 results, once every memory is embedded.
+async fn hybrid_recall_once_embedded(app: &TestApp) -> Value {
+    app.drain_jobs().await;
+    app.post(&app.a.key, "/api/v1/recall", &json!({"query": QUESTION, "mode": "hybrid", "limit": 10}))
+        .await
+        .ok(200)
+        .clone()
+}
+
 /// With reciprocal-rank fusion a memory's semantic place is its place by the semantic signal recall reads (its
 /// best run of sentences included), not the vector probe's order of memories' own vectors, and every candidate
 /// has a place in each signal it has.
 #[tokio::test]
 async fn reciprocal_rank_fusion_places_memories_by_the_signals_recall_shows() {
-    let rrf = AppArgs { recall_fusion: cairn::config::Fusion::Rrf, ..AppArgs::default() };
-    let app = spawn_with_settings_and_embedder(rrf, local_model()).await;
+    let app = rrf_app().await;
     let turn = app.store_text(&app.a.key, TURN).await;
     // About the question throughout, in one sentence, without its words "puppy" and "adopt": nearer the question
     // than the turn's own vector, less near than the turn's sentence about the puppy.
@@ -237,12 +251,7 @@ async fn reciprocal_rank_fusion_places_memories_by_the_signals_recall_shows() {
     ] {
         app.store_text(&app.a.key, filler).await;
     }
-    app.drain_jobs().await;
-    let body = app
-        .post(&app.a.key, "/api/v1/recall", &json!({"query": QUESTION, "mode": "hybrid", "limit": 10}))
-        .await
-        .ok(200)
-        .clone();
+    let body = hybrid_recall_once_embedded(&app).await;
     let results = body["results"].as_array().unwrap();
     assert_eq!(results.len(), 5, "the pool is every memory: {body}");
     let value = |r: &Value, k: &str| r["score_components"][k].as_f64();
@@ -261,10 +270,39 @@ async fn reciprocal_rank_fusion_places_memories_by_the_signals_recall_shows() {
         |v: Option<f64>, k: &str| v.map(|v| 1 + results.iter().filter(|r| value(r, k).is_some_and(|o| o > v)).count());
     for r in results {
         let (s, k) = (value(r, "semantic"), value(r, "keyword").filter(|k| *k > 0.0));
-        assert!(s.is_some_and(|s| s > 0.0), "every memory is near the question by meaning: {r}");
         let rr = |p: Option<usize>| p.map_or(0.0, |p| 1.0 / (60.0 + p as f64));
         let expected = (rr(place(s, "semantic")) + rr(place(k, "keyword"))) * 61.0 / 2.0;
         let relevance = value(r, "relevance").unwrap();
         assert!((relevance - expected).abs() < 1e-9, "relevance {relevance}, expected {expected}: {r}");
     }
+}
+
+/// With reciprocal-rank fusion a candidate only the keyword probe found has a place by meaning too: past the
+/// memories the vector probe found, not none.
+#[tokio::test]
+async fn reciprocal_rank_fusion_places_a_candidate_found_by_keywords_alone_by_meaning_too() {
+    let app = rrf_app().await;
+    // Sixty memories near the question by meaning, none with its words: more than the vector probe's pool of 50.
+    let near: Vec<Value> = (0..60)
+        .map(|i| json!({"content": format!("Her sibling welcomed a little dog into the family, week {i}.")}))
+        .collect();
+    app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": near})).await.ok(201);
+    // The question's words, far from it by meaning.
+    let sheet = app
+        .store_text(
+            &app.a.key,
+            "Spreadsheet columns: invoice total, VAT, puppy, shipping code, warehouse, pallet kind.",
+        )
+        .await;
+    let body = hybrid_recall_once_embedded(&app).await;
+    let found = hit(&body, &sheet);
+    assert_eq!(found["match_type"], "keyword", "the premise: the vector probe did not find it: {found}");
+    // First by keywords (the only match), and by meaning past the 50 the vector probe found: 1/61 + 1/(60 + p)
+    // with p > 50, scaled by 61/2. Before, it had no place by meaning, and 0.5.
+    let relevance = found["score_components"]["relevance"].as_f64().unwrap();
+    let (rr_first, rr_past_the_probe) = (61.0 / 2.0 / 61.0, 61.0 / 2.0 / (60.0 + 51.0));
+    assert!(
+        relevance > rr_first && relevance <= rr_first + rr_past_the_probe + 1e-12,
+        "relevance {relevance}: {found}"
+    );
 }

@@ -170,11 +170,11 @@ pub fn relevance(s: &Signals, best_keyword: f64, opts: &ScoreOptions) -> (Option
 }
 
 /// Each signal's order among a recall's candidates, for reciprocal-rank fusion. A candidate's place in a signal is
-/// one more than the number of the pool's candidates with a higher value there (ties share a place), so the
-/// semantic order is the one weighted fusion reads (a memory's best run of sentences included, not the vector
-/// probe's order of the memory's own vector; clamped to [0, 1] as [`relevance`] clamps it), a candidate the keyword probe found has its place by meaning too,
-/// and an episode neighbour that joins the pool later is placed among the pool's values. A keyword value of 0
-/// (no match) has no place.
+/// one more than the number of the pool's candidates with a higher value there (ties share a place). So the
+/// semantic order is the one weighted fusion reads (a memory's best run of sentences included, clamped to [0, 1]
+/// as [`relevance`] clamps it), not the vector probe's order of memories' own vectors; a candidate the keyword
+/// probe found has its place by meaning too; and an episode neighbour that joins the pool later is placed among
+/// the pool's values. A keyword value of 0 (no match) has no place.
 #[derive(Debug, Default)]
 pub struct PoolRanks {
     semantic: Vec<f64>,

@@ -407,8 +407,8 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     });
     let score_one = |c: sql::Candidate| {
         let (found_by_vector, found_by_keyword) = ranks.get(&c.memory.id).copied().unwrap_or_default();
-        // Associative: a memory's relevance is the larger of its similarity (with its best run of sentences)
-        // and its activation.
+        // Its similarity (with its best run of sentences): its place by meaning under reciprocal-rank fusion, and
+        // in associative recall what its activation must beat to be its relevance instead.
         let similarity = c.cosine.map(|v| score::semantic(v, c.sentence, opts.sentence_share));
         let (vector_rank, keyword_rank) = match &pool_ranks {
             Some(pool) => (pool.semantic(similarity), pool.keyword(c.keyword)),

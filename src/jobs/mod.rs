@@ -309,6 +309,10 @@ pub async fn run_workers(
     // builder types do not name well in a generic signature.)
     macro_rules! spawn_queue {
         ($queue:expr, $job:ty, $poll_ms:expr, $data:expr, $concurrency:expr, $handler:path) => {
+            spawn_queue!($queue, $job, $poll_ms, $data, $concurrency, $handler, std::future::ready(true))
+        };
+        // `$gate` resolves to whether the queue may start taking jobs (it waits for what they need).
+        ($queue:expr, $job:ty, $poll_ms:expr, $data:expr, $concurrency:expr, $handler:path, $gate:expr) => {
             if workers.runs($queue) {
                 // apalis fetches `buffer_size` jobs per poll: at its default (10) and a 500 ms poll a queue ran
                 // at most 20 jobs/s, less than one store per second per client under load (the load bench's
@@ -321,9 +325,17 @@ pub async fn run_workers(
                 if let Some(listener) = listener.as_mut().filter(|_| WOKEN.contains(&$queue)) {
                     listener.subscribe_with(&mut storage);
                 }
-                let (data, signal, concurrency) = ($data, stopper(), $concurrency);
+                let (data, signal, concurrency, gate) = ($data, stopper(), $concurrency, $gate);
                 let pool = services.db.queue_pool();
                 tasks.spawn(async move {
+                    let mut signal = Box::pin(signal);
+                    let start = tokio::select! {
+                        start = gate => start,
+                        _ = &mut signal => false,
+                    };
+                    if !start {
+                        return;
+                    }
                     let name = format!("{}-{}", $queue.replace("::", "-"), uuid::Uuid::new_v4());
                     let worker = WorkerBuilder::new(name.clone())
                         .data(data)
@@ -362,13 +374,29 @@ pub async fn run_workers(
             },
             first: first.clone(),
         });
+        // A job taken before the model has loaded would fail an attempt and wait out a backoff (and, were the
+        // model never to load, fail its memories for good where another process could embed them).
+        let slot = services.embedder.clone();
+        let model_loaded = async move {
+            if slot.state() == SlotState::Loading {
+                tracing::info!("embedding jobs wait for the embedding model to load");
+            }
+            match slot.settled().await {
+                SlotState::Ready => true,
+                state => {
+                    tracing::error!(?state, "the embedding model did not load: this process takes no embedding jobs");
+                    false
+                }
+            }
+        };
         spawn_queue!(
             queue::embed::QUEUE,
             queue::embed::EmbedJob,
             250,
             ctx,
             services.embedder.concurrency(),
-            embed::handle
+            embed::handle,
+            model_loaded
         );
     }
     // A chat model is remote: several requests may be in flight. The local rules take microseconds.

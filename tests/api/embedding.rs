@@ -207,6 +207,81 @@ async fn the_apalis_worker_processes_the_queue_end_to_end() {
     tokio::time::timeout(Duration::from_secs(10), workers).await.expect("workers stop on shutdown").unwrap();
 }
 
+/// A worker takes embedding jobs only once its model has loaded. Taken at once, a job failed an attempt ("the
+/// embedding model is not ready", written on the memory) and waited out a backoff before its retry; where the
+/// model never loads, every attempt failed and the memories were failed for good, where another process
+/// could have embedded them. The worker runs the enrichment queue too: once its job is done, the worker has
+/// polled its queues for a while.
+#[tokio::test]
+async fn a_worker_takes_embedding_jobs_only_once_its_model_has_loaded() {
+    use cairn::models::embed::{EmbedderSlot, SlotState};
+    let app = spawn_with_embedder(local_model()).await;
+    let id = app.store_text(&app.a.key, "stored while the worker's model was loading").await;
+    let mut conn = app.superuser_conn().await;
+    let queues = || cairn::queue::Workers::Only(vec![cairn::queue::embed::QUEUE, cairn::queue::enrich::QUEUE]);
+    let start = |slot: EmbedderSlot| {
+        let mut services = app.services.clone();
+        services.embedder = slot;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let extractor = cairn::jobs::enrich::Extractor::Local;
+        let workers = tokio::spawn(cairn::jobs::run_workers(services, extractor, queues(), async move {
+            let _ = stopped.await;
+        }));
+        (stop, workers)
+    };
+    // The queue's one job: its status and the attempts apalis counted.
+    async fn job(conn: &mut sqlx::PgConnection, queue: &str) -> (String, i32) {
+        let sql = "SELECT status, attempts FROM apalis.jobs WHERE job_type = $1";
+        sqlx::query_as(sql).bind(queue).fetch_one(conn).await.unwrap()
+    }
+    let untouched = |m: &serde_json::Value| m["embedding_status"] == "pending" && m["embedding_error"].is_null();
+
+    // A model that fails to load: the job is left for another process.
+    let failing = EmbedderSlot::disabled();
+    failing.load_local_in_background(std::path::PathBuf::from("/nonexistent/model"), 384);
+    assert!(matches!(failing.settled().await, SlotState::Failed(_)));
+    let (stop, workers) = start(failing);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while job(&mut conn, cairn::queue::enrich::QUEUE).await.0 != "Done" {
+        assert!(Instant::now() < deadline, "the enrichment job never ran");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await; // four polls of the embedding queue
+    let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    assert!(untouched(&m), "a worker without its model took the job: {m}");
+    assert_eq!(job(&mut conn, cairn::queue::embed::QUEUE).await, ("Pending".to_owned(), 0));
+    let _ = stop.send(());
+    tokio::time::timeout(Duration::from_secs(10), workers).await.expect("workers stop on shutdown").unwrap();
+
+    // A model still loading: the job waits for it, then runs once.
+    let loading = EmbedderSlot::loading();
+    let (stop, workers) = start(loading.clone());
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+    assert!(untouched(&m), "a worker whose model was loading took the job: {m}");
+    assert_eq!(job(&mut conn, cairn::queue::embed::QUEUE).await, ("Pending".to_owned(), 0));
+    loading.fill(local_model());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();
+        if m["embedding_status"] == "ready" {
+            assert!(m["embedding_error"].is_null(), "{m}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the worker never embedded the memory once its model loaded: {m}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    // Acknowledged once, on its first delivery (apalis writes the acknowledgement a moment later).
+    while job(&mut conn, cairn::queue::embed::QUEUE).await.0 != "Done" {
+        assert!(Instant::now() < deadline, "the embedding job was never acknowledged");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(job(&mut conn, cairn::queue::embed::QUEUE).await, ("Done".to_owned(), 1));
+    let _ = stop.send(());
+    tokio::time::timeout(Duration::from_secs(10), workers).await.expect("workers stop on shutdown").unwrap();
+}
+
 /// A batch's vectors are written without reading the tenant's memories once per member of the batch. A new
 /// tenant's rows are estimated at a handful until the next ANALYZE, and the write then scanned the tenant's
 /// memories, and looked up their predecessors, once for each member of the batch (54 of 84 ms per batch of 32

@@ -72,6 +72,8 @@ pub struct EmbedderSlot {
     calibration: Arc<tokio::sync::OnceCell<calibrate::Calibration>>,
     /// When measuring it last failed: tried again at most once a minute.
     calibration_failed: Arc<std::sync::Mutex<Option<std::time::Instant>>>,
+    /// Told whenever the state changes ([`EmbedderSlot::settled`]).
+    changed: Arc<tokio::sync::Notify>,
 }
 
 impl Default for EmbedderSlot {
@@ -82,6 +84,7 @@ impl Default for EmbedderSlot {
             concurrency: 1,
             calibration: Arc::default(),
             calibration_failed: Arc::default(),
+            changed: Arc::default(),
         }
     }
 }
@@ -102,6 +105,13 @@ impl EmbedderSlot {
     /// A slot that will stay empty.
     pub fn disabled() -> Self {
         Self::default()
+    }
+
+    /// A slot whose embedder is loading: it settles when [`EmbedderSlot::fill`] is called.
+    pub fn loading() -> Self {
+        let slot = Self::default();
+        slot.set_state(SlotState::Loading);
+        slot
     }
 
     /// A slot holding `embedder` already.
@@ -177,6 +187,22 @@ impl EmbedderSlot {
     fn set_state(&self, state: SlotState) {
         if let Ok(mut s) = self.state.write() {
             *s = state;
+        }
+        self.changed.notify_waiters();
+    }
+
+    /// Resolves once the slot is not loading (ready, failed, or disabled) with that state.
+    pub async fn settled(&self) -> SlotState {
+        loop {
+            let changed = self.changed.notified();
+            let mut changed = std::pin::pin!(changed);
+            // Registered before the state is read, so that a change in between is not missed.
+            changed.as_mut().enable();
+            let state = self.state();
+            if state != SlotState::Loading {
+                return state;
+            }
+            changed.await;
         }
     }
 

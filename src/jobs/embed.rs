@@ -6,6 +6,10 @@
 //! model runs: a vector is written back only if the memory still holds the content that was embedded.
 //! Redelivery is harmless (ready memories are skipped). Failures retry with backoff; after the last
 //! attempt the memory shows `embedding_status = failed` and `embedding_error`.
+//!
+//! With sentence vectors on, a job also measures the runs of sentences of up to a sweep of the tenant's ready
+//! memories that never had them measured ([`backfill_runs`]); a worker whose model has loaded enqueues a job for
+//! each tenant that has such memories ([`enqueue_backfills`]), so an upgrade needs no re-embedding by hand.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -107,7 +111,7 @@ async fn embed_batch(embedder: &dyn Embedder, batch: &[Pending], kinds: VectorKi
     let mut extra = vectors.split_off(batch.len()).into_iter();
     let context = contexts.iter().map(|c| c.as_ref().and_then(|_| extra.next())).collect();
     let runs = runs.iter().map(|r| extra.by_ref().take(r.len()).collect()).collect();
-    Ok(Vectors { own: vectors, context, runs })
+    Ok(Vectors { own: vectors, context, runs, runs_measured: kinds.sentences })
 }
 
 /// Writes a batch's vectors (and, with [`ContextVectors::Fold`], the context vectors they complete: their own
@@ -167,7 +171,14 @@ pub fn backoff(attempt: usize) -> Duration {
 pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Result<(), String> {
     let result = match ctx.embedder.get() {
         Some(embedder) => {
-            embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.vectors).await
+            let embedded =
+                embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.vectors).await;
+            match embedded {
+                Ok(written) if ctx.vectors.sentences => {
+                    backfill_runs(&ctx.db, embedder.as_ref(), job.tenant_id).await.map(|_| written)
+                }
+                other => other,
+            }
         }
         None => Err(anyhow::anyhow!("the embedding model is not ready")),
     };
@@ -208,6 +219,63 @@ pub async fn handle(job: EmbedJob, ctx: Data<Arc<EmbedContext>>, attempt: Attemp
         Ok(()) => Ok(()),
         Err(message) => Err(super::retry_later(attempt.current(), message).await),
     }
+}
+
+/// Measures the runs of sentences of up to [`SWEEP`] memories of the tenant that have `embedder`'s vectors and
+/// no runs measured (embedded before the runs existed, or imported with their vectors): only the runs go
+/// through the model, a batch's memories at a time, and a memory of fewer than two runs is marked as measured.
+/// When it measured as many as it may, it enqueues a job to go on, so a large tenant is measured a sweep per
+/// job. Returns how many memories it measured.
+pub async fn backfill_runs(db: &Db, embedder: &dyn Embedder, tenant_id: Uuid) -> anyhow::Result<usize> {
+    let mut tx = db.begin_tenant(tenant_id).await?;
+    let unmeasured = store::runs_unmeasured(&mut tx, embedder.model(), SWEEP).await?;
+    tx.commit().await?;
+    let mut measured = 0;
+    for batch in unmeasured.chunks(BATCH) {
+        let runs: Vec<Vec<String>> = batch.iter().map(|p| crate::recall::sentences::runs(&p.content)).collect();
+        let texts: Vec<String> = runs.iter().flatten().cloned().collect();
+        let mut vectors = match texts.is_empty() {
+            true => Vec::new(),
+            false => embedder.embed(&texts).await?,
+        }
+        .into_iter();
+        anyhow::ensure!(
+            vectors.len() == texts.len(),
+            "the embedder returned {} vectors for {} runs",
+            vectors.len(),
+            texts.len()
+        );
+        let runs = runs.iter().map(|r| vectors.by_ref().take(r.len()).collect()).collect();
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        store::write_runs(&mut tx, embedder.model(), batch, runs).await?;
+        tx.commit().await?;
+        measured += batch.len();
+    }
+    if unmeasured.len() as i64 == SWEEP {
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        crate::queue::embed::enqueue_sweep(&mut tx).await?;
+        tx.commit().await?;
+    }
+    if measured > 0 {
+        tracing::debug!(tenant_id = %tenant_id, measured, "measured runs of sentences never measured");
+    }
+    Ok(measured)
+}
+
+/// Enqueues a sweep ([`crate::queue::embed::enqueue_sweep`]) for each tenant with memories of `model` whose runs
+/// of sentences were never measured (after an upgrade from a release without them, or an import): a worker
+/// does this when its model has loaded. Returns how many tenants it enqueued for.
+pub async fn enqueue_backfills(db: &Db, model: &str) -> anyhow::Result<usize> {
+    let mut enqueued = 0;
+    for tenant_id in crate::store::tenants::tenant_ids(db.owner()).await? {
+        let mut tx = db.begin_tenant(tenant_id).await?;
+        if store::has_runs_unmeasured(&mut tx, model).await? {
+            crate::queue::embed::enqueue_sweep(&mut tx).await?;
+            enqueued += 1;
+        }
+        tx.commit().await?;
+    }
+    Ok(enqueued)
 }
 
 /// Re-embeds every memory of a tenant with `embedder` (after a model change), 32 per forward pass, in id

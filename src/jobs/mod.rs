@@ -377,12 +377,29 @@ pub async fn run_workers(
         // A job taken before the model has loaded would fail an attempt and wait out a backoff (and, were the
         // model never to load, fail its memories for good where another process could embed them).
         let slot = services.embedder.clone();
+        let (db, sentences) = (jobs_db.clone(), services.config.sentence_vectors);
         let model_loaded = async move {
             if slot.state() == SlotState::Loading {
                 tracing::info!("embedding jobs wait for the embedding model to load");
             }
             match slot.settled().await {
-                SlotState::Ready => true,
+                SlotState::Ready => {
+                    // Memories whose runs of sentences were never measured (stored by an earlier release, or
+                    // imported with their vectors) are measured by the jobs this enqueues.
+                    if let Some(model) = slot.get().map(|e| e.model().to_owned()).filter(|_| sentences) {
+                        tokio::spawn(async move {
+                            match embed::enqueue_backfills(&db, &model).await {
+                                Ok(0) => {}
+                                Ok(tenants) => tracing::info!(tenants, "runs of sentences to measure: jobs enqueued"),
+                                Err(err) => tracing::warn!(
+                                    error = format!("{err:#}"),
+                                    "could not look for runs of sentences to measure"
+                                ),
+                            }
+                        });
+                    }
+                    true
+                }
                 state => {
                     tracing::error!(?state, "the embedding model did not load: this process takes no embedding jobs");
                     false

@@ -19,6 +19,13 @@ pub struct EmbedJob {
     pub memory_ids: Vec<Uuid>,
 }
 
+/// Enqueues a job over no memory in particular, in the caller's tenant transaction: it embeds the tenant's
+/// pending memories and measures the runs of sentences of those whose runs were never measured (`jobs::embed`).
+pub async fn enqueue_sweep(tx: &mut TenantTx) -> Result<(), Error> {
+    let payload = serde_json::json!({ "memory_ids": [] });
+    crate::store::queue::enqueue(tx, QUEUE, payload, MAX_ATTEMPTS).await
+}
+
 /// Enqueues embedding of `memory_ids` in the caller's tenant transaction.
 pub async fn enqueue(tx: &mut TenantTx, memory_ids: &[Uuid]) -> Result<(), Error> {
     super::enqueue_memories(tx, QUEUE, memory_ids, MAX_ATTEMPTS).await

@@ -89,7 +89,8 @@ fn successor_of(m: &str) -> String {
 
 /// [`write_vectors`]' statement: $1 tenant, $2 ids, $3 vectors, $4 content hashes, $5 model, $6 only unready,
 /// $7 contents, $8 episode contexts, $9 context vectors, $10 fold weight (NULL: none), $11 the batch's run
-/// vectors, $12 each one's memory (its 1-based place in $2), in order.
+/// vectors, $12 each one's memory (its 1-based place in $2), in order, $13 whether the runs were measured (a
+/// memory with none then gets an empty array; NULL means never measured, see migration 44).
 ///
 /// `before` and `folded` are materialised, so each is computed once per statement and each predecessor is
 /// looked up once. Inlined, where the planner estimated a new tenant's rows at a handful (until the next
@@ -120,7 +121,7 @@ pub fn write_vectors_sql() -> String {
               WHERE b.id IS NOT NULL OR (p.embedding IS NOT NULL AND p.embedding_model = $5))
          UPDATE memories m SET embedding = u.embedding,
                 context_embedding = CASE WHEN $10::real IS NULL THEN u.context_embedding ELSE f.v END,
-                sentence_embeddings = runs.vs,
+                sentence_embeddings = CASE WHEN $13 THEN coalesce(runs.vs, '{{}}') END,
                 embedding_status = 'ready', embedding_model = $5, embedding_error = NULL
            FROM u LEFT JOIN folded f ON f.id = u.id LEFT JOIN runs ON runs.owner = u.n
           WHERE m.tenant_id = $1 AND m.id = ANY($2) AND m.id = u.id
@@ -139,6 +140,8 @@ pub struct Vectors {
     pub context: Vec<Option<Vec<f32>>>,
     /// Its runs of sentences' (`recall::sentences`; none for a memory of one run).
     pub runs: Vec<Vec<Vec<f32>>>,
+    /// Whether the runs were measured (sentence vectors on): a memory without runs is then marked as measured.
+    pub runs_measured: bool,
 }
 
 /// Writes a batch's vectors in one statement, each only if its memory still holds the content that was
@@ -162,7 +165,7 @@ pub async fn write_vectors(
     let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
     let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
     let contexts: Vec<Option<&str>> = batch.iter().map(|p| p.context.as_deref()).collect();
-    let Vectors { own, context, runs } = vectors;
+    let Vectors { own, context, runs, runs_measured } = vectors;
     let owners: Vec<i32> =
         runs.iter().enumerate().flat_map(|(i, r)| std::iter::repeat_n(i as i32 + 1, r.len())).collect();
     let runs: Vec<Vector> = runs.into_iter().flatten().map(Vector::from).collect();
@@ -181,8 +184,76 @@ pub async fn write_vectors(
         .bind(fold)
         .bind(&runs)
         .bind(&owners)
+        .bind(runs_measured)
         .fetch_all(tx.conn())
         .await?)
+}
+
+/// Up to `limit` ready memories of the tenant whose runs of sentences were never measured, with vectors of
+/// `model` (a client's vectors, or another model's, are left alone: runs of this model's would not compare
+/// with them).
+pub async fn runs_unmeasured(tx: &mut TenantTx, model: &str, limit: i64) -> Result<Vec<Pending>, Error> {
+    Ok(sqlx::query_as(
+        "SELECT id, content, content_hash, context FROM memories
+          WHERE tenant_id = $1 AND embedding_model = $2 AND embedding_status = 'ready' AND sentence_embeddings IS NULL
+          LIMIT $3",
+    )
+    .bind(tx.tenant_id())
+    .bind(model)
+    .bind(limit)
+    .fetch_all(tx.conn())
+    .await?)
+}
+
+/// Whether the tenant has a memory [`runs_unmeasured`] would return (through migration 44's index).
+pub async fn has_runs_unmeasured(tx: &mut TenantTx, model: &str) -> Result<bool, Error> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM memories WHERE tenant_id = $1 AND embedding_model = $2
+                           AND embedding_status = 'ready' AND sentence_embeddings IS NULL)",
+    )
+    .bind(tx.tenant_id())
+    .bind(model)
+    .fetch_one(tx.conn())
+    .await?)
+}
+
+/// Writes the runs of sentences measured for `batch` (`runs[i]` the vectors of `batch[i]`'s runs, empty for
+/// fewer than two), each only if the memory still holds the content measured, is ready with vectors of
+/// `model`, and has none measured yet. Returns how many were written.
+pub async fn write_runs(
+    tx: &mut TenantTx,
+    model: &str,
+    batch: &[Pending],
+    runs: Vec<Vec<Vec<f32>>>,
+) -> Result<u64, Error> {
+    let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
+    let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
+    let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
+    let owners: Vec<i32> =
+        runs.iter().enumerate().flat_map(|(i, r)| std::iter::repeat_n(i as i32 + 1, r.len())).collect();
+    let runs: Vec<Vector> = runs.into_iter().flatten().map(Vector::from).collect();
+    Ok(sqlx::query(
+        "WITH u AS MATERIALIZED (
+             SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS u(id, content_hash, content, n)),
+         runs AS MATERIALIZED (
+             SELECT r.owner, array_agg(r.v ORDER BY r.o) AS vs
+               FROM unnest($5::vector[], $6::int[]) WITH ORDINALITY AS r(v, owner, o) GROUP BY r.owner)
+         UPDATE memories m SET sentence_embeddings = coalesce(runs.vs, '{}')
+           FROM u LEFT JOIN runs ON runs.owner = u.n
+          WHERE m.tenant_id = $1 AND m.id = ANY($2) AND m.id = u.id
+            AND m.content_hash = u.content_hash AND m.content = u.content
+            AND m.embedding_status = 'ready' AND m.embedding_model = $7 AND m.sentence_embeddings IS NULL",
+    )
+    .bind(tx.tenant_id())
+    .bind(&ids)
+    .bind(&hashes)
+    .bind(&contents)
+    .bind(&runs)
+    .bind(&owners)
+    .bind(model)
+    .execute(tx.conn())
+    .await?
+    .rows_affected())
 }
 
 /// Folds the context vectors of the memories that follow `written` in their episodes, when one of `written`

@@ -320,7 +320,7 @@ async fn writing_a_batchs_vectors_never_reads_the_tenant_once_per_batch_member()
     let array = |items: Vec<String>, of: &str| format!("ARRAY[{}]::{of}[]", items.join(", "));
     let vector = |i: usize| text(&format!("[{}]", vec![format!("{}", 0.01 * (i as f32 + 1.0)); 384].join(",")));
     let explain = format!(
-        "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE write_vectors({}, {}, {}, {}, 'test-model', true, {}, {}, {}, 0.5, {}, {})",
+        "EXPLAIN (ANALYZE, COSTS OFF) EXECUTE write_vectors({}, {}, {}, {}, 'test-model', true, {}, {}, {}, 0.5, {}, {}, true)",
         text(&app.a.id.to_string()),
         array(batch.iter().map(|b| text(&b.0.to_string())).collect(), "uuid"),
         array((0..batch.len()).map(vector).collect(), "vector"),
@@ -337,7 +337,7 @@ async fn writing_a_batchs_vectors_never_reads_the_tenant_once_per_batch_member()
         tx.execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
         // Prepared, as the worker's connection holds it: an EXPLAIN of the statement itself would plan it with
         // the values, whatever plan_cache_mode says.
-        let types = "uuid, uuid[], vector[], text[], text, bool, text[], text[], vector[], real, vector[], int[]";
+        let types = "uuid, uuid[], vector[], text[], text, bool, text[], text[], vector[], real, vector[], int[], bool";
         tx.execute(format!("PREPARE write_vectors({types}) AS {sql}").as_str()).await.unwrap();
         let plan: Vec<String> = sqlx::query_scalar(&explain).fetch_all(&mut *tx).await.unwrap();
         let plan = plan.join("\n");

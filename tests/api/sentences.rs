@@ -49,7 +49,7 @@ async fn recall_reads_a_memory_s_best_run_of_sentences_and_only_the_tenant_s_own
     let short = app.store_text(&app.a.key, "Melanie: Thanks, I will!").await;
     app.drain_jobs().await;
     assert_eq!(runs_of(&app, &turn).await, Some(2), "the greeting joins the sentence after it");
-    assert_eq!(runs_of(&app, &short).await, None, "a memory of one run has none");
+    assert_eq!(runs_of(&app, &short).await, Some(0), "a memory of one run has none (measured: an empty array)");
 
     let body = app
         .post(&app.a.key, "/api/v1/recall", &json!({"query": QUESTION, "mode": "semantic", "limit": 5}))
@@ -204,6 +204,102 @@ async fn an_import_with_vectors_keeps_a_one_run_memory_s_and_embeds_a_memory_wit
     assert_eq!(status_in(&app, app.b.id, &turn).await, ("pending".to_owned(), None), "the runs are not in the file");
     app.drain_jobs().await;
     assert_eq!(status_in(&app, app.b.id, &turn).await, ("ready".to_owned(), Some(2)));
+}
+
+/// Memories whose runs were never measured (stored by a release before the runs existed: NULL, where a measured
+/// memory of one run has an empty array) are measured once a worker's model has loaded, with no re-embedding by
+/// hand: the runs alone, the memories' own vectors kept; a client's vectors are left alone (this model's runs
+/// would not compare with them); each tenant's own; and a tenant with more than a job's sweep over several jobs.
+#[tokio::test]
+async fn runs_never_measured_are_measured_once_a_worker_has_its_model() {
+    let app = spawn_with_embedder(local_model()).await;
+    let turn = app.store_text(&app.a.key, TURN).await;
+    let short = app.store_text(&app.a.key, "Melanie: Thanks, I will!").await;
+    let client = app
+        .store(&app.a.key, json!({"content": TURN.replace("Biscuit", "Pretzel"), "embedding": vec![0.1_f32; 384]}))
+        .await;
+    let client = client["id"].as_str().unwrap().to_owned();
+    let theirs = app.store_text(&app.b.key, TURN).await;
+    app.drain_jobs().await;
+    let (runs, own): (String, String) =
+        (stored(&app, &turn).await.expect("runs"), read(&app, &turn, "embedding::text").await);
+
+    // As an earlier release left them, with 300 more one-sentence memories of the first tenant's, ready.
+    let model = local_model().model().to_owned();
+    let mut conn = app.superuser_conn().await;
+    sqlx::query("UPDATE memories SET sentence_embeddings = NULL WHERE embedding_model = $1")
+        .bind(&model)
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO memories (tenant_id, content, content_hash, embedding, embedding_status, embedding_model)
+         SELECT $1, 'Note number ' || g || '.', md5('note ' || g), m.embedding, 'ready', $3
+           FROM generate_series(1, 300) g, memories m WHERE m.id = $2",
+    )
+    .bind(app.a.id)
+    .bind(turn.parse::<Uuid>().unwrap())
+    .bind(&model)
+    .execute(&mut conn)
+    .await
+    .unwrap();
+    async fn count(conn: &mut sqlx::PgConnection) -> i64 {
+        let sql = "SELECT count(*) FROM memories WHERE embedding_status = 'ready' AND sentence_embeddings IS NULL";
+        sqlx::query_scalar(sql).fetch_one(conn).await.unwrap()
+    }
+    assert_eq!(count(&mut conn).await, 304, "the client's memory too");
+
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let queues = cairn::queue::Workers::Only(vec![cairn::queue::embed::QUEUE]);
+    let workers = tokio::spawn(cairn::jobs::run_workers(
+        app.services.clone(),
+        cairn::jobs::enrich::Extractor::Local,
+        queues,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while count(&mut conn).await > 1 {
+        assert!(std::time::Instant::now() < deadline, "runs still unmeasured: {}", count(&mut conn).await);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let _ = stop.send(());
+    tokio::time::timeout(std::time::Duration::from_secs(10), workers).await.expect("workers stop").unwrap();
+
+    // The same runs as the embedding job measured (to the float: a forward pass pads its texts to the longest).
+    let (n, nearest): (i64, f64) = sqlx::query_as(
+        "SELECT count(*), min(1 - (o <=> n)) FROM unnest($1::text::vector[],
+                (SELECT sentence_embeddings FROM memories WHERE id = $2)) AS x(o, n)",
+    )
+    .bind(&runs)
+    .bind(turn.parse::<Uuid>().unwrap())
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert!(n == 2 && nearest > 0.9999, "{n} runs, the least alike at cosine {nearest}");
+    assert_eq!(read::<String>(&app, &turn, "embedding::text").await, own, "the memory's own vector is kept");
+    assert_eq!(runs_of(&app, &short).await, Some(0));
+    assert_eq!(runs_of(&app, &theirs).await, Some(2));
+    assert_eq!(runs_of(&app, &client).await, None, "a client's vectors get no runs of this model");
+    let notes: Vec<Option<i32>> = sqlx::query_scalar(
+        "SELECT DISTINCT cardinality(sentence_embeddings) FROM memories WHERE content LIKE 'Note number %'",
+    )
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(notes, [Some(0)]);
+    // One job per tenant when the worker started, and one more for the first tenant, whose 302 were more than
+    // a job's sweep.
+    let sweeps: Vec<(Uuid, i64)> = sqlx::query_as(
+        "SELECT (job->>'tenant_id')::uuid, count(*) FROM apalis.jobs
+          WHERE job_type = $1 AND (job->'memory_ids')::jsonb = '[]'::jsonb GROUP BY 1 ORDER BY 2 DESC",
+    )
+    .bind(cairn::queue::embed::QUEUE)
+    .fetch_all(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!(sweeps, [(app.a.id, 2), (app.b.id, 1)]);
 }
 
 /// A memory's embedding status and number of runs in `tenant`, read as the superuser.

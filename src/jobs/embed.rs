@@ -7,9 +7,10 @@
 //! Redelivery is harmless (ready memories are skipped). Failures retry with backoff; after the last
 //! attempt the memory shows `embedding_status = failed` and `embedding_error`.
 //!
-//! With sentence vectors on, a job also measures the runs of sentences of up to a sweep of the tenant's ready
-//! memories that never had them measured ([`backfill_runs`]); a worker whose model has loaded enqueues a job for
-//! each tenant that has such memories ([`enqueue_backfills`]), so an upgrade needs no re-embedding by hand.
+//! With sentence vectors on, a sweep (a job for no memory in particular) also measures the runs of sentences of up
+//! to a sweep of the tenant's ready memories that never had them measured ([`backfill_runs`]); a worker whose model
+//! has loaded enqueues a sweep for each tenant that has such memories ([`enqueue_backfills`]), so an upgrade needs
+//! no re-embedding by hand.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -173,29 +174,29 @@ pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Resu
         Some(embedder) => {
             let embedded =
                 embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.vectors).await;
+            // Metered as written, whatever comes after.
+            let embedded = embedded.map(|written| {
+                ctx.usage.add(job.tenant_id, crate::service::usage::counter::EMBEDDINGS, written as i64);
+            });
+            // A sweep (a job for no memory in particular) also measures runs never measured: only a sweep, so that
+            // the jobs of stores neither wait for it nor fail by it, and one chain of sweeps goes through a tenant.
             match embedded {
-                Ok(written) if ctx.vectors.sentences => {
-                    backfill_runs(&ctx.db, embedder.as_ref(), job.tenant_id).await.map(|_| written)
+                Ok(()) if job.memory_ids.is_empty() && ctx.vectors.sentences => {
+                    backfill_runs(&ctx.db, embedder.as_ref(), job.tenant_id).await.map(|_| ())
                 }
                 other => other,
             }
         }
         None => Err(anyhow::anyhow!("the embedding model is not ready")),
     };
-    let err = match result {
-        Ok(written) => {
-            ctx.usage.add(job.tenant_id, crate::service::usage::counter::EMBEDDINGS, written as i64);
-            return Ok(());
-        }
-        Err(err) => err,
-    };
+    let Err(err) = result else { return Ok(()) };
     let last = attempt + 1 >= MAX_ATTEMPTS;
     let message = format!("{err:#}");
     tracing::warn!(tenant_id = %job.tenant_id, attempt, last, error = %message, "embedding failed");
     let recorded = async {
         let mut tx = ctx.db.begin_tenant(job.tenant_id).await?;
         store::record_failure(&mut tx, &job.memory_ids, &message, last).await?;
-        if last {
+        if last && !job.memory_ids.is_empty() {
             super::announce_failure(&mut tx, QUEUE, &job.memory_ids, attempt + 1, &message).await?;
         }
         tx.commit().await
@@ -268,12 +269,23 @@ pub async fn backfill_runs(db: &Db, embedder: &dyn Embedder, tenant_id: Uuid) ->
 pub async fn enqueue_backfills(db: &Db, model: &str) -> anyhow::Result<usize> {
     let mut enqueued = 0;
     for tenant_id in crate::store::tenants::tenant_ids(db.owner()).await? {
-        let mut tx = db.begin_tenant(tenant_id).await?;
-        if store::has_runs_unmeasured(&mut tx, model).await? {
-            crate::queue::embed::enqueue_sweep(&mut tx).await?;
-            enqueued += 1;
+        let one = async {
+            let mut tx = db.begin_tenant(tenant_id).await?;
+            let unmeasured = store::has_runs_unmeasured(&mut tx, model).await?;
+            if unmeasured {
+                crate::queue::embed::enqueue_sweep(&mut tx).await?;
+            }
+            tx.commit().await?;
+            Ok::<_, crate::error::Error>(unmeasured)
+        };
+        match one.await {
+            Ok(true) => enqueued += 1,
+            Ok(false) => {}
+            // The next worker to start looks again.
+            Err(err) => {
+                tracing::warn!(tenant_id = %tenant_id, error = %err, "could not look for runs of sentences to measure")
+            }
         }
-        tx.commit().await?;
     }
     Ok(enqueued)
 }

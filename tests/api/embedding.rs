@@ -364,10 +364,11 @@ async fn writing_a_batchs_vectors_never_reads_the_tenant_once_per_batch_member()
             scans.iter().all(|&(read, loops)| loops == 1 || read <= 32),
             "the tenant's memories are read once per batch member ({mode}):\n{plan}"
         );
-        let written: Vec<(i64, i64, i64, Option<i64>)> = sqlx::query_as(
+        let written: Vec<(i64, i64, i64, i64, Option<i64>)> = sqlx::query_as(
             "SELECT count(*) FILTER (WHERE embedding_status = 'ready'),
                     count(*) FILTER (WHERE context_embedding IS NOT NULL),
-                    count(*) FILTER (WHERE sentence_embeddings IS NOT NULL),
+                    count(*) FILTER (WHERE cardinality(sentence_embeddings) > 0),
+                    count(*) FILTER (WHERE sentence_embeddings = '{}'),
                     sum(cardinality(sentence_embeddings)) FILTER (WHERE id = $2)
                FROM memories WHERE tenant_id = $1",
         )
@@ -377,8 +378,8 @@ async fn writing_a_batchs_vectors_never_reads_the_tenant_once_per_batch_member()
         .await
         .unwrap();
         // Every member written; each with a predecessor in the batch (all but the first of each session) folded;
-        // the third with its two runs.
-        assert_eq!(written, [(32, 30, 1, Some(2))], "{mode}:\n{plan}");
+        // the third with its two runs, the others measured with none (an empty array, not NULL: never measured).
+        assert_eq!(written, [(32, 30, 1, 31, Some(2))], "{mode}:\n{plan}");
         // A prepared statement outlives the transaction.
         tx.execute("DEALLOCATE write_vectors").await.unwrap();
         tx.rollback().await.unwrap();

@@ -166,9 +166,7 @@ pub async fn write_vectors(
     let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
     let contexts: Vec<Option<&str>> = batch.iter().map(|p| p.context.as_deref()).collect();
     let Vectors { own, context, runs, runs_measured } = vectors;
-    let owners: Vec<i32> =
-        runs.iter().enumerate().flat_map(|(i, r)| std::iter::repeat_n(i as i32 + 1, r.len())).collect();
-    let runs: Vec<Vector> = runs.into_iter().flatten().map(Vector::from).collect();
+    let (runs, owners) = flatten_runs(runs);
     let vectors: Vec<Vector> = own.into_iter().map(Vector::from).collect();
     let context_vectors: Vec<Option<Vector>> = context.into_iter().map(|v| v.map(Vector::from)).collect();
     Ok(sqlx::query_scalar(&write_vectors_sql())
@@ -187,6 +185,13 @@ pub async fn write_vectors(
         .bind(runs_measured)
         .fetch_all(tx.conn())
         .await?)
+}
+
+/// Each memory's run vectors in one list, and beside each the memory's 1-based place in the batch (what the
+/// statements' `runs` CTE groups by).
+fn flatten_runs(runs: Vec<Vec<Vec<f32>>>) -> (Vec<Vector>, Vec<i32>) {
+    let owners = runs.iter().enumerate().flat_map(|(i, r)| std::iter::repeat_n(i as i32 + 1, r.len())).collect();
+    (runs.into_iter().flatten().map(Vector::from).collect(), owners)
 }
 
 /// Up to `limit` ready memories of the tenant whose runs of sentences were never measured, with vectors of
@@ -229,9 +234,7 @@ pub async fn write_runs(
     let ids: Vec<Uuid> = batch.iter().map(|p| p.id).collect();
     let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
     let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
-    let owners: Vec<i32> =
-        runs.iter().enumerate().flat_map(|(i, r)| std::iter::repeat_n(i as i32 + 1, r.len())).collect();
-    let runs: Vec<Vector> = runs.into_iter().flatten().map(Vector::from).collect();
+    let (runs, owners) = flatten_runs(runs);
     Ok(sqlx::query(
         "WITH u AS MATERIALIZED (
              SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS u(id, content_hash, content, n)),

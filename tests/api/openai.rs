@@ -168,3 +168,33 @@ async fn a_deployment_dimension_unlike_the_database_column_is_a_start_up_error()
         .expect("the local model declares 384");
     assert!(format!("{err:#}").contains("384-dimensional"), "{err:#}");
 }
+
+/// A deployment's embedding server that is not up yet when Cairn starts (both restart together) is probed again
+/// until it answers, the slot loading meanwhile: one failed probe used to fail the slot until the process
+/// restarted, and its embedding jobs with it. Vectors of another dimension, a configuration no retry mends, fail
+/// the slot at once.
+#[tokio::test]
+async fn the_start_up_probe_waits_for_a_server_that_is_not_up_yet() {
+    use cairn::models::embed::{EmbedderSlot, SlotState};
+    let quick = || {
+        backon::ExponentialBuilder::default()
+            .with_min_delay(Duration::from_millis(10))
+            .with_max_delay(Duration::from_millis(50))
+            .without_max_times()
+    };
+    // Twelve failed probes (no retries within a probe here), then an answer.
+    let script = Script { dim: 384, failures: Arc::new(Mutex::new(vec![(503, None); 12])), ..Script::default() };
+    let slot = EmbedderSlot::disabled();
+    slot.load_openai_with_pauses(OpenAiConfig { retries: 0, ..config(serve(script.clone()).await) }, quick()).unwrap();
+    let state = tokio::time::timeout(Duration::from_secs(30), slot.settled()).await.expect("the slot settles");
+    assert_eq!(state, SlotState::Ready);
+    assert_eq!(script.requests.load(Ordering::SeqCst), 13);
+    assert!(slot.get().is_some());
+
+    let script = Script { dim: 768, ..Script::default() };
+    let slot = EmbedderSlot::disabled();
+    slot.load_openai_with_pauses(OpenAiConfig { retries: 0, ..config(serve(script.clone()).await) }, quick()).unwrap();
+    let state = tokio::time::timeout(Duration::from_secs(30), slot.settled()).await.expect("the slot settles");
+    assert!(matches!(&state, SlotState::Failed(why) if why.contains("768-dimensional")), "{state:?}");
+    assert_eq!(script.requests.load(Ordering::SeqCst), 1, "another dimension is not probed again");
+}

@@ -262,14 +262,41 @@ impl EmbedderSlot {
         Ok(slot)
     }
 
-    /// Starts the OpenAI-compatible embedder; one probe request in the background checks the server and
-    /// the dimension before the slot fills.
+    /// Starts the OpenAI-compatible embedder; a probe request in the background checks the server and the
+    /// dimension before the slot fills. A server that cannot be reached or fails (say it restarts with the
+    /// deployment) is probed again, 1 s after the first failure and up to a minute apart, the slot loading
+    /// meanwhile; only vectors of another dimension, a configuration that no retry mends, fail the slot.
     pub fn load_openai_in_background(&self, config: crate::config::OpenAiConfig) -> anyhow::Result<()> {
+        self.load_openai_with_pauses(
+            config,
+            backon::ExponentialBuilder::default()
+                .with_min_delay(std::time::Duration::from_secs(1))
+                .with_max_delay(std::time::Duration::from_secs(60))
+                .with_jitter()
+                .without_max_times(),
+        )
+    }
+
+    /// [`Self::load_openai_in_background`], its probes paced by `pauses`.
+    pub fn load_openai_with_pauses(
+        &self,
+        config: crate::config::OpenAiConfig,
+        pauses: backon::ExponentialBuilder,
+    ) -> anyhow::Result<()> {
+        use backon::Retryable;
         let embedder = Arc::new(openai::OpenAiEmbedder::new(config)?);
         self.set_state(SlotState::Loading);
         let slot = self.clone();
         tokio::spawn(async move {
-            match embedder.embed(&["dimension check".to_owned()]).await {
+            let probe = vec!["dimension check".to_owned()];
+            let probed = (|| embedder.embed(&probe))
+                .retry(pauses)
+                .when(|err: &anyhow::Error| !err.chain().any(|e| e.is::<openai::OtherDimension>()))
+                .notify(|err: &anyhow::Error, wait| {
+                    tracing::warn!(error = format!("{err:#}"), ?wait, "embedding server not ready; probing again")
+                })
+                .await;
+            match probed {
                 Ok(_) => {
                     tracing::info!(model = %embedder.model(), "embedding server ready");
                     slot.fill(embedder);

@@ -537,71 +537,96 @@ async fn chain_heads_look_up_memories_by_id_before_the_statistics_see_the_tenant
 /// analysed (here never), the join of the memories to the ids read the tenant's memories through another index
 /// (here `memories_tenant_importance_idx`, in the generic plan) and filtered them by the ids, linear in the tenant's
 /// size on every recall until the next `ANALYZE`. Checked on the statement the store prepares, under the
-/// application's login, in both plan modes: every scan of `memories` is a probe of its primary key by one id.
+/// application's login, in both plan modes, with the keyword signal's terms and without: every scan of `memories`
+/// is a probe of its primary key by one id.
 #[tokio::test]
 async fn candidates_load_by_id_before_the_statistics_see_the_tenant() {
     use sqlx::Executor;
     let app = spawn().await;
     let mut conn = app.superuser_conn().await;
     let ids = unanalysed_fillers(&mut conn, app.a.id).await;
-    // As recall loads them (no probe measured anything: every signal is measured here), under the app's login.
-    let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
+    // As recall loads them (no probe measured anything: every signal is measured here), under the app's login:
+    // with the keyword signal's terms (hybrid and keyword recall) and without (semantic).
     let raw = vec![0.05_f32; 384];
     let vector = pgvector::Vector::from(raw.clone());
-    let known = cairn::store::recall::Known::default();
-    let loaded =
-        cairn::store::recall::load_candidates(&mut tx, &ids, Some(&vector), None, true, true, &known).await.unwrap();
-    assert_eq!(loaded.len(), ids.len());
-    let statement: String = sqlx::query_scalar(
-        "SELECT statement FROM pg_prepared_statements
-          WHERE statement LIKE '%AS keyword FROM%' AND statement NOT LIKE '%pg_prepared_statements%'",
-    )
-    .fetch_one(tx.conn())
-    .await
-    .unwrap();
-    // Prepared again by name, so that Postgres tells the types of its parameters.
-    tx.conn().execute(format!("PREPARE load_candidates AS {statement}").as_str()).await.unwrap();
-    let types: Vec<String> =
-        sqlx::query_scalar("SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = 'load_candidates'")
-            .fetch_one(tx.conn())
+    let terms = cairn::recall::bm25::KeywordQuery {
+        terms: vec!["'filler'".into(), "'note'".into()],
+        idfs: vec![1.5, 0.5],
+        select: "'filler' | 'note'".into(),
+        widen: Vec::new(),
+        select_holds_nothing: false,
+        avg_len: 6.0,
+        context_weight: 0.3,
+    };
+    for (variant, keywords) in [("semantic", None), ("with keywords", Some(&terms))] {
+        let mut tx = app.db.begin_snapshot(app.a.id).await.unwrap();
+        let known = cairn::store::recall::Known::default();
+        let loaded = cairn::store::recall::load_candidates(&mut tx, &ids, Some(&vector), keywords, true, true, &known)
             .await
             .unwrap();
-    let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
-    let args = types
-        .iter()
-        .map(|t| match t.as_str() {
-            "uuid[]" => format!("'{{{list}}}'"),
-            "integer[]" => format!("'{{{}}}'", vec!["7"; ids.len()].join(",")),
-            "uuid" => format!("'{}'", app.a.id),
-            "vector" => format!("'{}'", serde_json::to_string(&raw).unwrap()),
-            other => panic!("a parameter of type {other}"),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
-    for mode in ["force_generic_plan", "force_custom_plan"] {
-        tx.conn().execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
-        let plan = sqlx::query_scalar::<_, String>(&format!("EXPLAIN EXECUTE load_candidates({args})"))
-            .fetch_all(tx.conn())
-            .await
-            .unwrap()
-            .join("\n");
-        let lines: Vec<&str> = plan.lines().collect();
-        let scans: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains(" on memories")).collect();
-        assert!(!scans.is_empty(), "no scan of memories ({mode}):\n{plan}");
-        for i in scans {
-            // A bitmap heap scan names its index, and the index's condition, on its child.
-            let at = match lines[i].contains("Bitmap Heap Scan") {
-                true => (i..lines.len()).find(|&j| lines[j].contains("Bitmap Index Scan")).unwrap_or(i),
-                false => i,
-            };
-            assert!(
-                lines[at].contains("memories_pkey"),
-                "memories read by another index than their ids' ({mode}):\n{plan}"
-            );
-            let own = lines[at + 1..].iter().take_while(|l| !l.contains("->"));
-            let cond = own.filter(|l| l.contains("Index Cond: ")).last().copied().unwrap_or_default();
-            assert!(cond.contains("(id = k.kid)"), "memories read by more than one id a probe ({mode}):\n{plan}");
+        assert_eq!(loaded.len(), ids.len());
+        let statement: String = sqlx::query_scalar(
+            "SELECT statement FROM pg_prepared_statements
+              WHERE statement LIKE '%AS keyword FROM%' AND statement NOT LIKE '%pg_prepared_statements%'
+                AND (statement LIKE 'WITH kq%') = $1",
+        )
+        .bind(keywords.is_some())
+        .fetch_one(tx.conn())
+        .await
+        .unwrap();
+        // Prepared again by name, so that Postgres tells the types of its parameters.
+        tx.conn().execute(format!("PREPARE load_candidates AS {statement}").as_str()).await.unwrap();
+        let types: Vec<String> = sqlx::query_scalar(
+            "SELECT parameter_types::text[] FROM pg_prepared_statements WHERE name = 'load_candidates'",
+        )
+        .fetch_one(tx.conn())
+        .await
+        .unwrap();
+        let list = ids.iter().map(|id| id.to_string()).collect::<Vec<_>>().join(",");
+        let args = types
+            .iter()
+            .map(|t| match t.as_str() {
+                "uuid[]" => format!("'{{{list}}}'"),
+                "integer[]" => format!("'{{{}}}'", vec!["7"; ids.len()].join(",")),
+                "uuid" => format!("'{}'", app.a.id),
+                "vector" => format!("'{}'", serde_json::to_string(&raw).unwrap()),
+                "text[]" => "'{\"''filler''\",\"''note''\"}'".to_owned(),
+                "double precision[]" => "'{1.5,0.5}'".to_owned(),
+                "double precision" => "0.3".to_owned(),
+                other => panic!("a parameter of type {other} ({variant})"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        for mode in ["force_generic_plan", "force_custom_plan"] {
+            tx.conn().execute(format!("SET LOCAL plan_cache_mode = {mode}").as_str()).await.unwrap();
+            let plan = sqlx::query_scalar::<_, String>(&format!("EXPLAIN EXECUTE load_candidates({args})"))
+                .fetch_all(tx.conn())
+                .await
+                .unwrap()
+                .join("\n");
+            let lines: Vec<&str> = plan.lines().collect();
+            let scans: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].contains(" on memories")).collect();
+            assert!(!scans.is_empty(), "no scan of memories ({variant}, {mode}):\n{plan}");
+            for i in scans {
+                // A bitmap heap scan names its index, and the index's condition, on its child.
+                let at = match lines[i].contains("Bitmap Heap Scan") {
+                    true => (i..lines.len()).find(|&j| lines[j].contains("Bitmap Index Scan")).unwrap_or(i),
+                    false => i,
+                };
+                assert!(
+                    lines[at].contains("memories_pkey"),
+                    "memories read by another index than their ids' ({variant}, {mode}):\n{plan}"
+                );
+                let own = lines[at + 1..].iter().take_while(|l| !l.contains("->"));
+                let cond = own.filter(|l| l.contains("Index Cond: ")).last().copied().unwrap_or_default();
+                assert!(
+                    cond.contains("(id = k.kid)"),
+                    "memories read by more than one id a probe ({variant}, {mode}):\n{plan}"
+                );
+            }
         }
+        tx.conn().execute("DEALLOCATE load_candidates").await.unwrap();
+        tx.rollback().await.unwrap();
     }
 }
 

@@ -21,10 +21,11 @@ pub struct Endpoint {
     what: &'static str,
 }
 
-/// Why a request failed, and whether trying again could help.
+/// Why a request failed, and whether trying again could help (a transport error, 429 or 5xx: what may pass);
+/// the error [`Endpoint::post`] returns, so that callers can tell a passing failure from a lasting one.
 #[derive(Debug)]
-struct Failure {
-    retryable: bool,
+pub struct Failure {
+    pub retryable: bool,
     retry_after: Option<Duration>,
     message: String,
 }
@@ -32,6 +33,15 @@ struct Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl Failure {
+    /// Whether `err` is, or was caused by, a failure that may pass.
+    pub fn may_pass(err: &anyhow::Error) -> bool {
+        err.chain().any(|e| e.downcast_ref::<Self>().is_some_and(|f| f.retryable))
     }
 }
 
@@ -106,6 +116,6 @@ impl Endpoint {
             .adjust(|f: &Failure, planned| planned.map(|p| f.retry_after.unwrap_or(p)))
             .notify(|f: &Failure, wait| tracing::warn!(error = %f, ?wait, "{what} request failed; retrying"))
             .await
-            .map_err(|f| anyhow::anyhow!(f.message))
+            .map_err(anyhow::Error::new)
     }
 }

@@ -171,8 +171,8 @@ async fn a_deployment_dimension_unlike_the_database_column_is_a_start_up_error()
 
 /// A deployment's embedding server that is not up yet when Cairn starts (both restart together) is probed again
 /// until it answers, the slot loading meanwhile: one failed probe used to fail the slot until the process
-/// restarted, and its embedding jobs with it. Vectors of another dimension, a configuration no retry mends, fail
-/// the slot at once.
+/// restarted, and its embedding jobs with it. Vectors of another dimension, or a refusal (401), which no retry
+/// mends, fail the slot at once.
 #[tokio::test]
 async fn the_start_up_probe_waits_for_a_server_that_is_not_up_yet() {
     use cairn::models::embed::{EmbedderSlot, SlotState};
@@ -188,7 +188,7 @@ async fn the_start_up_probe_waits_for_a_server_that_is_not_up_yet() {
     slot.load_openai_with_pauses(OpenAiConfig { retries: 0, ..config(serve(script.clone()).await) }, quick()).unwrap();
     let state = tokio::time::timeout(Duration::from_secs(30), slot.settled()).await.expect("the slot settles");
     assert_eq!(state, SlotState::Ready);
-    assert_eq!(script.requests.load(Ordering::SeqCst), 13);
+    assert!(script.failures.lock().unwrap().is_empty(), "every scripted failure was a probe's");
     assert!(slot.get().is_some());
 
     let script = Script { dim: 768, ..Script::default() };
@@ -197,4 +197,12 @@ async fn the_start_up_probe_waits_for_a_server_that_is_not_up_yet() {
     let state = tokio::time::timeout(Duration::from_secs(30), slot.settled()).await.expect("the slot settles");
     assert!(matches!(&state, SlotState::Failed(why) if why.contains("768-dimensional")), "{state:?}");
     assert_eq!(script.requests.load(Ordering::SeqCst), 1, "another dimension is not probed again");
+
+    // Nor is a refusal: a wrong key stays wrong (the endpoint's own retries on, which a probe does not use).
+    let script = Script { dim: 384, failures: Arc::new(Mutex::new(vec![(401, None)])), ..Script::default() };
+    let slot = EmbedderSlot::disabled();
+    slot.load_openai_with_pauses(config(serve(script.clone()).await), quick()).unwrap();
+    let state = tokio::time::timeout(Duration::from_secs(30), slot.settled()).await.expect("the slot settles");
+    assert!(matches!(&state, SlotState::Failed(why) if why.contains("401")), "{state:?}");
+    assert_eq!(script.requests.load(Ordering::SeqCst), 1, "a refusal is not probed again");
 }

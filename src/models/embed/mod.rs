@@ -263,15 +263,17 @@ impl EmbedderSlot {
     }
 
     /// Starts the OpenAI-compatible embedder; a probe request in the background checks the server and the
-    /// dimension before the slot fills. A server that cannot be reached or fails (say it restarts with the
-    /// deployment) is probed again, 1 s after the first failure and up to a minute apart, the slot loading
-    /// meanwhile; only vectors of another dimension, a configuration that no retry mends, fail the slot.
+    /// dimension before the slot fills. A server that cannot be reached, or answers 429 or 5xx (say it restarts
+    /// with the deployment), is probed again, 1-2 s after the first failure and up to a minute apart, the slot
+    /// loading meanwhile; any other answer (another dimension, 401, 404: a configuration no retry mends) fails
+    /// the slot with its reason.
     pub fn load_openai_in_background(&self, config: crate::config::OpenAiConfig) -> anyhow::Result<()> {
         self.load_openai_with_pauses(
             config,
+            // The jitter adds up to the delay again: 1-2 s at first, 30-60 s at the cap.
             backon::ExponentialBuilder::default()
                 .with_min_delay(std::time::Duration::from_secs(1))
-                .with_max_delay(std::time::Duration::from_secs(60))
+                .with_max_delay(std::time::Duration::from_secs(30))
                 .with_jitter()
                 .without_max_times(),
         )
@@ -284,14 +286,16 @@ impl EmbedderSlot {
         pauses: backon::ExponentialBuilder,
     ) -> anyhow::Result<()> {
         use backon::Retryable;
+        // The probe makes one request a try (these pauses are its retries: one warning a try in the log).
+        let prober = openai::OpenAiEmbedder::new(crate::config::OpenAiConfig { retries: 0, ..config.clone() })?;
         let embedder = Arc::new(openai::OpenAiEmbedder::new(config)?);
         self.set_state(SlotState::Loading);
         let slot = self.clone();
         tokio::spawn(async move {
             let probe = vec!["dimension check".to_owned()];
-            let probed = (|| embedder.embed(&probe))
+            let probed = (|| prober.embed(&probe))
                 .retry(pauses)
-                .when(|err: &anyhow::Error| !err.chain().any(|e| e.is::<openai::OtherDimension>()))
+                .when(crate::models::endpoint::Failure::may_pass)
                 .notify(|err: &anyhow::Error, wait| {
                     tracing::warn!(error = format!("{err:#}"), ?wait, "embedding server not ready; probing again")
                 })

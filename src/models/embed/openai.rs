@@ -50,7 +50,11 @@ impl OpenAiEmbedder {
         let mut out: Vec<Option<Vec<f32>>> = vec![None; expected];
         for item in response.data {
             if item.embedding.len() != self.config.expected_dim {
-                return Err(OtherDimension { got: item.embedding.len(), expected: self.config.expected_dim }.into());
+                bail!(
+                    "the embedding server returned {}-dimensional vectors; the deployment expects {}",
+                    item.embedding.len(),
+                    self.config.expected_dim
+                );
             }
             let slot =
                 out.get_mut(item.index).with_context(|| format!("embedding index {} out of range", item.index))?;
@@ -59,26 +63,6 @@ impl OpenAiEmbedder {
         out.into_iter().enumerate().map(|(i, v)| v.with_context(|| format!("no embedding for input {i}"))).collect()
     }
 }
-
-/// The server answered vectors of another dimension than the deployment's: its configuration, not a passing
-/// failure (trying again will not help).
-#[derive(Debug)]
-pub struct OtherDimension {
-    pub got: usize,
-    pub expected: usize,
-}
-
-impl std::fmt::Display for OtherDimension {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the embedding server returned {}-dimensional vectors; the deployment expects {}",
-            self.got, self.expected
-        )
-    }
-}
-
-impl std::error::Error for OtherDimension {}
 
 impl Embedder for OpenAiEmbedder {
     fn model(&self) -> &str {

@@ -39,7 +39,20 @@ pub async fn embed_pending(
     sweep: i64,
     kinds: impl Into<VectorKinds>,
 ) -> anyhow::Result<usize> {
-    let kinds = kinds.into();
+    embed_pending_metered(db, embedder, tenant_id, memory_ids, sweep, kinds.into(), &mut |_| {}).await
+}
+
+/// [`embed_pending`], telling `written` how many vectors each write stored as it commits: a job that fails after
+/// some of its batches were written has those metered (its retry finds them ready and writes them no more).
+pub async fn embed_pending_metered(
+    db: &Db,
+    embedder: &dyn Embedder,
+    tenant_id: Uuid,
+    memory_ids: &[Uuid],
+    sweep: i64,
+    kinds: VectorKinds,
+    written_now: &mut (dyn FnMut(usize) + Send),
+) -> anyhow::Result<usize> {
     let mut written = 0;
     // A second pass catches the listed memories whose episode context changed while they were in the model
     // (their vector was not written over the new context).
@@ -50,7 +63,7 @@ pub async fn embed_pending(
         if pending.is_empty() {
             break;
         }
-        let done = embed_all(db, embedder, tenant_id, &pending, kinds).await?;
+        let done = embed_all(db, embedder, tenant_id, &pending, kinds, written_now).await?;
         written += done;
         if done == pending.len() {
             break;
@@ -67,6 +80,7 @@ async fn embed_all(
     tenant_id: Uuid,
     pending: &[Pending],
     kinds: VectorKinds,
+    written_now: &mut (dyn FnMut(usize) + Send),
 ) -> anyhow::Result<usize> {
     let mut written = 0;
     let mut writing: Option<(&[Pending], Vectors)> = None;
@@ -80,11 +94,15 @@ async fn embed_all(
             }
         };
         let (vectors, done) = tokio::join!(embed_batch(embedder, chunk, kinds), write);
-        written += done?;
+        let done = done?;
+        written_now(done);
+        written += done;
         writing = Some((chunk, vectors?));
     }
     if let Some((batch, vectors)) = writing {
-        written += write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, kinds.context).await?;
+        let done = write_vectors(db, embedder.model(), tenant_id, batch, vectors, true, kinds.context).await?;
+        written_now(done);
+        written += done;
     }
     Ok(written)
 }
@@ -172,12 +190,14 @@ pub fn backoff(attempt: usize) -> Duration {
 pub async fn process(ctx: &EmbedContext, job: &EmbedJob, attempt: usize) -> Result<(), String> {
     let result = match ctx.embedder.get() {
         Some(embedder) => {
+            // Metered as each write commits, whatever comes after.
+            let mut meter =
+                |n: usize| ctx.usage.add(job.tenant_id, crate::service::usage::counter::EMBEDDINGS, n as i64);
+            let (ids, kinds) = (&job.memory_ids, ctx.vectors);
             let embedded =
-                embed_pending(&ctx.db, embedder.as_ref(), job.tenant_id, &job.memory_ids, SWEEP, ctx.vectors).await;
-            // Metered as written, whatever comes after.
-            let embedded = embedded.map(|written| {
-                ctx.usage.add(job.tenant_id, crate::service::usage::counter::EMBEDDINGS, written as i64);
-            });
+                embed_pending_metered(&ctx.db, embedder.as_ref(), job.tenant_id, ids, SWEEP, kinds, &mut meter)
+                    .await
+                    .map(|_| ());
             // A sweep (a job for no memory in particular) also measures runs never measured: only a sweep, so that
             // the jobs of stores neither wait for it nor fail by it, and one chain of sweeps goes through a tenant.
             match embedded {

@@ -152,6 +152,63 @@ impl Embedder for FailingEmbedder {
     }
 }
 
+/// Answers its first call for memories (a unit vector for each text) and fails every later one; the calibration's
+/// probes, which hold no "memory", are answered.
+struct FailsAfterOneCall(std::sync::atomic::AtomicUsize);
+
+impl Embedder for FailsAfterOneCall {
+    fn model(&self) -> &str {
+        "fails-after-one-call"
+    }
+    fn dimension(&self) -> usize {
+        384
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let memories = texts.iter().any(|t| t.contains("memory"));
+        let first = !memories || self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0;
+        Box::pin(async move {
+            let mut unit = vec![0.0_f32; 384];
+            unit[0] = 1.0;
+            match first {
+                true => Ok(vec![unit; texts.len()]),
+                false => Err(anyhow::anyhow!("upstream embedding service answered 503")),
+            }
+        })
+    }
+}
+
+/// A job that fails after some of its batches were written has those metered: they are stored (and its retry
+/// finds them ready, so it writes and meters them no more). The job used to meter only when it succeeded.
+#[tokio::test]
+async fn embeddings_a_failed_job_wrote_are_metered() {
+    let app = spawn_with_embedder(Arc::new(FailsAfterOneCall(Default::default()))).await;
+    let memories: Vec<_> = (0..40).map(|i| json!({"content": format!("metered memory {i}")})).collect();
+    let stored = app.post(&app.a.key, "/api/v1/memories/batch", &json!({"memories": memories})).await.ok(201).clone();
+    let ids: Vec<uuid::Uuid> =
+        stored["memory_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse().unwrap()).collect();
+    let job = EmbedJob { tenant_id: app.a.id, memory_ids: ids };
+    let ctx = EmbedContext {
+        db: app.db.clone(),
+        embedder: app.embedder.clone(),
+        usage: Default::default(),
+        vectors: cairn::config::ContextVectors::Model.into(),
+        first: cairn::jobs::EmbedFirst::new(false),
+    };
+    let retry = process(&ctx, &job, 0).await.unwrap_err();
+    assert!(retry.contains("503"), "{retry}");
+    ctx.usage.flush(&app.db).await.unwrap();
+    let mut conn = app.superuser_conn().await;
+    let (ready, metered): (i64, Option<i64>) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM memories WHERE tenant_id = $1 AND embedding_status = 'ready'),
+                (SELECT sum(value)::int8 FROM usage_daily WHERE tenant_id = $1 AND counter = 'embeddings')",
+    )
+    .bind(app.a.id)
+    .fetch_one(&mut conn)
+    .await
+    .unwrap();
+    assert_eq!((ready, metered), (32, Some(32)), "a batch of 32 was written before the second failed");
+}
+
 #[tokio::test]
 async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_failed() {
     let app = spawn_with_embedder(Arc::new(FailingEmbedder)).await;

@@ -9,7 +9,7 @@ use cairn::models::embed::{EmbedFuture, Embedder};
 use cairn::queue::embed::EmbedJob;
 use serde_json::json;
 
-use crate::helpers::{app_role_tx, local_model, spawn, spawn_with_embedder};
+use crate::helpers::{app_role_tx, local_model, spawn, spawn_with_embedder, TestApp};
 
 #[tokio::test]
 async fn storing_enqueues_an_embedding_job_in_the_same_transaction() {
@@ -119,6 +119,17 @@ async fn the_worker_embeds_pending_memories_and_recall_then_finds_them_by_meanin
     assert_eq!(cat["results"][0]["memory"]["embedding_status"], "ready");
 }
 
+/// What a job of the app's embedder runs with, as a worker's (context vectors embedded by the model).
+fn job_context(app: &TestApp) -> EmbedContext {
+    EmbedContext {
+        db: app.db.clone(),
+        embedder: app.embedder.clone(),
+        usage: Default::default(),
+        vectors: cairn::config::ContextVectors::Model.into(),
+        first: cairn::jobs::EmbedFirst::new(false),
+    }
+}
+
 #[tokio::test]
 async fn a_job_takes_other_pending_memories_of_its_tenant_along() {
     let app = spawn_with_embedder(local_model()).await;
@@ -126,13 +137,7 @@ async fn a_job_takes_other_pending_memories_of_its_tenant_along() {
         app.store_text(&app.a.key, &format!("sweep candidate {i}")).await;
     }
     let job = EmbedJob { tenant_id: app.a.id, memory_ids: vec![] };
-    let ctx = EmbedContext {
-        db: app.db.clone(),
-        embedder: app.embedder.clone(),
-        usage: Default::default(),
-        vectors: cairn::config::ContextVectors::Model.into(),
-        first: cairn::jobs::EmbedFirst::new(false),
-    };
+    let ctx = job_context(&app);
     process(&ctx, &job, 0).await.unwrap();
     let listed = app.get(&app.a.key, "/api/v1/memories").await.ok(200).clone();
     assert!(listed["memories"].as_array().unwrap().iter().all(|m| m["embedding_status"] == "ready"));
@@ -187,13 +192,7 @@ async fn embeddings_a_failed_job_wrote_are_metered() {
     let ids: Vec<uuid::Uuid> =
         stored["memory_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse().unwrap()).collect();
     let job = EmbedJob { tenant_id: app.a.id, memory_ids: ids };
-    let ctx = EmbedContext {
-        db: app.db.clone(),
-        embedder: app.embedder.clone(),
-        usage: Default::default(),
-        vectors: cairn::config::ContextVectors::Model.into(),
-        first: cairn::jobs::EmbedFirst::new(false),
-    };
+    let ctx = job_context(&app);
     let retry = process(&ctx, &job, 0).await.unwrap_err();
     assert!(retry.contains("503"), "{retry}");
     ctx.usage.flush(&app.db).await.unwrap();
@@ -214,13 +213,7 @@ async fn failures_retry_and_stay_visible_until_the_last_attempt_marks_them_faile
     let app = spawn_with_embedder(Arc::new(FailingEmbedder)).await;
     let id = app.store_text(&app.a.key, "doomed").await;
     let job = EmbedJob { tenant_id: app.a.id, memory_ids: vec![id.parse().unwrap()] };
-    let ctx = EmbedContext {
-        db: app.db.clone(),
-        embedder: app.embedder.clone(),
-        usage: Default::default(),
-        vectors: cairn::config::ContextVectors::Model.into(),
-        first: cairn::jobs::EmbedFirst::new(false),
-    };
+    let ctx = job_context(&app);
     let retry = process(&ctx, &job, 0).await.unwrap_err();
     assert!(retry.contains("503"));
     let m = app.get(&app.a.key, &format!("/api/v1/memories/{id}")).await.ok(200).clone();

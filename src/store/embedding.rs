@@ -99,15 +99,13 @@ fn successor_of(m: &str) -> String {
 /// quadratic in a bulk import. The batch's rows are also named by id (`id = ANY($2)`), which lets a planner
 /// that knows the tenant's size probe them by key.
 pub fn write_vectors_sql() -> String {
-    let predecessor = predecessor_of("m");
+    let (predecessor, runs) = (predecessor_of("m"), runs_cte(11, 12));
     // Written only over the content (and, for an embedded context, the episode context) that was embedded.
     format!(
         "WITH u AS MATERIALIZED (
              SELECT * FROM unnest($2::uuid[], $3::vector[], $4::text[], $7::text[], $8::text[], $9::vector[])
                WITH ORDINALITY AS u(id, embedding, content_hash, content, context, context_embedding, n)),
-         runs AS MATERIALIZED (
-             SELECT r.owner, array_agg(r.v ORDER BY r.o) AS vs
-               FROM unnest($11::vector[], $12::int[]) WITH ORDINALITY AS r(v, owner, o) GROUP BY r.owner),
+         {runs},
          before AS MATERIALIZED (
              SELECT u.id, {predecessor} AS prev_id
                FROM u JOIN memories m ON m.tenant_id = $1 AND m.id = u.id AND m.id = ANY($2)
@@ -187,8 +185,18 @@ pub async fn write_vectors(
         .await?)
 }
 
-/// Each memory's run vectors in one list, and beside each the memory's 1-based place in the batch (what the
-/// statements' `runs` CTE groups by).
+/// The CTE `runs` of a statement writing runs of sentences: each memory's run vectors (parameter `$vectors`, as
+/// [`flatten_runs`] lays them out) gathered in order, by the memory's 1-based place in the batch (`$owners`).
+fn runs_cte(vectors: u8, owners: u8) -> String {
+    format!(
+        "runs AS MATERIALIZED (
+             SELECT r.owner, array_agg(r.v ORDER BY r.o) AS vs
+               FROM unnest(${vectors}::vector[], ${owners}::int[]) WITH ORDINALITY AS r(v, owner, o) GROUP BY r.owner)"
+    )
+}
+
+/// Each memory's run vectors in one list, and beside each the memory's 1-based place in the batch (what
+/// [`runs_cte`] groups by).
 fn flatten_runs(runs: Vec<Vec<Vec<f32>>>) -> (Vec<Vector>, Vec<i32>) {
     let owners = runs.iter().enumerate().flat_map(|(i, r)| std::iter::repeat_n(i as i32 + 1, r.len())).collect();
     (runs.into_iter().flatten().map(Vector::from).collect(), owners)
@@ -212,14 +220,7 @@ pub async fn runs_unmeasured(tx: &mut TenantTx, model: &str, limit: i64) -> Resu
 
 /// Whether the tenant has a memory [`runs_unmeasured`] would return (through migration 44's index).
 pub async fn has_runs_unmeasured(tx: &mut TenantTx, model: &str) -> Result<bool, Error> {
-    Ok(sqlx::query_scalar(
-        "SELECT EXISTS (SELECT 1 FROM memories WHERE tenant_id = $1 AND embedding_model = $2
-                           AND embedding_status = 'ready' AND sentence_embeddings IS NULL)",
-    )
-    .bind(tx.tenant_id())
-    .bind(model)
-    .fetch_one(tx.conn())
-    .await?)
+    Ok(!runs_unmeasured(tx, model, 1).await?.is_empty())
 }
 
 /// Writes the runs of sentences measured for `batch` (`runs[i]` the vectors of `batch[i]`'s runs, empty for
@@ -235,18 +236,17 @@ pub async fn write_runs(
     let hashes: Vec<&str> = batch.iter().map(|p| p.content_hash.as_str()).collect();
     let contents: Vec<&str> = batch.iter().map(|p| p.content.as_str()).collect();
     let (runs, owners) = flatten_runs(runs);
-    Ok(sqlx::query(
+    Ok(sqlx::query(&format!(
         "WITH u AS MATERIALIZED (
              SELECT * FROM unnest($2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS u(id, content_hash, content, n)),
-         runs AS MATERIALIZED (
-             SELECT r.owner, array_agg(r.v ORDER BY r.o) AS vs
-               FROM unnest($5::vector[], $6::int[]) WITH ORDINALITY AS r(v, owner, o) GROUP BY r.owner)
-         UPDATE memories m SET sentence_embeddings = coalesce(runs.vs, '{}')
+         {runs}
+         UPDATE memories m SET sentence_embeddings = coalesce(runs.vs, '{{}}')
            FROM u LEFT JOIN runs ON runs.owner = u.n
           WHERE m.tenant_id = $1 AND m.id = ANY($2) AND m.id = u.id
             AND m.content_hash = u.content_hash AND m.content = u.content
             AND m.embedding_status = 'ready' AND m.embedding_model = $7 AND m.sentence_embeddings IS NULL",
-    )
+        runs = runs_cte(5, 6)
+    ))
     .bind(tx.tenant_id())
     .bind(&ids)
     .bind(&hashes)

@@ -16,8 +16,8 @@ use secrecy::SecretString;
 use uuid::Uuid;
 
 pub use self::app::{
-    AppArgs, EmbedderKind, DEFAULT_NEIGHBOUR_WORDS, DEFAULT_QUESTION_WEIGHT, DEFAULT_SENTENCE_SHARE,
-    DEFAULT_SPEAKER_WEIGHT,
+    AppArgs, EmbedderKind, DEFAULT_CONTEXT_KEYWORD_WEIGHT, DEFAULT_NEIGHBOUR_WORDS, DEFAULT_QUESTION_WEIGHT,
+    DEFAULT_SENTENCE_SHARE, DEFAULT_SPEAKER_WEIGHT,
 };
 pub use self::db::{with_database, DbArgs, LOCAL_APP_DATABASE_URL, LOCAL_DATABASE_URL};
 pub use self::settings::{
@@ -337,4 +337,24 @@ pub enum KeyCommand {
 
 fn parse_secret(value: &str) -> Result<SecretString, std::convert::Infallible> {
     Ok(SecretString::from(value.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::{Cli, Command};
+
+    #[test]
+    fn a_context_keyword_weight_outside_0_to_1_is_refused_at_start() {
+        let serve = |value: &str| Cli::try_parse_from(["cairn", "serve", &format!("--context-keyword-weight={value}")]);
+        for bad in ["1.5", "-0.1", "NaN", "heavy"] {
+            let err = serve(bad).expect_err(bad).to_string();
+            assert!(err.contains("--context-keyword-weight") && err.contains("from 0 to 1"), "{err}");
+        }
+        match serve("0.5").map(|c| c.command) {
+            Ok(Command::Serve(args)) => assert_eq!(args.app.context_keyword_weight, 0.5),
+            other => panic!("{other:?}"),
+        }
+    }
 }

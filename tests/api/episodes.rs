@@ -241,7 +241,7 @@ async fn a_memory_of_an_episode_is_lifted_towards_its_best_neighbour() {
     let turn = |content: &str, episode: &str, seq: i64| json!({"content": content, "episode_id": episode, "sequence_number": seq});
     let question =
         app.store(key, turn("Where did the old cookie jar on the kitchen shelf come from?", "chat", 1)).await;
-    let answer = app.store(key, turn("It belonged to my grandmother, she kept cookies in it.", "chat", 2)).await;
+    let answer = app.store(key, turn("It belonged to my grandmother, she kept biscuits in it.", "chat", 2)).await;
     app.store(key, turn("We talked about the weather for a while.", "chat", 6)).await;
     let other = app.store(key, turn("I keep spare buttons in a jar.", "other", 1)).await;
     let res = app.post(key, "/api/v1/recall", &json!({"query": "cookie jar", "limit": 10})).await.ok(200).clone();
@@ -635,4 +635,31 @@ async fn loading_a_candidate_measures_only_the_vectors_its_probe_did_not() {
     assert_eq!(signals[0].len(), all.len());
     assert_eq!(signals[0], signals[1], "with the probes' figures, and measuring everything");
     tx.commit().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_reply_is_matched_by_its_predecessors_words_at_the_context_keyword_weight() {
+    // The default, and a lower weight set by the operator (0 turns the context's words off).
+    for weight in [cairn::config::DEFAULT_CONTEXT_KEYWORD_WEIGHT, 0.3, 0.0] {
+        let app = spawn_with(AppArgs { context_keyword_weight: weight, ..AppArgs::default() }, None).await;
+        let key = &app.a.key;
+        let turn = |content: &str, seq: i64| json!({"content": content, "episode_id": "trip", "sequence_number": seq});
+        let asked = app.store(key, turn("We booked the ferry to the island for Saturday", 1)).await;
+        let reply = app.store(key, turn("Great, I will pack the snorkels and masks", 2)).await;
+        let body = json!({"query": "ferry island", "mode": "keyword", "limit": 10});
+        let res = app.post(key, "/api/v1/recall", &body).await.ok(200).clone();
+        let results = res["results"].as_array().unwrap();
+        let keyword = |id: &serde_json::Value| {
+            results
+                .iter()
+                .find(|r| &r["memory"]["id"] == id)
+                .map(|r| r["score_components"]["keyword"].as_f64().unwrap())
+        };
+        assert_eq!(keyword(&asked["id"]), Some(1.0), "{res}");
+        // The reply's context is the turn before it, as long: its words score `weight` of that turn's own.
+        match keyword(&reply["id"]) {
+            Some(k) => assert!((k - weight).abs() < 1e-6, "weight {weight}: {res}"),
+            None => assert_eq!(weight, 0.0, "{res}"),
+        }
+    }
 }

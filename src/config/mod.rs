@@ -343,18 +343,22 @@ fn parse_secret(value: &str) -> Result<SecretString, std::convert::Infallible> {
 mod tests {
     use clap::Parser;
 
-    use super::{Cli, Command};
+    use super::AppArgs;
+
+    /// The recall settings alone (`cairn serve` would also need a database URL from the environment).
+    #[derive(Debug, Parser)]
+    struct Settings {
+        #[command(flatten)]
+        app: AppArgs,
+    }
 
     #[test]
     fn a_context_keyword_weight_outside_0_to_1_is_refused_at_start() {
-        let serve = |value: &str| Cli::try_parse_from(["cairn", "serve", &format!("--context-keyword-weight={value}")]);
+        let parse = |value: &str| Settings::try_parse_from(["cairn", &format!("--context-keyword-weight={value}")]);
         for bad in ["1.5", "-0.1", "NaN", "heavy"] {
-            let err = serve(bad).expect_err(bad).to_string();
+            let err = parse(bad).expect_err(bad).to_string();
             assert!(err.contains("--context-keyword-weight") && err.contains("from 0 to 1"), "{err}");
         }
-        match serve("0.5").map(|c| c.command) {
-            Ok(Command::Serve(args)) => assert_eq!(args.app.context_keyword_weight, 0.5),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(parse("0.5").unwrap().app.context_keyword_weight, 0.5);
     }
 }

@@ -292,6 +292,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         false => HashMap::new(),
     };
     let outcome = async {
+        super::wait_until_ready(&client, opts.url).await?;
         for sample in &samples {
             let turns = turns(sample, opts.captions, opts.as_messages)?;
             let name = tenant_name(&sample.sample_id, &opts);

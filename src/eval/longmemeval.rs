@@ -406,6 +406,7 @@ pub async fn run(db: &Db, opts: EvalOptions<'_>) -> anyhow::Result<()> {
         .await?;
         progress.finish_and_clear();
         eprintln!("[eval] embedded in {:.1} s", started.elapsed().as_secs_f64());
+        super::wait_until_ready(&client, opts.url).await?;
         let progress = bar(questions.len() as u64, "asking");
         // For experiments outside the service (CAIRN_EVAL_DUMP=FILE): one JSON line per question, with its type,
         // gold sessions and answer turns, and its ranked results (session, turns, score and score components).

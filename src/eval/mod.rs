@@ -227,6 +227,36 @@ pub(crate) async fn wait_for_embeddings(db: &Db, tenants: &[Uuid], progress: imp
     }
 }
 
+/// How long an evaluation waits for the server to be ready before it asks anything.
+const READY_WITHIN: Duration = Duration::from_secs(600);
+
+/// Waits until the server at `url` can serve every request (`GET /api/v1/ready`: its database answers and its
+/// embedding model is loaded, or none is configured). A question asked before the model has loaded is answered
+/// by keywords alone (with a `notice`) and counted as if the service had ranked it: `--reuse-tenants` asks at
+/// once, while its own server is still loading the model, and so does a run against a server just started
+/// (`--url`). A model that failed to load, or a server not ready within ten minutes, ends the run with why.
+pub async fn wait_until_ready(client: &reqwest::Client, url: &str) -> anyhow::Result<()> {
+    let deadline = Instant::now() + READY_WITHIN;
+    loop {
+        let last = match client.get(format!("{url}/api/v1/ready")).send().await {
+            Ok(res) if res.status().is_success() => return Ok(()),
+            Ok(res) => {
+                let status = res.status();
+                let body: Value = res.json().await.unwrap_or_default();
+                if body["embedder"] == "failed" {
+                    bail!("the server at {url} has no embedding model: it failed to load (see the server's log)");
+                }
+                format!("{status}: {body}")
+            }
+            Err(err) => err.to_string(),
+        };
+        if Instant::now() >= deadline {
+            bail!("the server at {url} was not ready within {} s (GET /api/v1/ready: {last})", READY_WITHIN.as_secs());
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
 /// One result of a question: the memory's id, its score and its score components.
 pub struct Hit {
     pub id: String,

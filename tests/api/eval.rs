@@ -197,3 +197,34 @@ async fn the_eval_client_sends_a_put_off_batch_again_and_reports_a_refused_one()
     let message = refused.expect_err("an empty content is refused").to_string();
     assert!(message.contains("400") && message.contains("content"), "{message}");
 }
+
+/// An evaluation asks nothing before the server's model has loaded: a question asked earlier is answered by
+/// keywords alone, and `--reuse-tenants` asks at once while its own server is still loading the model. A model
+/// that failed to load ends the run with why instead of ten minutes' wait.
+#[tokio::test]
+async fn the_eval_client_waits_for_the_server_s_model_and_reports_one_that_failed() {
+    let app = crate::helpers::spawn_loading().await;
+    let (client, url) = (reqwest::Client::new(), format!("http://{}", app.addr));
+    let waiting = {
+        let (client, url) = (client.clone(), url.clone());
+        tokio::spawn(async move { cairn::eval::wait_until_ready(&client, &url).await })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    assert!(!waiting.is_finished(), "the client went on while the model was loading");
+    app.embedder.fill(std::sync::Arc::new(crate::helpers::Instant384));
+    tokio::time::timeout(std::time::Duration::from_secs(10), waiting)
+        .await
+        .expect("the client goes on once the model has loaded")
+        .unwrap()
+        .unwrap();
+
+    let failed = crate::helpers::spawn_loading().await;
+    failed.embedder.load_local_in_background("/nonexistent/model".into(), 384);
+    let url = format!("http://{}", failed.addr);
+    let outcome =
+        tokio::time::timeout(std::time::Duration::from_secs(60), cairn::eval::wait_until_ready(&client, &url))
+            .await
+            .expect("a model that failed is reported, not waited for");
+    let message = outcome.expect_err("no model, no evaluation").to_string();
+    assert!(message.contains("failed to load"), "{message}");
+}

@@ -139,6 +139,11 @@ pub async fn spawn_with_embedder(embedder: Arc<dyn Embedder>) -> TestApp {
     spawn_inner(AppArgs::default(), None, EmbedderSlot::ready(embedder), &[]).await
 }
 
+/// A server whose model is still loading: `app.embedder.fill(model)` finishes the load.
+pub async fn spawn_loading() -> TestApp {
+    spawn_inner(AppArgs::default(), None, EmbedderSlot::loading(), &[]).await
+}
+
 /// As [`spawn_with_embedder`], with `app` settings.
 pub async fn spawn_with_settings_and_embedder(app: AppArgs, embedder: Arc<dyn Embedder>) -> TestApp {
     spawn_inner(app, None, EmbedderSlot::ready(embedder), &[]).await

@@ -223,6 +223,11 @@ pub struct AppArgs {
     /// label, "Melanie: …"; `score_components.speaker`; 0 turns it off).
     #[arg(long, env = "CAIRN_SPEAKER_WEIGHT", default_value_t = DEFAULT_SPEAKER_WEIGHT, value_parser = parse_share)]
     pub speaker_weight: f64,
+    /// The share of the query's vector taken from the question without the names a fifth or more of the
+    /// tenant's memories hold (a speaker's, whose every line opens with it), the rest from the question as asked;
+    /// 0 embeds the question only as asked.
+    #[arg(long, env = "CAIRN_NAMELESS_SHARE", default_value_t = DEFAULT_NAMELESS_SHARE, value_parser = parse_share)]
+    pub nameless_share: f64,
     /// How much of a conversation, in words, a recall result's episode neighbours span either side of it (the
     /// neighbour lift's reach: as many places as hold that many words of the episode's memories, from 2 to 8;
     /// 0 keeps it at 2 places whatever their length).
@@ -371,6 +376,7 @@ impl AppArgs {
             context_keyword_weight: self.context_keyword_weight,
             question_weight: self.question_weight,
             speaker_weight: self.speaker_weight,
+            nameless_share: self.nameless_share,
             neighbour_words: f64::from(self.neighbour_words),
             context_vectors: self.context_vectors(),
             sentence_vectors: self.sentence_vectors,
@@ -533,6 +539,7 @@ impl Default for AppArgs {
             context_keyword_weight: DEFAULT_CONTEXT_KEYWORD_WEIGHT,
             question_weight: DEFAULT_QUESTION_WEIGHT,
             speaker_weight: DEFAULT_SPEAKER_WEIGHT,
+            nameless_share: DEFAULT_NAMELESS_SHARE,
             neighbour_words: DEFAULT_NEIGHBOUR_WORDS,
             context_vector: "fold".into(),
             context_fold_weight: 0.5,
@@ -581,6 +588,10 @@ pub const DEFAULT_SENTENCE_SHARE: f64 = 0.75;
 /// What a recall result attributed to a person the question names gains by default (`recall::score::W_SPEAKER`,
 /// where it was chosen).
 pub const DEFAULT_SPEAKER_WEIGHT: f64 = 0.05;
+
+/// The share of the query's vector taken from the question without its common names by default
+/// (`recall::query::NAMELESS_SHARE`, where it was chosen).
+pub const DEFAULT_NAMELESS_SHARE: f64 = 0.5;
 
 /// How many words of conversation a recall result's episode neighbours span by default
 /// (`recall::score::episode_reaches`, README "Neighbours as far as 80 words").

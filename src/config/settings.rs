@@ -89,6 +89,8 @@ pub struct Settings {
     pub question_weight: f64,
     /// What a recall result attributed to a person the question names gains (`CAIRN_SPEAKER_WEIGHT`).
     pub speaker_weight: f64,
+    /// The share of the query's vector from the question without its common names (`CAIRN_NAMELESS_SHARE`).
+    pub nameless_share: f64,
     /// How many words of conversation a recall result's episode neighbours span (`CAIRN_NEIGHBOUR_WORDS`).
     pub neighbour_words: f64,
     /// How memories of an episode get their context vectors (`CAIRN_CONTEXT_VECTOR`).

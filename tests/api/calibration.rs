@@ -13,12 +13,12 @@ const DIM: usize = 384;
 
 /// Words hashed into 383 buckets, counted and normalised, then placed on a cone: `[√a · v, √(1-a)]`. Two
 /// texts' cosine is `a · cos(v₁, v₂) + (1 - a)`: exactly an affine change of the bag-of-words cosine.
-struct Words {
-    squash: f64,
+pub struct Words {
+    pub squash: f64,
 }
 
 impl Words {
-    fn vector(&self, text: &str) -> Vec<f32> {
+    pub fn vector(&self, text: &str) -> Vec<f32> {
         let mut v = vec![0f64; DIM - 1];
         for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
             let hash = word

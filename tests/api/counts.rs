@@ -113,9 +113,10 @@ async fn assert_terms_match(app: &TestApp, conn: &mut PgConnection, tenant: uuid
     .await
     .unwrap();
     let mut tx = app.db.begin_tenant(tenant).await.unwrap();
-    let read = cairn::store::terms::lexemes(&mut tx, "counted notes of the writer, and a word nobody wrote", "", &[])
-        .await
-        .unwrap();
+    let read =
+        cairn::store::terms::lexemes(&mut tx, "counted notes of the writer, and a word nobody wrote", "", &[], &[])
+            .await
+            .unwrap();
     tx.rollback().await.unwrap();
     assert_eq!(read.stats.docs, docs as u64, "{when}");
     let avg = if docs > 0 { lexemes as f64 / docs as f64 } else { 0.0 };

@@ -608,7 +608,7 @@ async fn loading_a_candidate_measures_only_the_vectors_its_probe_did_not() {
     // As recall runs it: the probes' hits loaded with what they measured give every signal exactly as loading
     // everything does, BM25 included.
     let text = "x before y";
-    let lexemes = cairn::store::terms::lexemes(&mut tx, text, "", &[]).await.unwrap();
+    let lexemes = cairn::store::terms::lexemes(&mut tx, text, "", &[], &[]).await.unwrap();
     let mut kq =
         cairn::recall::bm25::KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, &lexemes.stats)
             .unwrap();

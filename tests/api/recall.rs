@@ -685,7 +685,7 @@ async fn recall_plans_its_lookups_once_and_its_searches_with_their_values() {
     let filter = cairn::memory::ListFilter::default();
     for _ in 0..8 {
         assert!(relations::chain_heads(&mut tx, &[id]).await.unwrap().is_empty());
-        let words = terms::lexemes(&mut tx, "deploy key", "", &[]).await.unwrap();
+        let words = terms::lexemes(&mut tx, "deploy key", "", &[], &[]).await.unwrap();
         let kq = KeywordQuery::plan(&words.all, &words.emphasised, &words.phrases, &words.stats).unwrap();
         let found = sql::keyword_candidates(&mut tx, &filter, &kq, &kq.select, 10).await.unwrap();
         assert_eq!(found.iter().map(|(m, _)| *m).collect::<Vec<_>>(), vec![id]);
@@ -946,4 +946,36 @@ async fn a_line_of_the_speaker_the_question_names_rises_above_the_others_lines_a
             assert_eq!(hers, 0, "{body}");
         }
     }
+}
+
+/// A name most of a tenant's memories hold (a speaker's, whose every line opens with it) is left out of half the
+/// query's vector: a line without it comes nearer the question, a line that shares only the name with it moves
+/// away. Where the name is rare the question is embedded as asked. A bag-of-words embedder makes both moves exact.
+#[tokio::test]
+async fn a_name_most_of_the_tenant_s_memories_hold_weighs_less_in_the_query_s_vector() {
+    let embedder = Arc::new(crate::calibration::Words { squash: 1.0 });
+    let app = spawn_with_embedder(embedder.clone()).await;
+    let (answer, greeting) = ("I play the clarinet and the violin", "Melanie: good morning to you");
+    let common =
+        [answer, greeting, "Melanie: we went hiking", "Melanie: the kids loved the museum", "Melanie: pottery"];
+    let rare: Vec<String> = [answer.to_owned(), greeting.to_owned()]
+        .into_iter()
+        .chain((0..20).map(|i| format!("garden note {i}")))
+        .collect();
+    for (key, contents) in [(&app.a.key, common.map(str::to_owned).to_vec()), (&app.b.key, rare)] {
+        for content in contents {
+            app.store(key, json!({"content": content, "embedding": embedder.vector(&content)})).await;
+        }
+    }
+    let query = json!({"query": "What instruments does Melanie play?", "mode": "hybrid", "limit": 30});
+    let (a, b) = (recall(&app, &app.a.key, query.clone()).await, recall(&app, &app.b.key, query).await);
+    let semantic = |body: &Value, content: &str| {
+        let hit = body["results"].as_array().unwrap().iter().find(|r| r["memory"]["content"] == content);
+        hit.unwrap_or_else(|| panic!("{content} not found: {body}"))["score_components"]["semantic"].as_f64().unwrap()
+    };
+    // Melanie is in 4 of tenant a's 5 memories and in 1 of tenant b's 22.
+    let (answered, greeted) =
+        ((semantic(&a, answer), semantic(&b, answer)), (semantic(&a, greeting), semantic(&b, greeting)));
+    assert!(answered.0 > answered.1 + 0.005, "the answer, where the name is common and where it is rare: {answered:?}");
+    assert!(greeted.0 < greeted.1 - 0.05, "the greeting, where the name is common and where it is rare: {greeted:?}");
 }

@@ -244,6 +244,41 @@ async fn embed_query(svc: &Services, tenant_id: Uuid, query: &str) -> Result<Vec
     Ok(Vector::from(vector))
 }
 
+/// The query's vector when it names someone ([`crate::recall::query::common_names`]): a name in a fifth or more
+/// of the tenant's memories (a speaker's, whose every line opens with it) weighs in a short question's vector as
+/// much as what is asked about it, and ranks that person's every line alike. Such names are left out of a second
+/// vector of the question, mixed with the question as asked (`CAIRN_NAMELESS_SHARE` of the way, half by default);
+/// the keyword side, the speaker rule and the other half keep the names. The names' counts come from the keyword
+/// side's first statement (`common`), while the question as asked is embedded, so the `embed` stage also waits for
+/// that statement (a question asked again, its vector cached, waits for it alone). A question whose names are all
+/// rare, or that is only stop words without them ("Who is Caroline?"), is embedded once, as before; a second
+/// embedding that fails leaves the question as asked.
+async fn embed_naming(
+    svc: &Services,
+    tenant_id: Uuid,
+    query: &str,
+    common: tokio::sync::oneshot::Receiver<Vec<String>>,
+) -> Result<Vector> {
+    // The second text goes to the model as soon as the counts say so, beside the first (each on a thread of its
+    // own), not after it.
+    let without = async {
+        let common = common.await.unwrap_or_default();
+        let text = (!common.is_empty()).then(|| crate::recall::query::without_names(query, &common)).flatten()?;
+        match embed_query(svc, tenant_id, &text).await {
+            Ok(vector) => Some(vector),
+            Err(err) => {
+                tracing::warn!(error = %err, "embedding the question without its common names failed; asking it as asked");
+                None
+            }
+        }
+    };
+    let (asked, without) = tokio::join!(embed_query(svc, tenant_id, query), without);
+    let asked = asked?;
+    let Some(without) = without else { return Ok(asked) };
+    let share = svc.config.nameless_share as f32;
+    Ok(Vector::from(crate::recall::query::mix(asked.as_slice(), without.as_slice(), share)))
+}
+
 /// Share of the requested tags a memory carries.
 fn tag_match(memory: &Memory, filter: &ListFilter) -> Option<f64> {
     if filter.tags.is_empty() {
@@ -293,11 +328,16 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
     let share = use_semantic && use_keyword && svc.db.shares_snapshots();
     let (snapshot_shared, shared_snapshot) = tokio::sync::oneshot::channel::<Option<crate::store::SharedSnapshot>>();
     let keywords_done = std::sync::atomic::AtomicBool::new(false);
+    // The question's names that are common in the tenant, from the keyword side to the embedding.
+    let (common_found, common) = tokio::sync::oneshot::channel::<Vec<String>>();
     let embedding = async {
         if !use_semantic {
             return Ok((None, None));
         }
-        let vector = stage("embed", embed_query(svc, tenant_id, &query)).await?;
+        let vector = match use_keyword && !req.hints.names.is_empty() && svc.config.nameless_share > 0.0 {
+            true => stage("embed", embed_naming(svc, tenant_id, &query, common)).await?,
+            false => stage("embed", embed_query(svc, tenant_id, &query)).await?,
+        };
         if !share || keywords_done.load(std::sync::atomic::Ordering::Acquire) {
             return Ok((Some(vector), None));
         }
@@ -325,7 +365,7 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
             let shared = stage("share", svc.db.share_snapshot(tx)).await?;
             let _ = snapshot_shared.send(shared);
         }
-        let found = keyword_search(svc, tx, req, &query, &filter, use_keyword, pool_size).await;
+        let found = keyword_search(svc, tx, req, &query, &filter, use_keyword, pool_size, common_found).await;
         keywords_done.store(true, std::sync::atomic::Ordering::Release);
         found
     };
@@ -511,7 +551,9 @@ async fn run(svc: &Services, tx: &mut TenantTx, req: &RecallRequest) -> Result<R
 }
 
 /// The keyword candidates of `query` (BM25, the selections widened while too few are found), and the
-/// keyword query they were scored by (None when `use_keyword` is false or the query has only stop words).
+/// keyword query they were scored by (None when `use_keyword` is false or the query has only stop words). The
+/// question's names that are common in the tenant go to `common_names` as soon as their counts are read.
+#[allow(clippy::too_many_arguments)]
 async fn keyword_search(
     svc: &Services,
     tx: &mut TenantTx,
@@ -520,13 +562,17 @@ async fn keyword_search(
     filter: &ListFilter,
     use_keyword: bool,
     pool_size: i64,
+    common_names: tokio::sync::oneshot::Sender<Vec<String>>,
 ) -> Result<(Option<KeywordQuery>, Vec<(Uuid, f64)>)> {
     if !use_keyword {
         return Ok((None, Vec::new()));
     }
     let hints = &req.hints;
     let emphasised = hints.names.iter().chain(&hints.phrases).cloned().collect::<Vec<_>>().join(" ");
-    let lexemes = stage("lexemes", terms::lexemes(tx, query, &emphasised, &hints.phrases)).await?;
+    let lexemes = stage("lexemes", terms::lexemes(tx, query, &emphasised, &hints.phrases, &hints.names)).await?;
+    let common = crate::recall::query::common_names(&hints.names, &lexemes.name_docs, lexemes.stats.docs);
+    // The embedding may have gone without it (an error on its side ends the recall anyway).
+    let _ = common_names.send(common);
     let Some(mut kq) = KeywordQuery::plan(&lexemes.all, &lexemes.emphasised, &lexemes.phrases, &lexemes.stats) else {
         return Ok((None, Vec::new()));
     };

@@ -267,7 +267,7 @@ async fn embed_naming(
         match embed_query(svc, tenant_id, &text).await {
             Ok(vector) => Some(vector),
             Err(err) => {
-                tracing::warn!(error = %err, "embedding the question without its common names failed; asking it as asked");
+                tracing::warn!(error = %err, "embedding the question without its common names failed; recall uses the question as asked");
                 None
             }
         }
